@@ -1,0 +1,69 @@
+package io.parsa.jobs;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * Entry point of the job jar ({@code hadoop jar parsa-job.jar <step> ...} and {@code bin/parsa <step> ...}):
+ * maps a step name to its {@link Tool} and runs it through {@link ToolRunner}.
+ */
+public final class ParsaCli {
+
+  /** Step name to implementing class and one-line description, in pipeline order. */
+  private static final Map<String, String[]> STEPS = new LinkedHashMap<>();
+
+  static {
+    step("ingest", "io.parsa.jobs.ingest.IngestTool", "raw data (libsvm, edge lists, Avro) -> random graph blocks (MapReduce)");
+    step("partition-u", "io.parsa.yarn.client.PartitionUTool", "partition rows U over k workers with Parsa (YARN application)");
+    step("partition-v", "io.parsa.jobs.partitionv.PartitionVTool", "assign keys V to k servers, Algorithm 2 (MapReduce)");
+    step("metrics", "io.parsa.jobs.metrics.MetricsTool", "traffic report of a placement against random (MapReduce)");
+    step("reshuffle", "io.parsa.jobs.reshuffle.ReshuffleTool", "rewrite the input into k placed shards (MapReduce)");
+    step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> partition-v -> metrics -> reshuffle, resumable");
+    step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
+    step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
+    step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
+  }
+
+  private ParsaCli() {}
+
+  private static void step(String name, String cls, String desc) {
+    STEPS.put(name, new String[] {cls, desc});
+  }
+
+  /** Runs {@code args[0]} with the remaining arguments and returns its exit code. */
+  public static int run(Configuration conf, String[] args) throws Exception {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+      usage();
+      return args.length == 0 ? 2 : 0;
+    }
+    String[] entry = STEPS.get(args[0]);
+    if (entry == null) {
+      System.err.println("parsa: unknown step '" + args[0] + "'");
+      usage();
+      return 2;
+    }
+    String[] rest = new String[args.length - 1];
+    System.arraycopy(args, 1, rest, 0, rest.length);
+    Class<?> cls = Class.forName(entry[0]);
+    if (Tool.class.isAssignableFrom(cls)) {
+      Tool tool = (Tool) cls.getDeclaredConstructor().newInstance();
+      return ToolRunner.run(conf, tool, rest);
+    }
+    // plain main-style commands (benchmarks) expose static int run(String[])
+    return (int) cls.getMethod("run", String[].class).invoke(null, (Object) rest);
+  }
+
+  private static void usage() {
+    StringBuilder sb = new StringBuilder("usage: parsa <step> [generic Hadoop options] [options]\n\nsteps:\n");
+    STEPS.forEach((n, e) -> sb.append(String.format("  %-13s %s%n", n, e[1])));
+    sb.append("\nRun 'parsa <step> --help' for the options of a step.");
+    System.err.println(sb);
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(run(new Configuration(), args));
+  }
+}
