@@ -56,6 +56,7 @@ public final class BlockSequencePartitioner {
   private final int k;
   private final ParsaEngine engine;
   private long[] buffer = new long[0];
+  private int[] slots = new int[0];
 
   /** A partitioner for k parts with θ = {@link ParsaEngine#DEFAULT_THETA}. */
   public BlockSequencePartitioner(int k) {
@@ -97,9 +98,12 @@ public final class BlockSequencePartitioner {
     for (int b = 0; b < blocks.size(); b++) {
       Block block = blocks.get(b);
       long t0 = System.nanoTime();
-      long[] m = pull(sets, block);
+      int nk = block.numKeys();
+      slots = sets.resolve(block.keys(), slots);
+      long[] m = buffer(nk);
+      sets.pullSlots(slots, nk, m);
       result[b] = engine.partition(block, m, loads);
-      sets.replace(block.keys(), m);
+      sets.unionSlots(slots, nk, m);
       nanos += System.nanoTime() - t0;
       edges += block.numEdges();
     }
@@ -107,11 +111,16 @@ public final class BlockSequencePartitioner {
   }
 
   private long[] pull(NeighborSets sets, Block block) {
-    int len = block.numKeys() * NeighborSets.wordsPerKey(k);
+    long[] m = buffer(block.numKeys());
+    sets.pull(block.keys(), m);
+    return m;
+  }
+
+  private long[] buffer(int numKeys) {
+    int len = numKeys * NeighborSets.wordsPerKey(k);
     if (buffer.length < len) {
       buffer = new long[Math.max(len, buffer.length + (buffer.length >> 1))];
     }
-    sets.pull(block.keys(), buffer);
     return buffer;
   }
 
