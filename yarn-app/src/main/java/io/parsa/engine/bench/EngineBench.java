@@ -38,7 +38,8 @@ public final class EngineBench {
       "usage: parsa engine-bench (--input FILE [--format libsvm|edges] [--symmetric]",
       "                          | --generate ROWS [--keys N] [--avg-degree D] [--key-exponent S])",
       "                          [-k K[,K..]] [-b B[,B..]] [-a A[,A..]] [--a-percent P[,P..]]",
-      "                          [--theta T] [--seed S] [--no-quality] [--json FILE]",
+      "                          [--theta T] [--structure linked-list|bucket-stacks] [--seed S] [--repeat R]",
+      "                          [--no-quality] [--json FILE]",
       "  --input FILE       libsvm(.gz) or edge list(.gz); format from the name (*.edges*) unless --format",
       "  --symmetric        edge list: add both directions of every edge",
       "  --generate ROWS    in-memory power-law graph (defaults: --keys ROWS, --avg-degree 20,",
@@ -46,7 +47,9 @@ public final class EngineBench {
       "  -k                 parts (default 16)      -b  blocks (default 16)",
       "  -a                 warm-up blocks (default 0); --a-percent: a = round(P/100 * b) instead",
       "  --theta            head pointers for costs 0..T (default " + ParsaEngine.DEFAULT_THETA + ")",
+      "  --structure        per-part cost structure (default linked-list = paper's Figure 5)",
       "  --seed             seed of the block split and the random baseline (default 1)",
+      "  --repeat R         run every combination R times (default 1; later runs have a warm JIT)",
       "  --no-quality       skip the metrics (speed only)",
       "  --json FILE        also write the results as JSON");
 
@@ -91,7 +94,7 @@ public final class EngineBench {
       switch (a) {
         case "--symmetric", "--no-quality", "--help", "-h" -> o.put(a.replaceFirst("^-+", ""), "true");
         case "--input", "--format", "--generate", "--keys", "--avg-degree", "--key-exponent", "-k", "-b",
-            "-a", "--a-percent", "--theta", "--seed", "--json" -> {
+            "-a", "--a-percent", "--theta", "--seed", "--json", "--repeat", "--structure" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException("option " + a + " needs a value");
           }
@@ -136,6 +139,13 @@ public final class EngineBench {
     int theta = ints(o, "theta", String.valueOf(ParsaEngine.DEFAULT_THETA), 0)[0];
     long seed = Long.parseLong(o.getOrDefault("seed", "1"));
     boolean quality = !o.containsKey("no-quality");
+    int repeat = ints(o, "repeat", "1", 1)[0];
+    ParsaEngine.Structure structure = switch (o.getOrDefault("structure", "linked-list")) {
+      case "bucket-stacks" -> ParsaEngine.Structure.BUCKET_STACKS;
+      case "linked-list" -> ParsaEngine.Structure.LINKED_LIST;
+      default -> throw new IllegalArgumentException("--structure must be bucket-stacks or linked-list, was "
+          + o.get("structure"));
+    };
 
     long t0 = System.nanoTime();
     InMemoryGraph g;
@@ -165,9 +175,9 @@ public final class EngineBench {
     double loadSec = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "# %s: %d rows, %d non-zeros (loaded in %.1f s)%n", source, g.numRows(),
         g.numNonZeros(), loadSec);
-    out.printf(Locale.ROOT, "# theta=%d seed=%d java=%s maxHeap=%d MB%n", theta, seed,
+    out.printf(Locale.ROOT, "# theta=%d structure=%s seed=%d java=%s maxHeap=%d MB%n", theta, structure, seed,
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
-    out.println("k\tb\ta\tedges\tengine_s\tMedges/s\tblocks_s\tpeak_heap_MB"
+    out.println("k\tb\ta\tedges\tengine_s\tMedges/s\tcpu_s\tMedges/cpu_s\tblocks_s\tpeak_heap_MB"
         + (quality ? "\tM_max\tT_max\tT_sum\trnd_M_max\trnd_T_max\trnd_T_sum\timp_M_max%\timp_T_max%\timp_T_sum%"
         : ""));
 
@@ -180,14 +190,17 @@ public final class EngineBench {
         PlacementMetrics random = quality
             ? PlacementEvaluator.evaluate(k, blocks, PlacementEvaluator.randomPlacement(k, blocks, seed + 1))
             : null;
-        for (int aIn : as) {
+        for (int rep = 0; rep < repeat * as.length; rep++) {
+          int aIn = as[rep / repeat];
           int a = percent ? (int) Math.round(aIn / 100.0 * b) : aIn;
           System.gc();
           resetPeaks();
+          long c0 = THREADS.getCurrentThreadCpuTime();
           long w0 = System.nanoTime();
           BlockSequencePartitioner.Result r =
-              new BlockSequencePartitioner(k, theta).partition(blocks, Initialisation.individual(a));
+              new BlockSequencePartitioner(k, theta, structure).partition(blocks, Initialisation.individual(a));
           double wall = (System.nanoTime() - w0) / 1e9;
+          double cpu = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
           long peak = peakHeap();
           double engineSec = r.engineNanos() / 1e9;
           double eps = r.edgesProcessed() / engineSec;
@@ -199,15 +212,20 @@ public final class EngineBench {
           row.put("b", b);
           row.put("a", a);
           row.put("theta", theta);
+          row.put("structure", structure.name());
           row.put("seed", seed);
+          row.put("repetition", rep % repeat);
           row.put("edgesProcessed", r.edgesProcessed());
           row.put("engineSeconds", engineSec);
           row.put("wallSeconds", wall);
           row.put("edgesPerSecond", eps);
+          row.put("cpuSeconds", cpu);
+          row.put("edgesPerCpuSecond", r.edgesProcessed() / cpu);
           row.put("blockBuildSeconds", blockSec);
           row.put("peakHeapMB", peak >> 20);
-          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%d\t%d\t%d\t%d\t%.3f\t%.2f\t%.2f\t%d",
-              k, b, a, r.edgesProcessed(), engineSec, eps / 1e6, blockSec, peak >> 20));
+          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%d\t%d\t%d\t%d\t%.3f\t%.2f\t%.3f\t%.2f\t%.2f\t%d",
+              k, b, a, r.edgesProcessed(), engineSec, eps / 1e6, cpu, r.edgesProcessed() / cpu / 1e6, blockSec,
+              peak >> 20));
           if (quality) {
             PlacementMetrics p = PlacementEvaluator.evaluate(k, blocks, r.parts());
             double im = PlacementMetrics.improvementPercent(random.mMax(), p.mMax());
@@ -231,6 +249,8 @@ public final class EngineBench {
     }
     return 0;
   }
+
+  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private static void resetPeaks() {
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
