@@ -30,6 +30,7 @@ public final class ParsaCli {
     step("assign-baseline", "io.parsa.jobs.baseline.BaselineAssignTool", "assign rows U by a random or hash baseline (MapReduce)");
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
+    step("bench", "io.parsa.jobs.bench.BenchTool", "benchmark suite: pipeline on every dataset, writes docs/benchmarks.md");
     step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
   }
 

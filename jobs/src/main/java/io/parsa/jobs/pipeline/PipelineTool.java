@@ -35,6 +35,9 @@ public final class PipelineTool extends ParsaTool {
   /** Settings file kept in the pipeline's output directory. */
   static final String SETTINGS = "_pipeline.json";
 
+  /** Wall time per step (seconds, or "skipped") of the last run, kept in the pipeline's output directory. */
+  public static final String TIMINGS = "_timings.json";
+
   @Override
   protected String name() {
     return "pipeline";
@@ -130,11 +133,13 @@ public final class PipelineTool extends ParsaTool {
     steps.add(new Step("reshuffle", shards, rs));
 
     long start = System.nanoTime();
+    Map<String, Object> timings = new LinkedHashMap<>();
     for (int i = 0; i < steps.size(); i++) {
       Step s = steps.get(i);
       String tag = String.format("[%d/%d] %-15s", i + 1, steps.size(), s.name);
       if (!overwrite && OutputPaths.isComplete(fs, new Path(s.output))) {
         System.err.println(tag + " skipped: " + s.output + " is complete");
+        timings.put(s.name, "skipped");
         continue;
       }
       if (overwrite) {
@@ -154,7 +159,10 @@ public final class PipelineTool extends ParsaTool {
         return rc;
       }
       System.err.printf("%s done in %.1f s -> %s%n", tag, secs, s.output);
+      timings.put(s.name, secs);
     }
+    timings.put("total", (System.nanoTime() - start) / 1e9);
+    JsonFiles.write(fs, new Path(dir, TIMINGS), timings);
     System.err.printf("pipeline finished in %.1f s; report: %s%n", (System.nanoTime() - start) / 1e9,
         new Path(metrics, "report.txt"));
     printReport(fs, new Path(metrics, "report.txt"));
