@@ -11,14 +11,14 @@ import java.util.Arrays;
  *   index: key -> slot          words: | slot 0: w0 w1 .. w(wpk-1) | slot 1: ... |
  * </pre>
  */
-final class ShardStore {
+public final class ShardStore {
   private final int k;
   private final int wpk;
   private final Long2IntOpenHashMap slots = new Long2IntOpenHashMap();
   private long[] keysBySlot = new long[1024];
   private long[] words;
 
-  ShardStore(int k) {
+  public ShardStore(int k) {
     this.k = k;
     this.wpk = (k + 63) >>> 6;
     this.words = new long[1024 * wpk];
@@ -29,16 +29,16 @@ final class ShardStore {
     return k;
   }
 
-  int wordsPerKey() {
+  public int wordsPerKey() {
     return wpk;
   }
 
-  long numKeys() {
+  public long numKeys() {
     return slots.size();
   }
 
   /** Copies the words of {@code keys} into {@code out} (zeros for unknown keys). */
-  void pull(long[] keys, long[] out) {
+  public void pull(long[] keys, long[] out) {
     for (int i = 0; i < keys.length; i++) {
       int s = slots.get(keys[i]);
       if (s >= 0) {
@@ -50,7 +50,7 @@ final class ShardStore {
   }
 
   /** S |= bits (union) or S = bits (replace) for each key. */
-  void push(long[] keys, long[] bits, boolean replace) {
+  public void push(long[] keys, long[] bits, boolean replace) {
     for (int i = 0; i < keys.length; i++) {
       int s = slotFor(keys[i]);
       int base = s * wpk;
@@ -77,7 +77,7 @@ final class ShardStore {
   }
 
   /** |S_i| within this shard for each part. */
-  long[] setSizes() {
+  public long[] setSizes() {
     long[] sizes = new long[k];
     int n = slots.size();
     for (int s = 0; s < n; s++) {
@@ -93,7 +93,7 @@ final class ShardStore {
   }
 
   /** Visits every key with a non-empty set, in insertion order. */
-  void forEach(EntryConsumer c) throws java.io.IOException {
+  public void forEach(EntryConsumer c) throws java.io.IOException {
     int n = slots.size();
     for (int s = 0; s < n; s++) {
       boolean any = false;
@@ -107,7 +107,7 @@ final class ShardStore {
   }
 
   /** Receives one key and its words {@code words[offset .. offset + wpk)}. */
-  interface EntryConsumer {
+  public interface EntryConsumer {
     void accept(long key, long[] words, int offset) throws java.io.IOException;
   }
 }
