@@ -198,7 +198,7 @@ public final class PartitionMaster {
       shutdownServers();
       launcher.stopAll();
       if (rpc != null) {
-        rpc.close();
+        Rpc.closeAsync(rpc);
       }
     }
   }

@@ -25,6 +25,16 @@ public final class Rpc {
     }
   }
 
+  /**
+   * Closes a server without waiting: Netty's graceful shutdown blocks for its 2 s quiet period, which would stall
+   * every stop of a master or server (the port stops accepting at once either way).
+   */
+  public static void closeAsync(Server server) {
+    Thread t = new Thread(server::close, "parsa-rpc-close");
+    t.setDaemon(true);
+    t.start();
+  }
+
   /** An open client connection; closing it closes the transport. */
   public static final class Client<T> implements AutoCloseable {
     private final NettyTransceiver transceiver;

@@ -78,7 +78,7 @@ public final class NeighborSetServer {
       service.awaitShutdown();
     } finally {
       timer.shutdownNow();
-      rpc.close();
+      Rpc.closeAsync(rpc);
     }
     LOG.info("server {} stopped", serverId);
   }
