@@ -8,6 +8,7 @@ import io.parsa.engine.Initialisation;
 import io.parsa.engine.ParsaEngine;
 import io.parsa.engine.PlacementEvaluator;
 import io.parsa.engine.PlacementMetrics;
+import io.parsa.engine.gen.PowerLawGenerator;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -36,14 +37,16 @@ public final class EngineBench {
 
   static final String USAGE = String.join("\n",
       "usage: parsa engine-bench (--input FILE [--format libsvm|edges] [--symmetric]",
-      "                          | --generate ROWS [--keys N] [--avg-degree D] [--key-exponent S])",
+      "                          | --generate ROWS [--columns C] [--non-zeros N] [--row-exponent R]",
+      "                            [--column-exponent S])",
       "                          [-k K[,K..]] [-b B[,B..]] [-a A[,A..]] [--a-percent P[,P..]]",
       "                          [--theta T] [--structure linked-list|bucket-stacks] [--seed S] [--repeat R]",
       "                          [--no-quality] [--json FILE]",
       "  --input FILE       libsvm(.gz) or edge list(.gz); format from the name (*.edges*) unless --format",
       "  --symmetric        edge list: add both directions of every edge",
-      "  --generate ROWS    in-memory power-law graph (defaults: --keys ROWS, --avg-degree 20,",
-      "                     --key-exponent 1.1)",
+      "  --generate ROWS    power-law graph from io.parsa.engine.gen.PowerLawGenerator, held in memory",
+      "                     (defaults: --columns ROWS, --non-zeros 20*ROWS, --row-exponent 2.2,",
+      "                     --column-exponent 1.0, seed = --seed)",
       "  -k                 parts (default 16)      -b  blocks (default 16)",
       "  -a                 warm-up blocks (default 0); --a-percent: a = round(P/100 * b) instead",
       "  --theta            head pointers for costs 0..T (default " + ParsaEngine.DEFAULT_THETA + ")",
@@ -93,7 +96,8 @@ public final class EngineBench {
       String a = args[i];
       switch (a) {
         case "--symmetric", "--no-quality", "--help", "-h" -> o.put(a.replaceFirst("^-+", ""), "true");
-        case "--input", "--format", "--generate", "--keys", "--avg-degree", "--key-exponent", "-k", "-b",
+        case "--input", "--format", "--generate", "--columns", "--non-zeros", "--row-exponent",
+            "--column-exponent", "-k", "-b",
             "-a", "--a-percent", "--theta", "--seed", "--json", "--repeat", "--structure" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException("option " + a + " needs a value");
@@ -165,12 +169,14 @@ public final class EngineBench {
       source = in.toString();
     } else {
       int rows = ints(o, "generate", "0", 1)[0];
-      long keys = Long.parseLong(o.getOrDefault("keys", String.valueOf(rows)));
-      double deg = Double.parseDouble(o.getOrDefault("avg-degree", "20"));
-      double s = Double.parseDouble(o.getOrDefault("key-exponent", "1.1"));
-      g = PowerLawGraph.generate(rows, keys, deg, s, seed);
-      source = String.format(Locale.ROOT, "power-law rows=%d keys=%d avg-degree=%s key-exponent=%s seed=%d",
-          rows, keys, deg, s, seed);
+      long cols = Long.parseLong(o.getOrDefault("columns", String.valueOf(rows)));
+      long nnz = Long.parseLong(o.getOrDefault("non-zeros", String.valueOf(20L * rows)));
+      double re = Double.parseDouble(o.getOrDefault("row-exponent", "2.2"));
+      double ce = Double.parseDouble(o.getOrDefault("column-exponent", "1.0"));
+      g = generate(rows, cols, nnz, re, ce, seed);
+      source = String.format(Locale.ROOT,
+          "PowerLawGenerator rows=%d columns=%d non-zeros=%d row-exponent=%s column-exponent=%s seed=%d",
+          rows, cols, nnz, re, ce, seed);
     }
     double loadSec = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "# %s: %d rows, %d non-zeros (loaded in %.1f s)%n", source, g.numRows(),
@@ -248,6 +254,27 @@ public final class EngineBench {
           .writeValue(Path.of(o.get("json")).toFile(), results);
     }
     return 0;
+  }
+
+  /** Collects the lead's streaming generator's rows into an in-memory CSR graph. */
+  static InMemoryGraph generate(int rows, long cols, long nnz, double rowExp, double colExp, long seed)
+      throws IOException {
+    if (nnz > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("--non-zeros must be < 2^31 for an in-memory graph, was " + nnz);
+    }
+    long[] ids = new long[rows];
+    int[] start = new int[rows + 1];
+    GraphReader.LongList keys = new GraphReader.LongList();
+    keys.data = new long[(int) Math.max(16, nnz)];
+    int[] r = {0};
+    new PowerLawGenerator(rows, cols, nnz, rowExp, colExp, seed).generate((row, ks, n) -> {
+      ids[r[0]] = row;
+      for (int i = 0; i < n; i++) {
+        keys.add(ks[i]);
+      }
+      start[++r[0]] = keys.size;
+    });
+    return new InMemoryGraph(ids, start, keys.data.length == keys.size ? keys.data : keys.toArray());
   }
 
   private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
