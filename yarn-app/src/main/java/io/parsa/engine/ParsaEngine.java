@@ -13,7 +13,8 @@ import java.util.Arrays;
  *   <li>the part p with the lowest load picks (ties: lowest part index); a row's load is its weight, 1 for
  *       an unweighted block; {@code loads} is carried in and out so balance holds over the whole run;</li>
  *   <li>p takes the unassigned row u* of lowest cost_p (tie-breaking below);</li>
- *   <li>u* is removed from every part's structure; load_p += weight(u*);</li>
+ *   <li>u* is marked assigned (other parts drop it from their lists when it reaches a list front);
+ *       load_p += weight(u*);</li>
  *   <li>for each key v of u* not in S_p (in the row's first-occurrence key order), v is added to S_p and
  *       cost_p(r) is decremented by one for each unassigned row r using v (in increasing row index).</li>
  * </ol>
@@ -264,11 +265,7 @@ public final class ParsaEngine {
       }
       done[u] = true;
       result[u] = p;
-      for (int j = 0; j < k; j++) {
-        if (built[j]) {
-          unlink(j, u);
-        }
-      }
+      unlink(p, u); // other parts drop u lazily (see lowest)
       loads[p] += weighted ? block.weight(u) : 1.0;
 
       int word = p >>> 6;
@@ -437,14 +434,24 @@ public final class ParsaEngine {
   /** The front row of part p's lowest non-empty list. */
   private int lowest(int p) {
     int[] hd = heads[p];
+    boolean[] done = assigned;
     for (int c = minBucket[p]; c <= theta; c++) {
-      if (hd[c] != NONE) {
+      int u = hd[c];
+      while (u != NONE && done[u]) {
+        unlink(p, u); // rows assigned by other parts leave this part's lists lazily, when they reach a front
+        u = hd[c];
+      }
+      if (u != NONE) {
         minBucket[p] = c;
-        return hd[c];
+        return u;
       }
     }
     minBucket[p] = overflow;
     int u = hd[overflow];
+    while (u != NONE && done[u]) {
+      unlink(p, u);
+      u = hd[overflow];
+    }
     if (u == NONE) {
       throw new IllegalStateException("no unassigned row left for part " + p);
     }
