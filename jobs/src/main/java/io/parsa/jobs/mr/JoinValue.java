@@ -1,0 +1,204 @@
+package io.parsa.jobs.mr;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.WritableUtils;
+
+/**
+ * The one shuffle value of the suite's joins: a tagged record that is either a row (its keys, optionally its raw
+ * bytes and weight), an assignment of something to a part, or a pair of parts.
+ *
+ * <pre>
+ * wire layout: tag:byte | a:vint | b:vint | nLongs:vint | longs:vlong* | hasRaw:byte [ len:vint bytes* ] | weight:double
+ * </pre>
+ */
+public final class JoinValue implements Writable {
+
+  /** A graph row: {@link #longs()} holds its keys (one per non-zero), {@link #raw()} its bytes if carried. */
+  public static final byte ROW = 1;
+  /** An assignment: {@link #a()} is the part. */
+  public static final byte PART = 2;
+  /** A pair of parts: {@link #a()} placed part, {@link #b()} random part. */
+  public static final byte PAIR = 3;
+  /** A set of parts: {@link #longs()} holds distinct part indices in increasing order. */
+  public static final byte PARTS = 4;
+
+  private byte tag;
+  private int a;
+  private int b;
+  private long[] longs = new long[0];
+  private int nLongs;
+  private byte[] raw;
+  private double weight = Double.NaN;
+
+  public JoinValue() {}
+
+  public static JoinValue part(int part) {
+    return new JoinValue().setPart(part);
+  }
+
+  public static JoinValue pair(int placed, int random) {
+    return new JoinValue().setPair(placed, random);
+  }
+
+  public JoinValue setPart(int part) {
+    clear(PART);
+    this.a = part;
+    return this;
+  }
+
+  public JoinValue setPair(int placed, int random) {
+    clear(PAIR);
+    this.a = placed;
+    this.b = random;
+    return this;
+  }
+
+  /** Sets a row; {@code raw} may be null (not carried), {@code weight} NaN for none. */
+  public JoinValue setRow(long[] keys, int n, byte[] raw, double weight) {
+    clear(ROW);
+    setLongs(keys, n);
+    this.raw = raw;
+    this.weight = weight;
+    return this;
+  }
+
+  public JoinValue setParts(long[] parts, int n) {
+    clear(PARTS);
+    setLongs(parts, n);
+    return this;
+  }
+
+  private void clear(byte t) {
+    tag = t;
+    a = 0;
+    b = 0;
+    nLongs = 0;
+    raw = null;
+    weight = Double.NaN;
+  }
+
+  private void setLongs(long[] src, int n) {
+    if (longs.length < n) {
+      longs = new long[n];
+    }
+    System.arraycopy(src, 0, longs, 0, n);
+    nLongs = n;
+  }
+
+  public byte tag() {
+    return tag;
+  }
+
+  public int a() {
+    return a;
+  }
+
+  public int b() {
+    return b;
+  }
+
+  /** Number of valid entries in {@link #longsArray()}. */
+  public int numLongs() {
+    return nLongs;
+  }
+
+  /** Backing array (only the first {@link #numLongs()} entries are valid). */
+  public long[] longsArray() {
+    return longs;
+  }
+
+  /** A copy of the valid longs. */
+  public long[] longs() {
+    return Arrays.copyOf(longs, nLongs);
+  }
+
+  public byte[] raw() {
+    return raw;
+  }
+
+  public double weight() {
+    return weight;
+  }
+
+  @Override
+  public void write(DataOutput out) throws IOException {
+    out.writeByte(tag);
+    WritableUtils.writeVInt(out, a);
+    WritableUtils.writeVInt(out, b);
+    WritableUtils.writeVInt(out, nLongs);
+    for (int i = 0; i < nLongs; i++) {
+      WritableUtils.writeVLong(out, longs[i]);
+    }
+    if (raw == null) {
+      out.writeByte(0);
+    } else {
+      out.writeByte(1);
+      WritableUtils.writeVInt(out, raw.length);
+      out.write(raw);
+    }
+    out.writeDouble(weight);
+  }
+
+  @Override
+  public void readFields(DataInput in) throws IOException {
+    tag = in.readByte();
+    a = WritableUtils.readVInt(in);
+    b = WritableUtils.readVInt(in);
+    int n = WritableUtils.readVInt(in);
+    if (longs.length < n) {
+      longs = new long[n];
+    }
+    for (int i = 0; i < n; i++) {
+      longs[i] = WritableUtils.readVLong(in);
+    }
+    nLongs = n;
+    if (in.readByte() == 1) {
+      raw = new byte[WritableUtils.readVInt(in)];
+      in.readFully(raw);
+    } else {
+      raw = null;
+    }
+    weight = in.readDouble();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof JoinValue)) {
+      return false;
+    }
+    JoinValue v = (JoinValue) o;
+    return tag == v.tag && a == v.a && b == v.b
+        && Arrays.equals(longs, 0, nLongs, v.longs, 0, v.nLongs)
+        && Arrays.equals(raw, v.raw)
+        && Double.compare(weight, v.weight) == 0;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = tag * 31 + a;
+    h = h * 31 + b;
+    for (int i = 0; i < nLongs; i++) {
+      h = h * 31 + Long.hashCode(longs[i]);
+    }
+    return h * 31 + Arrays.hashCode(raw);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("JoinValue{tag=").append(tag).append(", a=").append(a).append(", b=").append(b);
+    if (nLongs > 0) {
+      sb.append(", longs=").append(Arrays.toString(longs()));
+    }
+    if (raw != null) {
+      sb.append(", raw=").append(raw.length).append("B");
+    }
+    if (!Double.isNaN(weight)) {
+      sb.append(", weight=").append(weight);
+    }
+    return sb.append('}').toString();
+  }
+}
