@@ -151,7 +151,10 @@ public class IngestTool extends ParsaTool {
     boolean committed = false;
     try {
       Job job = createIngestJob(conf, format, files, tmp, blocks, codec);
-      if (!runJob(job, conf)) {
+      long jobStart = System.nanoTime();
+      boolean jobOk = runJob(job, conf);
+      long blockJobMs = (System.nanoTime() - jobStart) / 1_000_000;
+      if (!jobOk) {
         return failed(outFs, work, job);
       }
       Counters c = job.getCounters();
@@ -173,8 +176,9 @@ public class IngestTool extends ParsaTool {
       }
 
       List<Path> blockFiles = renameBlocks(outFs, tmp, blocks);
+      long keyStart = System.nanoTime();
       KeyStatsJob.Result keys;
-      if (nnz <= conf.getLong(KeyStatsJob.LOCAL_MAX_NONZEROS, KeyStatsJob.DEFAULT_LOCAL_MAX_NONZEROS)) {
+      if (nnz <= KeyStatsJob.localMaxNonZeros(conf)) {
         keys = KeyStatsJob.computeLocally(conf, blockFiles);
         LOG.info("ingest: key statistics computed in the client ({} non-zeros)", nnz);
       } else {
@@ -200,7 +204,11 @@ public class IngestTool extends ParsaTool {
         return 1;
       }
 
+      long keyStatsMs = (System.nanoTime() - keyStart) / 1_000_000;
+      LOG.info("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
       IngestStats stats = stats(outFs, work, c, keys, blocks);
+      stats.blockJobMs = blockJobMs;
+      stats.keyStatsMs = keyStatsMs;
       stats.format = format.cliName();
       stats.inputs = inputs;
       for (FileStatus f : files) {
