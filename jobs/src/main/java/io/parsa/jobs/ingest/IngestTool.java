@@ -408,7 +408,7 @@ public class IngestTool extends ParsaTool {
     long[] nnzPer = new long[blocks];
     long maxRow = 0;
     Path dir = new Path(work, BlockReducer.STATS_DIR);
-    for (FileStatus st : fs.listStatus(dir)) {
+    for (FileStatus st : fs.listStatus(dir, p -> !p.getName().startsWith("."))) {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()),
           StandardCharsets.UTF_8))) {
         String[] f = r.readLine().split("\t");
