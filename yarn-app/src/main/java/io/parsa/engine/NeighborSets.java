@@ -126,6 +126,51 @@ public final class NeighborSets {
     }
   }
 
+  /** Slot of each key, creating empty entries for unknown keys (fast path for a pull followed by a union). */
+  int[] resolve(long[] keys, int[] slotsOut) {
+    int[] out = slotsOut != null && slotsOut.length >= keys.length ? slotsOut : new int[keys.length];
+    for (int j = 0; j < keys.length; j++) {
+      out[j] = slotFor(keys[j]);
+    }
+    return out;
+  }
+
+  /** {@link #pull} by resolved slots. */
+  void pullSlots(int[] slotsOf, int count, long[] out) {
+    if (wpk == 1) {
+      for (int j = 0; j < count; j++) {
+        out[j] = slab[slotsOf[j]];
+      }
+      return;
+    }
+    for (int j = 0; j < count; j++) {
+      System.arraycopy(slab, slotsOf[j] * wpk, out, j * wpk, wpk);
+    }
+  }
+
+  /** {@link #union} by resolved slots. */
+  void unionSlots(int[] slotsOf, int count, long[] bits) {
+    for (int j = 0; j < count; j++) {
+      int base = slotsOf[j] * wpk;
+      int off = j * wpk;
+      boolean wasEmpty = true;
+      boolean isEmpty = true;
+      for (int w = 0; w < wpk; w++) {
+        long old = slab[base + w];
+        long now = old | (bits[off + w] & mask(w));
+        wasEmpty &= old == 0;
+        isEmpty &= now == 0;
+        if (now != old) {
+          slab[base + w] = now;
+          countBits(now & ~old, w, 1);
+        }
+      }
+      if (wasEmpty && !isEmpty) {
+        nonEmptyKeys++;
+      }
+    }
+  }
+
   /** Adds one key to S_part. */
   public void add(long key, int part) {
     checkPart(part);

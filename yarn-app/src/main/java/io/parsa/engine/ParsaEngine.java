@@ -60,8 +60,10 @@ public final class ParsaEngine {
   private final boolean[] built;
 
   private int[] keyStart = new int[0];
+  private int[] keyEnd = new int[0];
   private int[] keyRows = new int[0];
   private boolean[] assigned = new boolean[0];
+  private final long[] slices = new long[33];
   private PickListener listener;
 
   /** An engine for {@code k} parts with θ = {@link #DEFAULT_THETA}. */
@@ -132,6 +134,7 @@ public final class ParsaEngine {
 
     boolean weighted = block.weighted();
     final int[] ks = keyStart;
+    final int[] ke = keyEnd;
     final int[] kr = keyRows;
     final boolean[] done = assigned;
     for (int step = 0; step < n; step++) {
@@ -170,12 +173,16 @@ public final class ParsaEngine {
           continue;
         }
         membership[w] = m | bit;
-        for (int x = ks[v], xe = ks[v + 1]; x < xe; x++) {
+        // visit the key's unassigned rows in increasing order, dropping assigned ones from its list for good
+        int out = ks[v];
+        for (int x = ks[v], xe = ke[v]; x < xe; x++) {
           int r = kr[x];
           if (!done[r]) {
+            kr[out++] = r;
             decrement(p, nd, r);
           }
         }
+        ke[v] = out;
       }
     }
     return result;
@@ -185,6 +192,7 @@ public final class ParsaEngine {
   private void prepare(int n, int numKeys, int[] rowStart, int[] rowKeys) {
     if (keyStart.length < numKeys + 1) {
       keyStart = new int[Math.max(numKeys + 1, keyStart.length + (keyStart.length >> 1))];
+      keyEnd = new int[keyStart.length];
     }
     if (keyRows.length < rowKeys.length) {
       keyRows = new int[Math.max(rowKeys.length, keyRows.length + (keyRows.length >> 1))];
@@ -210,13 +218,20 @@ public final class ParsaEngine {
         kr[ks[rowKeys[e]]++] = r;
       }
     }
+    System.arraycopy(ks, 0, keyEnd, 0, numKeys);
     for (int v = numKeys; v > 0; v--) {
       ks[v] = ks[v - 1];
     }
     ks[0] = 0;
   }
 
-  /** cost_i(u) = deg(u) − |N(u) ∩ S_i| for every part and row; marks every part's lists as not built. */
+  /**
+   * cost_i(u) = deg(u) − |N(u) ∩ S_i| for every part and row; marks every part's lists as not built.
+   *
+   * <p>Per row and per 64-part word, the membership words of the row's keys are summed in bit-sliced counters
+   * (counter bit level l of part j = bit j of {@code slices[l]}), so the work is O(deg · levels) instead of
+   * O(deg · parts holding the key); each part's count is then read out of the slices.
+   */
   private void initCosts(int n, int[] rowStart, int[] rowKeys, long[] membership) {
     for (int j = 0; j < k; j++) {
       int[] nd = nodes[j];
@@ -224,25 +239,40 @@ public final class ParsaEngine {
         nd = new int[3 * Math.max(n, nd == null ? 0 : nd.length / 3 + nd.length / 6)];
         nodes[j] = nd;
       }
-      for (int u = 0; u < n; u++) {
-        nd[3 * u] = rowStart[u + 1] - rowStart[u];
-      }
       built[j] = false;
     }
     int[][] all = nodes;
+    long[] slices = this.slices;
     for (int u = 0; u < n; u++) {
       int idx = 3 * u;
-      for (int e = rowStart[u], end = rowStart[u + 1]; e < end; e++) {
-        int base = rowKeys[e] * wpk;
-        for (int w = 0; w < wpk; w++) {
-          long bits = membership[base + w];
-          while (bits != 0) {
-            int j = (w << 6) + Long.numberOfTrailingZeros(bits);
-            bits &= bits - 1;
-            if (j < k) {
-              all[j][idx]--;
+      int from = rowStart[u];
+      int to = rowStart[u + 1];
+      int deg = to - from;
+      for (int w = 0; w < wpk; w++) {
+        int levels = 0;
+        long any = 0;
+        for (int e = from; e < to; e++) {
+          long carry = membership[rowKeys[e] * wpk + w];
+          any |= carry;
+          for (int l = 0; carry != 0; l++) {
+            if (l == levels) {
+              slices[levels++] = 0;
+            }
+            long t = slices[l] & carry;
+            slices[l] ^= carry;
+            carry = t;
+          }
+        }
+        int base = w << 6;
+        int end = Math.min(k, base + 64);
+        for (int j = base; j < end; j++) {
+          int hits = 0;
+          if (((any >>> j) & 1) != 0) {
+            for (int l = 0; l < levels; l++) {
+              hits |= (int) ((slices[l] >>> j) & 1) << l;
             }
           }
+          all[j][idx] = deg - hits;
         }
       }
     }

@@ -7,8 +7,9 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
- * Combiner for key-grouped PART / PAIR values: forwards each distinct (tag, a, b) once per key and every other
- * value unchanged. Sound because the reducers only look at the set of parts per key.
+ * Combiner for key-grouped PAIR values: forwards each distinct (placed, random) pair once per key and every other
+ * value (e.g. a key's PART from a v-assignment, whose duplicates must reach the reducer to be detected) unchanged.
+ * Sound because the reducers only look at the sets of parts per key.
  */
 public class DedupCombiner extends Reducer<LongWritable, JoinValue, LongWritable, JoinValue> {
 
@@ -19,8 +20,8 @@ public class DedupCombiner extends Reducer<LongWritable, JoinValue, LongWritable
       throws IOException, InterruptedException {
     seen.clear();
     for (JoinValue v : values) {
-      if (v.tag() == JoinValue.PAIR || v.tag() == JoinValue.PART) {
-        long code = ((long) v.tag() << 56) ^ ((long) v.a() << 28) ^ v.b();
+      if (v.tag() == JoinValue.PAIR) {
+        long code = ((long) v.a() << 32) | (v.b() & 0xffffffffL);
         if (!seen.add(code)) {
           continue;
         }

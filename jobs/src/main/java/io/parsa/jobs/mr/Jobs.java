@@ -18,11 +18,18 @@ public final class Jobs {
 
   private static final Logger LOG = LoggerFactory.getLogger(Jobs.class);
 
+  /** Client poll interval while waiting for a job (int, milliseconds). */
+  public static final String POLL_MS = "parsa.mr.poll.ms";
+  public static final int POLL_MS_DEFAULT = 200;
+
   private Jobs() {}
 
   /** A job named "parsa &lt;step&gt;: &lt;what&gt;" with the job jar found from {@code jarClass}. */
   public static Job newJob(Configuration conf, String step, String what, Class<?> jarClass) throws IOException {
     Job job = Job.getInstance(new Configuration(conf), "parsa " + step + ": " + what);
+    // the 5 s default completion poll dominates small jobs (and every local-mode run); 200 ms costs nothing
+    job.getConfiguration().setInt(Job.COMPLETION_POLL_INTERVAL_KEY,
+        conf.getInt(POLL_MS, POLL_MS_DEFAULT));
     job.setJarByClass(jarClass);
     return job;
   }

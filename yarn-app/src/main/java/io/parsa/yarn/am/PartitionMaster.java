@@ -449,7 +449,7 @@ public final class PartitionMaster {
     }
     out.put("rejectedRequests", service.rejected());
     JsonFiles.write(fs, new Path(tmp, "_stats.json"), out);
-    OutputPaths.commit(fs, tmp, new Path(job.output), job.overwrite);
+    OutputPaths.commitInto(fs, tmp, new Path(job.output), job.overwrite);
     LOG.info("committed {}", job.output);
   }
 

@@ -126,7 +126,9 @@ public final class PartitionUTool extends ParsaTool {
     Path out = new Path(required(cl, "output"));
     FileSystem outFs = out.getFileSystem(conf);
     out = outFs.makeQualified(out);
-    OutputPaths.checkWritable(outFs, out, job.overwrite);
+    // partition-u adds its products to --output (in the pipeline, a directory that also holds the blocks), so it
+    // checks and replaces only its own entries.
+    OutputPaths.checkWritable(outFs, out, job.overwrite, "u-assignment", "neighbor-sets", "_stats.json");
     Path tmp = OutputPaths.tempFor(out);
     job.output = out.toString();
     job.outputTmp = tmp.toString();

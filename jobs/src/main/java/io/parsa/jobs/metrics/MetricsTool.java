@@ -1,0 +1,218 @@
+package io.parsa.jobs.metrics;
+
+import io.parsa.avro.MetricsReport;
+import io.parsa.avro.PlacementMetrics;
+import io.parsa.common.OutputPaths;
+import io.parsa.common.ParsaTool;
+import io.parsa.jobs.mr.ConsistencyException;
+import io.parsa.jobs.mr.DedupCombiner;
+import io.parsa.jobs.mr.JoinCounters;
+import io.parsa.jobs.mr.JoinValue;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import io.parsa.jobs.mr.RowJoinJob;
+import io.parsa.jobs.mr.RowKeysReducer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.specific.SpecificData;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * metrics: the traffic figures of a placement (u-assignment + v-assignment) and of a seeded random placement of
+ * both U (part = mix(seed, row id) mod k) and V (part = mix(seed ^ salt, key) mod k), computed in the same run.
+ *
+ * <p>Jobs (intermediates in a hidden work directory): <b>join</b> blocks with the u-assignment on row id, emitting
+ * (key, placed part, random part) once per distinct key of each row, rows per part as part stats;
+ * <b>keys</b>: per key, join with the v-assignment and add the key's contribution to every per-part figure
+ * ({@link KeyMetricsReducer}). The driver sums the part stats into a {@link MetricsReport}.
+ *
+ * <p>Output: {@code report.json} (Avro JSON encoding of MetricsReport), {@code report.txt} (the table also
+ * printed on stdout), {@code report.html} (self-contained: inline SVG charts), {@code _SUCCESS}.
+ */
+public class MetricsTool extends ParsaTool {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsTool.class);
+
+  /** Counters of metrics. */
+  public enum Counters {
+    /** VAssignment records read. */
+    V_RECORDS_IN,
+    /** Distinct keys used by some row (|V|). */
+    KEYS,
+    /** Error: a used key with no v-assignment. */
+    KEYS_WITHOUT_V,
+    /** Error: a v-assignment for a key no row uses. */
+    V_WITHOUT_USE,
+    /** Error: extra v-assignments of one key. */
+    DUPLICATE_V,
+    /** Error: a v-assignment part outside [0, k). */
+    BAD_V_PART
+  }
+
+  @Override
+  protected String name() {
+    return "metrics";
+  }
+
+  @Override
+  protected String description() {
+    return "per-part working sets M_i, traffic T_i, inner/inter accesses of a placement, against a seeded random"
+        + " placement; writes report.json, report.txt and report.html";
+  }
+
+  @Override
+  protected Options options() {
+    return new Options()
+        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
+        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment)"))
+        .addOption(opt("v-assignment", "DIR", "v-assignment (Avro VAssignment)"))
+        .addOption(opt("output", "DIR", "metrics output directory"))
+        .addOption(opt("k", "K", "number of parts"))
+        .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT + ")"))
+        .addOption(opt("algorithm", "LABEL", "label of the placement in the report (default parsa)"))
+        .addOption(opt("reducers", "R", "reducers of each job (default 1)"))
+        .addOption(flag("overwrite", "replace an existing output"));
+  }
+
+  @Override
+  protected int run(CommandLine cl) throws Exception {
+    Path blocks = new Path(required(cl, "blocks"));
+    Path uAssign = new Path(required(cl, "u-assignment"));
+    Path vAssign = new Path(required(cl, "v-assignment"));
+    Path out = new Path(required(cl, "output"));
+    required(cl, "k");
+    int k = intOpt(cl, "k", 0, 1);
+    long seed = longOpt(cl, "seed", MrKeys.SEED_DEFAULT, Long.MIN_VALUE);
+    String algorithm = cl.getOptionValue("algorithm", "parsa");
+    int r = intOpt(cl, "reducers", 1, 1);
+    boolean overwrite = cl.hasOption("overwrite");
+
+    Configuration conf = getConf();
+    FileSystem fs = out.getFileSystem(conf);
+    Jobs.requireComplete(blocks.getFileSystem(conf), blocks, "blocks");
+    Jobs.requireComplete(uAssign.getFileSystem(conf), uAssign, "u-assignment");
+    Jobs.requireComplete(vAssign.getFileSystem(conf), vAssign, "v-assignment");
+    OutputPaths.checkWritable(fs, out, overwrite);
+    Path tmp = OutputPaths.tempFor(out);
+    Path work = Jobs.workDirFor(out);
+    long t0 = System.nanoTime();
+    try {
+      Job join = Jobs.newJob(conf, name(), "join rows with u-assignment", MetricsTool.class);
+      join.getConfiguration().setInt(MrKeys.K, k);
+      join.getConfiguration().setLong(MrKeys.SEED, seed);
+      RowJoinJob.configure(join, blocks, uAssign);
+      join.setReducerClass(RowKeysReducer.class);
+      join.setNumReduceTasks(r);
+      join.setOutputKeyClass(LongWritable.class);
+      join.setOutputValueClass(JoinValue.class);
+      join.setOutputFormatClass(SequenceFileOutputFormat.class);
+      Path joinDir = new Path(work, "join");
+      FileOutputFormat.setOutputPath(join, joinDir);
+      Jobs.run(join);
+      long rows = RowJoinJob.check(join);
+      long nonZeros = Jobs.count(join, JoinCounters.NONZEROS_IN);
+      Map<String, Map<String, long[]>> joinStats = PartStats.readPerTask(fs, joinDir);
+      long[] rowsPlaced = PartStats.sum(joinStats, RowKeysReducer.ROWS_PLACED, k);
+      long[] rowsRandom = PartStats.sum(joinStats, RowKeysReducer.ROWS_RANDOM, k);
+      Jobs.checkEqual("metrics: rows over placed parts", rows, Arrays.stream(rowsPlaced).sum());
+      Jobs.checkEqual("metrics: rows over random parts", rows, Arrays.stream(rowsRandom).sum());
+      PartStats.delete(fs, joinDir);
+
+      Job keys = Jobs.newJob(conf, name(), "per-key traffic against the v-assignment", MetricsTool.class);
+      Configuration kc = keys.getConfiguration();
+      kc.setInt(MrKeys.K, k);
+      kc.setLong(MrKeys.SEED, seed);
+      AvroJob.setDataModelClass(keys, SpecificData.class);
+      MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
+      MultipleInputs.addInputPath(keys, vAssign, AvroKeyInputFormat.class, VPartMapper.class);
+      keys.setMapOutputKeyClass(LongWritable.class);
+      keys.setMapOutputValueClass(JoinValue.class);
+      keys.setCombinerClass(DedupCombiner.class);
+      keys.setReducerClass(KeyMetricsReducer.class);
+      keys.setNumReduceTasks(r);
+      keys.setOutputKeyClass(NullWritable.class);
+      keys.setOutputValueClass(NullWritable.class);
+      keys.setOutputFormatClass(SequenceFileOutputFormat.class);
+      Path keysDir = new Path(work, "keys");
+      FileOutputFormat.setOutputPath(keys, keysDir);
+      Jobs.run(keys);
+      Jobs.checkZero(keys, Counters.KEYS_WITHOUT_V, Counters.V_WITHOUT_USE, Counters.DUPLICATE_V, Counters.BAD_V_PART);
+      long nKeys = Jobs.count(keys, Counters.KEYS);
+      Jobs.checkEqual("metrics: v-assignment records vs used keys", nKeys, Jobs.count(keys, Counters.V_RECORDS_IN));
+      Map<String, Map<String, long[]>> keyStats = PartStats.readPerTask(fs, keysDir);
+
+      PlacementMetrics placed = placement(keyStats, KeyMetricsReducer.PLACED, rowsPlaced, k);
+      PlacementMetrics random = placement(keyStats, KeyMetricsReducer.RANDOM, rowsRandom, k);
+      long sumV = placed.getParts().stream().mapToLong(p -> p.getServerKeys()).sum();
+      Jobs.checkEqual("metrics: sum_i |V_i| vs keys", nKeys, sumV);
+      Jobs.checkEqual("metrics: sum_i |V_i| (random) vs keys", nKeys,
+          random.getParts().stream().mapToLong(p -> p.getServerKeys()).sum());
+
+      MetricsReport report = MetricsReport.newBuilder().setK(k).setAlgorithm(algorithm).setRows(rows).setKeys(nKeys)
+          .setNonZeros(nonZeros).setRandomSeed(seed).setPlaced(placed).setRandom(random)
+          .setImprovementMaxWorkingSet(Reports.improvement(random.getMaxWorkingSet(), placed.getMaxWorkingSet()))
+          .setImprovementMaxTraffic(Reports.improvement(random.getMaxTraffic(), placed.getMaxTraffic()))
+          .setImprovementSumTraffic(Reports.improvement(random.getSumTraffic(), placed.getSumTraffic()))
+          .build();
+      fs.mkdirs(tmp);
+      String text = Reports.text(report);
+      write(fs, new Path(tmp, "report.json"), Reports.json(report));
+      write(fs, new Path(tmp, "report.txt"), text);
+      write(fs, new Path(tmp, "report.html"), Reports.html(report));
+      OutputPaths.commit(fs, tmp, out, overwrite);
+      System.out.print(text);
+      LOG.info("metrics: {} rows, {} keys, k={} in {} ms -> {}", rows, nKeys, k,
+          (System.nanoTime() - t0) / 1_000_000, out);
+      return 0;
+    } catch (ConsistencyException e) {
+      System.err.println(name() + ": consistency check failed: " + e.getMessage());
+      return 1;
+    } finally {
+      OutputPaths.discard(fs, tmp);
+      OutputPaths.discard(fs, work);
+    }
+  }
+
+  private static PlacementMetrics placement(Map<String, Map<String, long[]>> stats, String p, long[] rows, int k) {
+    return Reports.placement(rows,
+        PartStats.sum(stats, p + KeyMetricsReducer.WORKING_SET, k),
+        PartStats.sum(stats, p + KeyMetricsReducer.SERVER_KEYS, k),
+        PartStats.sum(stats, p + KeyMetricsReducer.INNER, k),
+        PartStats.sum(stats, p + KeyMetricsReducer.SERVED, k));
+  }
+
+  private static void write(FileSystem fs, Path file, String content) throws IOException {
+    try (OutputStream os = fs.create(file, false)) {
+      os.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** Reads a report.json written by this step. */
+  public static MetricsReport readReport(FileSystem fs, Path metricsDir) throws IOException {
+    try (java.io.InputStream in = fs.open(new Path(metricsDir, "report.json"))) {
+      org.apache.avro.io.JsonDecoder dec =
+          org.apache.avro.io.DecoderFactory.get().jsonDecoder(MetricsReport.getClassSchema(), in);
+      return new org.apache.avro.specific.SpecificDatumReader<>(MetricsReport.class).read(null, dec);
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package io.parsa.jobs.metrics;
+
+import io.parsa.avro.MetricsReport;
+import io.parsa.avro.PartMetrics;
+import io.parsa.avro.PlacementMetrics;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.io.JsonEncoder;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/**
+ * Builds the MetricsReport figures from per-part tallies and renders it as JSON (Avro's JSON encoding of the
+ * record, so {@code JsonDecoder} with the MetricsReport schema reads it back), a text table and a self-contained
+ * HTML page (inline CSS and SVG, no scripts, no network).
+ */
+public final class Reports {
+
+  private Reports() {}
+
+  /**
+   * One placement's figures. T_i = |N(U_i) \ V_i| + sum_{j != i} |V_i ∩ N(U_j)| = (M_i - inner_i) + served_i.
+   *
+   * @param rows |U_i|
+   * @param workingSet M_i = |N(U_i)|
+   * @param serverKeys |V_i|
+   * @param inner |N(U_i) ∩ V_i|
+   * @param served sum_{j != i} |V_i ∩ N(U_j)|
+   */
+  public static PlacementMetrics placement(long[] rows, long[] workingSet, long[] serverKeys, long[] inner,
+      long[] served) {
+    int k = rows.length;
+    List<PartMetrics> parts = new ArrayList<>(k);
+    long maxM = 0;
+    long sumM = 0;
+    long maxT = 0;
+    long sumT = 0;
+    long sumInner = 0;
+    long sumInter = 0;
+    long maxRows = 0;
+    long minRows = Long.MAX_VALUE;
+    for (int i = 0; i < k; i++) {
+      long inter = workingSet[i] - inner[i];
+      long t = inter + served[i];
+      parts.add(PartMetrics.newBuilder().setPart(i).setRows(rows[i]).setWorkingSet(workingSet[i])
+          .setServerKeys(serverKeys[i]).setTraffic(t).setInnerAccesses(inner[i]).setInterAccesses(inter).build());
+      maxM = Math.max(maxM, workingSet[i]);
+      sumM += workingSet[i];
+      maxT = Math.max(maxT, t);
+      sumT += t;
+      sumInner += inner[i];
+      sumInter += inter;
+      maxRows = Math.max(maxRows, rows[i]);
+      minRows = Math.min(minRows, rows[i]);
+    }
+    return PlacementMetrics.newBuilder().setParts(parts).setMaxWorkingSet(maxM).setSumWorkingSet(sumM)
+        .setMaxTraffic(maxT).setSumTraffic(sumT).setInnerAccesses(sumInner).setInterAccesses(sumInter)
+        .setMaxRows(maxRows).setMinRows(k == 0 ? 0 : minRows).build();
+  }
+
+  /** (random - placed) / placed * 100; 0 if both are 0, +infinity if only placed is 0. */
+  public static double improvement(long random, long placed) {
+    if (placed == 0) {
+      return random == 0 ? 0.0 : Double.POSITIVE_INFINITY;
+    }
+    return (random - placed) * 100.0 / placed;
+  }
+
+  /** The report as pretty-printed Avro JSON. */
+  public static String json(MetricsReport report) throws IOException {
+    ByteArrayOutputStream bos = new ByteArrayOutputStream();
+    JsonEncoder enc = EncoderFactory.get().jsonEncoder(MetricsReport.getClassSchema(), bos, true);
+    new SpecificDatumWriter<>(MetricsReport.class).write(report, enc);
+    enc.flush();
+    return bos.toString(StandardCharsets.UTF_8) + "\n";
+  }
+
+  /** The text table printed on the console and written to report.txt. */
+  public static String text(MetricsReport r) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "Parsa placement report: algorithm=%s k=%d |U|=%d |V|=%d |E|=%d random seed=%d%n%n",
+        r.getAlgorithm(), r.getK(), r.getRows(), r.getKeys(), r.getNonZeros(), r.getRandomSeed()));
+    String h = "%5s | %10s %10s %10s %10s %10s %10s | %10s %10s %10s %10s%n";
+    sb.append(String.format(Locale.ROOT, h, "", "placed", "", "", "", "", "", "random", "", "", ""));
+    sb.append(String.format(Locale.ROOT, h, "part", "|U_i|", "M_i", "|V_i|", "T_i", "inner", "inter",
+        "|U_i|", "M_i", "|V_i|", "T_i"));
+    String row = "%5s | %10d %10d %10d %10d %10d %10d | %10d %10d %10d %10d%n";
+    PlacementMetrics p = r.getPlaced();
+    PlacementMetrics q = r.getRandom();
+    for (int i = 0; i < r.getK(); i++) {
+      PartMetrics a = p.getParts().get(i);
+      PartMetrics b = q.getParts().get(i);
+      sb.append(String.format(Locale.ROOT, row, i, a.getRows(), a.getWorkingSet(), a.getServerKeys(), a.getTraffic(),
+          a.getInnerAccesses(), a.getInterAccesses(), b.getRows(), b.getWorkingSet(), b.getServerKeys(),
+          b.getTraffic()));
+    }
+    sb.append(String.format(Locale.ROOT, row, "max", p.getMaxRows(), p.getMaxWorkingSet(), max(p, 2),
+        p.getMaxTraffic(), max(p, 4), max(p, 5), q.getMaxRows(), q.getMaxWorkingSet(), max(q, 2), q.getMaxTraffic()));
+    sb.append(String.format(Locale.ROOT, row, "sum", r.getRows(), p.getSumWorkingSet(), r.getKeys(),
+        p.getSumTraffic(), p.getInnerAccesses(), p.getInterAccesses(), r.getRows(), q.getSumWorkingSet(), r.getKeys(),
+        q.getSumTraffic()));
+    sb.append(String.format(Locale.ROOT, "%nrandom: inner %d, inter %d accesses; min |U_i| placed %d, random %d%n",
+        q.getInnerAccesses(), q.getInterAccesses(), p.getMinRows(), q.getMinRows()));
+    sb.append(String.format(Locale.ROOT,
+        "improvement over random, (random - placed) / placed: max M_i %s, max T_i %s, sum T_i %s%n",
+        pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));
+    return sb.toString();
+  }
+
+  private static long max(PlacementMetrics p, int field) {
+    long m = 0;
+    for (PartMetrics a : p.getParts()) {
+      long v = field == 2 ? a.getServerKeys() : field == 4 ? a.getInnerAccesses() : a.getInterAccesses();
+      m = Math.max(m, v);
+    }
+    return m;
+  }
+
+  static String pct(double v) {
+    return Double.isInfinite(v) ? "inf %" : String.format(Locale.ROOT, "%.1f %%", v);
+  }
+
+  /** A self-contained HTML page: summary, grouped bar charts of M_i and T_i (placed vs random), the table. */
+  public static String html(MetricsReport r) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Parsa placement report</title>\n")
+        .append("<style>body{font-family:sans-serif;margin:24px;color:#222}h1{font-size:22px}h2{font-size:17px;margin-top:28px}")
+        .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}")
+        .append("th{background:#eee}.sum td{font-weight:bold}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 14px}")
+        .append(".kv td:first-child{text-align:left}</style></head><body>\n");
+    sb.append("<h1>Parsa placement report</h1>\n");
+    sb.append(String.format(Locale.ROOT, "<table class=\"kv\"><tr><td>algorithm</td><td>%s</td></tr><tr><td>k</td><td>%d</td></tr>"
+            + "<tr><td>|U| rows</td><td>%d</td></tr><tr><td>|V| keys</td><td>%d</td></tr><tr><td>|E| non-zeros</td><td>%d</td></tr>"
+            + "<tr><td>random seed</td><td>%d</td></tr>"
+            + "<tr><td>improvement max M<sub>i</sub></td><td>%s</td></tr><tr><td>improvement max T<sub>i</sub></td><td>%s</td></tr>"
+            + "<tr><td>improvement sum T<sub>i</sub></td><td>%s</td></tr></table>\n",
+        esc(r.getAlgorithm()), r.getK(), r.getRows(), r.getKeys(), r.getNonZeros(), r.getRandomSeed(),
+        pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));
+    sb.append("<p>Improvement = (random &minus; placed) / placed &times; 100 %, as in the paper's section 5.</p>\n");
+    int k = r.getK();
+    long[][] m = new long[2][k];
+    long[][] t = new long[2][k];
+    for (int i = 0; i < k; i++) {
+      m[0][i] = r.getPlaced().getParts().get(i).getWorkingSet();
+      m[1][i] = r.getRandom().getParts().get(i).getWorkingSet();
+      t[0][i] = r.getPlaced().getParts().get(i).getTraffic();
+      t[1][i] = r.getRandom().getParts().get(i).getTraffic();
+    }
+    sb.append("<h2>Working set M<sub>i</sub> = |N(U<sub>i</sub>)| per part</h2>\n").append(legend())
+        .append(chart("M_i", m));
+    sb.append("<h2>Traffic T<sub>i</sub> per part</h2>\n").append(legend()).append(chart("T_i", t));
+    sb.append("<h2>Table</h2>\n<table><tr><th>part</th><th>|U<sub>i</sub>|</th><th>M<sub>i</sub></th><th>|V<sub>i</sub>|</th>"
+        + "<th>T<sub>i</sub></th><th>inner</th><th>inter</th><th>random |U<sub>i</sub>|</th><th>random M<sub>i</sub></th>"
+        + "<th>random |V<sub>i</sub>|</th><th>random T<sub>i</sub></th></tr>\n");
+    for (int i = 0; i < k; i++) {
+      PartMetrics a = r.getPlaced().getParts().get(i);
+      PartMetrics b = r.getRandom().getParts().get(i);
+      sb.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+              + "<td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", i, a.getRows(), a.getWorkingSet(),
+          a.getServerKeys(), a.getTraffic(), a.getInnerAccesses(), a.getInterAccesses(), b.getRows(),
+          b.getWorkingSet(), b.getServerKeys(), b.getTraffic()));
+    }
+    PlacementMetrics p = r.getPlaced();
+    PlacementMetrics q = r.getRandom();
+    sb.append(String.format(Locale.ROOT, "<tr class=\"sum\"><td>max</td><td>%d</td><td>%d</td><td></td><td>%d</td><td></td><td></td>"
+            + "<td>%d</td><td>%d</td><td></td><td>%d</td></tr>\n", p.getMaxRows(), p.getMaxWorkingSet(),
+        p.getMaxTraffic(), q.getMaxRows(), q.getMaxWorkingSet(), q.getMaxTraffic()));
+    sb.append(String.format(Locale.ROOT, "<tr class=\"sum\"><td>sum</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+            + "<td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n</table>\n", r.getRows(),
+        p.getSumWorkingSet(), r.getKeys(), p.getSumTraffic(), p.getInnerAccesses(), p.getInterAccesses(), r.getRows(),
+        q.getSumWorkingSet(), r.getKeys(), q.getSumTraffic()));
+    sb.append("</body></html>\n");
+    return sb.toString();
+  }
+
+  private static final String PLACED_COLOR = "#2b6cb0";
+  private static final String RANDOM_COLOR = "#dd8452";
+
+  private static String legend() {
+    return "<div class=\"legend\"><span style=\"background:" + PLACED_COLOR + "\"></span>placed"
+        + "<span style=\"background:" + RANDOM_COLOR + "\"></span>random</div>\n";
+  }
+
+  /** Grouped bars: series[0] placed, series[1] random, one group per part, with a y axis. */
+  private static String chart(String what, long[][] series) {
+    int k = series[0].length;
+    long max = 1;
+    for (long[] s : series) {
+      for (long v : s) {
+        max = Math.max(max, v);
+      }
+    }
+    int left = 70;
+    int top = 10;
+    int plotH = 260;
+    int group = Math.max(18, Math.min(80, 1000 / Math.max(1, k)));
+    int width = left + group * k + 20;
+    int height = top + plotH + 40;
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
+        + "aria-label=\"%s per part, placed vs random\" font-size=\"11\">\n", width, height, esc(what)));
+    for (int g = 0; g <= 4; g++) {
+      long v = Math.round(max * g / 4.0);
+      double y = top + plotH - plotH * (v / (double) max);
+      sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+          + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", left, width - 10, y, y, left - 6, y + 4, v));
+    }
+    double bar = (group - 6) / 2.0;
+    for (int i = 0; i < k; i++) {
+      double x0 = left + i * group + 3;
+      for (int s = 0; s < 2; s++) {
+        long v = series[s][i];
+        double h = plotH * (v / (double) max);
+        sb.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                + "<title>part %d %s: %d</title></rect>\n", x0 + s * bar, top + plotH - h, bar, h,
+            s == 0 ? PLACED_COLOR : RANDOM_COLOR, i, s == 0 ? "placed" : "random", v));
+      }
+      if (k <= 40 || i % Math.max(1, k / 20) == 0) {
+        sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+            x0 + bar, top + plotH + 15, i));
+      }
+    }
+    sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", left,
+        width - 10, top + plotH, top + plotH));
+    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">part</text>\n",
+        left + group * k / 2, top + plotH + 32));
+    sb.append("</svg>\n");
+    return sb.toString();
+  }
+
+  private static String esc(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+}

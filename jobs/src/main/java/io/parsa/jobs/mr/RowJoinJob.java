@@ -1,0 +1,42 @@
+package io.parsa.jobs.mr;
+
+import java.io.IOException;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import org.apache.avro.specific.SpecificData;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
+
+/**
+ * Wiring and checks of the reduce-side join of the blocks (GraphRow) with a u-assignment (UAssignment) on row id,
+ * shared by partition-v, metrics and reshuffle. The Avro inputs are read with their writer schemas into the
+ * generated classes (SpecificData).
+ */
+public final class RowJoinJob {
+
+  private RowJoinJob() {}
+
+  /** Sets the two inputs and the map output types; the caller sets the reducer and output. */
+  public static void configure(Job job, Path blocks, Path uAssignment) {
+    AvroJob.setDataModelClass(job, SpecificData.class);
+    MultipleInputs.addInputPath(job, blocks, AvroKeyInputFormat.class, RowMapper.class);
+    MultipleInputs.addInputPath(job, uAssignment, AvroKeyInputFormat.class, AssignmentMapper.class);
+    job.setMapOutputKeyClass(LongWritable.class);
+    job.setMapOutputValueClass(JoinValue.class);
+  }
+
+  /** Fails unless every row met exactly one assignment and vice versa. Returns the number of rows. */
+  public static long check(Job job) throws IOException {
+    Jobs.checkZero(job, JoinCounters.ROW_WITHOUT_ASSIGNMENT, JoinCounters.ASSIGNMENT_WITHOUT_ROW,
+        JoinCounters.DUPLICATE_ROW, JoinCounters.DUPLICATE_ASSIGNMENT, JoinCounters.BAD_PART);
+    long rows = Jobs.count(job, JoinCounters.ROWS_IN);
+    Jobs.checkEqual(job.getJobName() + ": assignments vs rows", rows, Jobs.count(job, JoinCounters.ASSIGNMENTS_IN));
+    Jobs.checkEqual(job.getJobName() + ": joined rows vs rows", rows, Jobs.count(job, JoinCounters.JOINED_ROWS));
+    long mapIn = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+    Jobs.checkEqual(job.getJobName() + ": map input records vs rows + assignments", 2 * rows, mapIn);
+    return rows;
+  }
+}

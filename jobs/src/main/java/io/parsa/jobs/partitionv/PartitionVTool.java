@@ -1,0 +1,300 @@
+package io.parsa.jobs.partitionv;
+
+import io.parsa.avro.VAssignment;
+import io.parsa.common.OutputPaths;
+import io.parsa.common.ParsaTool;
+import io.parsa.jobs.mr.ConsistencyException;
+import io.parsa.jobs.mr.DedupCombiner;
+import io.parsa.jobs.mr.JoinValue;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import io.parsa.jobs.mr.RowJoinJob;
+import io.parsa.jobs.mr.RowKeysReducer;
+import io.parsa.jobs.mr.WholeFileAvroKeyInputFormat;
+import io.parsa.jobs.mr.WholeFileSequenceInputFormat;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.avro.specific.SpecificData;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * partition-v: assigns every key of V to a server part by Algorithm 2 (paper section 3.2), given the U partition.
+ *
+ * <p>Jobs (intermediates in a hidden work directory beside the output, deleted at the end):
+ * <ol>
+ *   <li><b>join</b> (R reducers): blocks joined with the u-assignment on row id; each row emits (key, its part) once
+ *       per distinct key ({@link RowKeysReducer}).</li>
+ *   <li><b>usage</b> (R reducers, keys hashed to shares by {@link SharePartitioner}): per key the sorted set of parts
+ *       that use it (u_ij) and |N(U_i)| per part ({@link KeyUsageReducer}). Reducer r's output file is share r,
+ *       sorted by key.</li>
+ *   <li><b>sweep</b> (map-only, one task per share, files never split): Algorithm 2 over the share in ascending
+ *       key order, against the sweeper's own costs started at |N(U_i)| / R ({@link SweepMapper}). With R = 1 this
+ *       is exactly the paper's single sweep; with R &gt; 1 each sweeper sees about 1/R of every part's keys and
+ *       balances its 1/R share of the traffic, the shares adding up to T_i.</li>
+ *   <li><b>renumber</b> (only with {@code --renumber}, map-only, whole files): new keys so that part p owns the
+ *       contiguous range [sum_{q&lt;p} |V_q|, sum_{q&lt;=p} |V_q|) ({@link RenumberMapper}).</li>
+ * </ol>
+ *
+ * <p>V is the set of keys that occur in the blocks, so every key is used by at least one part; the least-loaded
+ * fallback of {@link Algorithm2} for unused keys is never reached from this input (counter KEYS_WITHOUT_PART).
+ *
+ * <p>Output: Avro VAssignment files {@code part-m-NNNNN.avro} (every used key exactly once) and {@code _SUCCESS}.
+ */
+public class PartitionVTool extends ParsaTool {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionVTool.class);
+
+  /** |N(U_i)| for each part, comma separated (set by the driver for the sweep). */
+  public static final String WORKING_SETS = "parsa.partitionv.working.sets";
+  /** Number of sweeper shares R (int). */
+  public static final String SHARES = "parsa.partitionv.shares";
+  /** Renumber start offsets: "task:o_0,o_1,...;task:..." (set by the driver for the renumber pass). */
+  public static final String OFFSETS = "parsa.partitionv.renumber.offsets";
+
+  /** Counters of partition-v. */
+  public enum Counters {
+    /** Distinct keys used by some row (|V|). */
+    KEYS,
+    /** sum over keys of the number of parts using it (= sum_i |N(U_i)|). */
+    KEY_PART_PAIRS,
+    /** Keys given a part by the sweep. */
+    KEYS_ASSIGNED,
+    /** Keys no part uses (assigned to the least-cost part); zero when V comes from the rows. */
+    KEYS_WITHOUT_PART,
+    /** Keys given a new key (--renumber). */
+    KEYS_RENUMBERED
+  }
+
+  @Override
+  protected String name() {
+    return "partition-v";
+  }
+
+  @Override
+  protected String description() {
+    return "assign every key V to one of k server parts by the paper's Algorithm 2, given the u-assignment";
+  }
+
+  @Override
+  protected Options options() {
+    return new Options()
+        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
+        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment)"))
+        .addOption(opt("output", "DIR", "v-assignment output directory (Avro VAssignment)"))
+        .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
+        .addOption(opt("reducers", "R", "reducers of the join and number of independent sweeper shares (default 1:"
+            + " exactly the paper's single sweep)"))
+        .addOption(flag("renumber", "give new keys so that each part owns one contiguous key range"))
+        .addOption(flag("overwrite", "replace an existing output"));
+  }
+
+  @Override
+  protected int run(CommandLine cl) throws Exception {
+    Path blocks = new Path(required(cl, "blocks"));
+    Path uAssign = new Path(required(cl, "u-assignment"));
+    Path out = new Path(required(cl, "output"));
+    required(cl, "k");
+    int k = intOpt(cl, "k", 0, 1);
+    int r = intOpt(cl, "reducers", 1, 1);
+    boolean renumber = cl.hasOption("renumber");
+    boolean overwrite = cl.hasOption("overwrite");
+
+    Configuration conf = getConf();
+    FileSystem fs = out.getFileSystem(conf);
+    Jobs.requireComplete(blocks.getFileSystem(conf), blocks, "blocks");
+    Jobs.requireComplete(uAssign.getFileSystem(conf), uAssign, "u-assignment");
+    OutputPaths.checkWritable(fs, out, overwrite);
+    Path tmp = OutputPaths.tempFor(out);
+    Path work = Jobs.workDirFor(out);
+    long t0 = System.nanoTime();
+    try {
+      // 1. join
+      Job join = Jobs.newJob(conf, name(), "join rows with u-assignment", PartitionVTool.class);
+      join.getConfiguration().setInt(MrKeys.K, k);
+      RowJoinJob.configure(join, blocks, uAssign);
+      join.setReducerClass(RowKeysReducer.class);
+      join.setNumReduceTasks(r);
+      join.setOutputKeyClass(LongWritable.class);
+      join.setOutputValueClass(JoinValue.class);
+      join.setOutputFormatClass(SequenceFileOutputFormat.class);
+      Path joinDir = new Path(work, "join");
+      FileOutputFormat.setOutputPath(join, joinDir);
+      Jobs.run(join);
+      long rows = RowJoinJob.check(join);
+      long pairs = Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS);
+
+      // 2. key usage
+      Job usage = Jobs.newJob(conf, name(), "key usage u_ij and |N(U_i)|", PartitionVTool.class);
+      usage.getConfiguration().setInt(MrKeys.K, k);
+      usage.setInputFormatClass(SequenceFileInputFormat.class);
+      FileInputFormat.addInputPath(usage, joinDir);
+      usage.setMapperClass(Mapper.class);
+      usage.setCombinerClass(DedupCombiner.class);
+      usage.setReducerClass(KeyUsageReducer.class);
+      usage.setPartitionerClass(SharePartitioner.class);
+      usage.setNumReduceTasks(r);
+      usage.setMapOutputKeyClass(LongWritable.class);
+      usage.setMapOutputValueClass(JoinValue.class);
+      usage.setOutputKeyClass(LongWritable.class);
+      usage.setOutputValueClass(JoinValue.class);
+      usage.setOutputFormatClass(SequenceFileOutputFormat.class);
+      Path usageDir = new Path(work, "usage");
+      FileOutputFormat.setOutputPath(usage, usageDir);
+      Jobs.run(usage);
+      Jobs.checkEqual("partition-v usage: map input vs (row, key) pairs", pairs,
+          usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+      long keys = Jobs.count(usage, Counters.KEYS);
+      long keyParts = Jobs.count(usage, Counters.KEY_PART_PAIRS);
+      Jobs.checkEqual("partition-v usage: keys written", keys,
+          usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
+      long[] workingSets = PartStats.sum(PartStats.readPerTask(fs, usageDir), KeyUsageReducer.WORKING_SET, k);
+      Jobs.checkEqual("partition-v usage: sum_i |N(U_i)| vs key-part pairs", keyParts, Arrays.stream(workingSets).sum());
+      PartStats.delete(fs, usageDir);
+
+      // 3. sweep
+      Job sweep = Jobs.newJob(conf, name(), "Algorithm 2 sweep over " + r + " share(s)", PartitionVTool.class);
+      Configuration sc = sweep.getConfiguration();
+      sc.setInt(MrKeys.K, k);
+      sc.setInt(SHARES, r);
+      sc.set(WORKING_SETS, join(workingSets));
+      sweep.setInputFormatClass(WholeFileSequenceInputFormat.class);
+      FileInputFormat.addInputPath(sweep, usageDir);
+      sweep.setMapperClass(SweepMapper.class);
+      sweep.setNumReduceTasks(0);
+      AvroJob.setDataModelClass(sweep, SpecificData.class);
+      AvroJob.setOutputKeySchema(sweep, VAssignment.getClassSchema());
+      sweep.setOutputFormatClass(AvroKeyOutputFormat.class);
+      Path sweepDir = renumber ? new Path(work, "sweep") : tmp;
+      FileOutputFormat.setOutputPath(sweep, sweepDir);
+      Jobs.run(sweep);
+      Jobs.checkEqual("partition-v sweep: keys assigned", keys, Jobs.count(sweep, Counters.KEYS_ASSIGNED));
+      Jobs.checkEqual("partition-v sweep: map input records", keys,
+          sweep.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+      Map<String, Map<String, long[]>> perTask = PartStats.readPerTask(fs, sweepDir);
+      long[] vSizes = PartStats.sum(perTask, SweepMapper.KEYS, k);
+      long[] delta = PartStats.sum(perTask, SweepMapper.DELTA, k);
+      Jobs.checkEqual("partition-v sweep: sum_i |V_i|", keys, Arrays.stream(vSizes).sum());
+      PartStats.delete(fs, sweepDir);
+
+      // 4. renumber
+      if (renumber) {
+        Job ren = Jobs.newJob(conf, name(), "renumber keys into contiguous ranges", PartitionVTool.class);
+        ren.getConfiguration().setInt(MrKeys.K, k);
+        ren.getConfiguration().set(OFFSETS, offsetsString(perTask, vSizes, k));
+        AvroJob.setDataModelClass(ren, SpecificData.class);
+        ren.setInputFormatClass(WholeFileAvroKeyInputFormat.class);
+        AvroJob.setInputKeySchema(ren, VAssignment.getClassSchema());
+        FileInputFormat.addInputPath(ren, sweepDir);
+        ren.setMapperClass(RenumberMapper.class);
+        ren.setNumReduceTasks(0);
+        AvroJob.setOutputKeySchema(ren, VAssignment.getClassSchema());
+        ren.setOutputFormatClass(AvroKeyOutputFormat.class);
+        FileOutputFormat.setOutputPath(ren, tmp);
+        Jobs.run(ren);
+        Jobs.checkEqual("partition-v renumber: keys renumbered", keys, Jobs.count(ren, Counters.KEYS_RENUMBERED));
+      }
+
+      OutputPaths.commit(fs, tmp, out, overwrite);
+      long[] traffic = new long[k];
+      for (int i = 0; i < k; i++) {
+        traffic[i] = workingSets[i] + delta[i];
+      }
+      LOG.info("partition-v: {} rows, {} keys, k={}, R={}{} in {} ms; max |N(U_i)| = {}, max |V_i| = {}, "
+              + "max T_i = {}, sum T_i = {}", rows, keys, k, r, renumber ? ", renumbered" : "",
+          (System.nanoTime() - t0) / 1_000_000, max(workingSets), max(vSizes), max(traffic),
+          Arrays.stream(traffic).sum());
+      return 0;
+    } catch (ConsistencyException e) {
+      System.err.println(name() + ": consistency check failed: " + e.getMessage());
+      return 1;
+    } finally {
+      OutputPaths.discard(fs, tmp);
+      OutputPaths.discard(fs, work);
+    }
+  }
+
+  private static long max(long[] a) {
+    return Arrays.stream(a).max().orElse(0);
+  }
+
+  private static String join(long[] a) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < a.length; i++) {
+      sb.append(i > 0 ? "," : "").append(a[i]);
+    }
+    return sb.toString();
+  }
+
+  /** |N(U_i)| from the job configuration. */
+  static long[] workingSets(Configuration conf) {
+    String s = conf.get(WORKING_SETS);
+    if (s == null) {
+      throw new IllegalStateException(WORKING_SETS + " not set");
+    }
+    return Arrays.stream(s.split(",")).mapToLong(Long::parseLong).toArray();
+  }
+
+  /** The task number NNNNN of {@code part-m-NNNNN[.avro]} or of a task id {@code task_..._m_NNNNNN}. */
+  static int taskNumberOf(String name) {
+    String base = name.endsWith(".avro") ? name.substring(0, name.length() - 5) : name;
+    int cut = Math.max(base.lastIndexOf('-'), base.lastIndexOf('_'));
+    return Integer.parseInt(base.substring(cut + 1));
+  }
+
+  /** Offsets of task {@code task}: start(p) + keys of part p in tasks numbered below {@code task}. */
+  static long[] offsets(Configuration conf, int task, int k) {
+    for (String entry : conf.get(OFFSETS, "").split(";")) {
+      int colon = entry.indexOf(':');
+      if (colon > 0 && Integer.parseInt(entry.substring(0, colon)) == task) {
+        long[] o = Arrays.stream(entry.substring(colon + 1).split(",")).mapToLong(Long::parseLong).toArray();
+        if (o.length != k) {
+          throw new IllegalStateException("renumber offsets of task " + task + " have " + o.length + " parts");
+        }
+        return o;
+      }
+    }
+    throw new IllegalStateException("no renumber offsets for sweep file of task " + task);
+  }
+
+  static String offsetsString(Map<String, Map<String, long[]>> perTask, long[] vSizes, int k) {
+    java.util.TreeMap<Integer, long[]> byTask = new java.util.TreeMap<>();
+    for (Map.Entry<String, Map<String, long[]>> e : perTask.entrySet()) {
+      long[] c = e.getValue().get(SweepMapper.KEYS);
+      byTask.put(taskNumberOf(e.getKey()), c == null ? new long[k] : c);
+    }
+    long[] next = new long[k];
+    long start = 0;
+    for (int p = 0; p < k; p++) {
+      next[p] = start;
+      start += vSizes[p];
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<Integer, long[]> e : byTask.entrySet()) {
+      if (sb.length() > 0) {
+        sb.append(';');
+      }
+      sb.append(e.getKey()).append(':').append(join(next));
+      for (int p = 0; p < k; p++) {
+        next[p] += e.getValue()[p];
+      }
+    }
+    return sb.toString();
+  }
+}
