@@ -98,7 +98,7 @@ class PartitionUYarnIT {
         blocks.toString(), "--output", out.toString(), "--k", Integer.toString(k), "--workers", "2", "--servers",
         "1", "--mode", "yarn"});
     assertEquals(0, rc);
-    assertTrue(fs.exists(new Path(out, "_SUCCESS")));
+    assertTrue(fs.exists(new Path(out, "u-assignment/_SUCCESS")));
     assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), k).size());
     JsonNode st = stats(fs, out);
     assertEquals(rows.size(), st.get("rows").asLong());
