@@ -73,18 +73,29 @@ public final class PartitionUBench {
     }
     for (int wk : workers) {
       Path out = new Path(dir, "out-w" + wk);
+      com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      long cpu0 = os.getProcessCpuTime();
       long t0 = System.currentTimeMillis();
-      int rc = ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocksDir.toString(), "--output",
-          out.toString(), "--k", Integer.toString(k), "--workers", Integer.toString(wk), "--servers", "1",
-          "--mode", "embedded", "--overwrite"});
+      List<String> a = new ArrayList<>(List.of("--blocks", blocksDir.toString(), "--output", out.toString(), "--k",
+          Integer.toString(k), "--workers", Integer.toString(wk), "--servers", "1", "--mode", "embedded",
+          "--overwrite"));
+      String extra = System.getProperty("bench.extra", "").trim();
+      if (!extra.isEmpty()) {
+        a.addAll(List.of(extra.split("\\s+")));
+      }
+      int rc = ToolRunner.run(conf, new PartitionUTool(), a.toArray(new String[0]));
       long wall = System.currentTimeMillis() - t0;
+      long cpuMs = (os.getProcessCpuTime() - cpu0) / 1_000_000;
+      double load = os.getSystemLoadAverage();
       if (rc != 0) {
         throw new IllegalStateException("partition-u failed with " + rc);
       }
       JsonNode st = JsonFiles.read(fs, new Path(out, "_stats.json"), JsonNode.class);
-      System.out.printf("RESULT workers=%d wall=%d ms stage1=%d ms finalPass=%d ms rows=%d nnz=%d mMax=%d%n", wk,
+      System.out.printf("RESULT extra=[%s] workers=%d wall=%d ms stage1=%d ms finalPass=%d ms cpu=%d ms load=%.1f rows=%d nnz=%d mMax=%d%n", extra, wk,
           wall, st.get("timings").get("stage1Ms").asLong(), st.get("timings").get("finalPassMs").asLong(),
-          st.get("rows").asLong(), st.get("nonZeros").asLong(), st.get("mMax").asLong());
+          cpuMs, load, st.get("rows").asLong(), st.get("nonZeros").asLong(), st.get("mMax").asLong());
+      System.out.flush();
     }
   }
 }
