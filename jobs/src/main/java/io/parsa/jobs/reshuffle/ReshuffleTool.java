@@ -74,8 +74,10 @@ public class ReshuffleTool extends ParsaTool {
     EMPTY_ROWS,
     /** Bytes written to text shards, newlines included. */
     TEXT_BYTES_WRITTEN,
-    /** Keys replaced by a new key (--renumber). */
+    /** Keys replaced by a new key inside the raw bytes (--renumber). */
     KEYS_REWRITTEN,
+    /** Keys of a row with no place in its raw bytes (undirected edge lists: the reverse direction). */
+    KEYS_NOT_IN_RAW,
     /** Error: a key with no newKey in the v-assignment. */
     KEYS_WITHOUT_NEW_KEY,
     /** Error: a row whose raw bytes do not hold its keys in order (cannot be rewritten faithfully). */
@@ -191,7 +193,8 @@ public class ReshuffleTool extends ParsaTool {
       Jobs.checkEqual("reshuffle: records written + empty rows vs rows", rows,
           Jobs.count(shards, Counters.RECORDS_WRITTEN) + Jobs.count(shards, Counters.EMPTY_ROWS));
       if (renumber) {
-        Jobs.checkEqual("reshuffle: keys rewritten vs non-zeros", nnz, Jobs.count(shards, Counters.KEYS_REWRITTEN));
+        Jobs.checkEqual("reshuffle: keys rewritten + keys not in raw vs non-zeros", nnz,
+            Jobs.count(shards, Counters.KEYS_REWRITTEN) + Jobs.count(shards, Counters.KEYS_NOT_IN_RAW));
       }
       long fileBytes = renameShards(fs, tmp, k, "avro".equals(outFormat) ? ".avro" : "");
       if ("text".equals(outFormat)) {

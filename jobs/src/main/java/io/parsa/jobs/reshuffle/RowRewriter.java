@@ -13,8 +13,10 @@ import java.util.function.LongUnaryOperator;
  *   <li>edge list, lines {@code src<ws>dst[<ws>rest]} joined by '\n': {@code dst} becomes {@code newKey} (vertex ids
  *       stay 0-based as the new keys are); the source column is the row id and is kept.</li>
  * </ul>
- * The indices found must equal the row's keys in order (GraphRow.keys keeps every non-zero in input order);
- * {@link #rewrite} returns null otherwise, so the caller can count the row as a mismatch.
+ * libsvm: the indices found must equal the row's keys in order (GraphRow.keys keeps every non-zero in input
+ * order). Edge lists: every line's target must be one of the row's keys (as a multiset); for an undirected input
+ * (ingest's uedges) a row also holds the reverse-direction keys, which have no line of their own in raw, so fewer
+ * keys than the row has may be rewritten. {@link #rewrite} returns null on a mismatch, so the caller can count it.
  */
 public final class RowRewriter {
 
@@ -49,16 +51,29 @@ public final class RowRewriter {
     return Format.EDGES;
   }
 
+  /** A rewritten row: its bytes and how many of its keys occurred in them. */
+  public static final class Result {
+    public final byte[] bytes;
+    public final int keysRewritten;
+
+    Result(byte[] bytes, int keysRewritten) {
+      this.bytes = bytes;
+      this.keysRewritten = keysRewritten;
+    }
+  }
+
   /**
    * The raw bytes with every key replaced by {@code map(key)}, or null if the keys found in the bytes do not
-   * match {@code keys[0..n)} in order.
+   * match {@code keys[0..n)} (libsvm: all of them, in order; edges: each line's target one of them).
    */
-  public static byte[] rewrite(byte[] raw, long[] keys, int n, Format format, LongUnaryOperator map) {
+  public static Result rewrite(byte[] raw, long[] keys, int n, Format format, LongUnaryOperator map) {
     Format f = format == Format.AUTO ? detect(raw) : format;
     ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length + 16);
     int[] next = {0};
-    boolean ok = f == Format.LIBSVM ? libsvm(raw, keys, n, map, out, next) : edges(raw, keys, n, map, out, next);
-    return ok && next[0] == n ? out.toByteArray() : null;
+    if (f == Format.LIBSVM) {
+      return libsvm(raw, keys, n, map, out, next) && next[0] == n ? new Result(out.toByteArray(), n) : null;
+    }
+    return edges(raw, keys, n, map, out, next) ? new Result(out.toByteArray(), next[0]) : null;
   }
 
   private static boolean libsvm(byte[] raw, long[] keys, int n, LongUnaryOperator map, ByteArrayOutputStream out,
@@ -99,6 +114,9 @@ public final class RowRewriter {
 
   private static boolean edges(byte[] raw, long[] keys, int n, LongUnaryOperator map, ByteArrayOutputStream out,
       int[] next) {
+    long[] sorted = java.util.Arrays.copyOf(keys, n);
+    java.util.Arrays.sort(sorted);
+    boolean[] taken = new boolean[n];
     int len = raw.length;
     int i = 0;
     while (i <= len) {
@@ -124,7 +142,7 @@ public final class RowRewriter {
       }
       if (q < r) {
         Long dst = parseLong(raw, q, r);
-        if (dst == null || next[0] >= n || keys[next[0]] != dst) {
+        if (dst == null || !take(sorted, taken, dst)) {
           return false;
         }
         next[0]++;
@@ -141,6 +159,24 @@ public final class RowRewriter {
       i = end + 1;
     }
     return true;
+  }
+
+  /** Marks one not yet taken occurrence of {@code x} in {@code sorted}; false if there is none. */
+  private static boolean take(long[] sorted, boolean[] taken, long x) {
+    int i = java.util.Arrays.binarySearch(sorted, x);
+    if (i < 0) {
+      return false;
+    }
+    while (i > 0 && sorted[i - 1] == x) {
+      i--;
+    }
+    for (; i < sorted.length && sorted[i] == x; i++) {
+      if (!taken[i]) {
+        taken[i] = true;
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int indexOf(byte[] b, int from, int to, byte c) {

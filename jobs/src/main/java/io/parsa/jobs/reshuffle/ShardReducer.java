@@ -95,12 +95,15 @@ public class ShardReducer extends Reducer<PartRowKey, JoinValue, Object, NullWri
           context.getCounter(ReshuffleTool.Counters.KEYS_WITHOUT_NEW_KEY).increment(missing);
           continue;
         }
-        outRaw = n == 0 ? raw : RowRewriter.rewrite(raw, keys, n, format, newKeys::get);
-        if (outRaw == null) {
+        RowRewriter.Result rewritten = n == 0 ? null : RowRewriter.rewrite(raw, keys, n, format, newKeys::get);
+        if (n > 0 && rewritten == null) {
           context.getCounter(ReshuffleTool.Counters.REWRITE_MISMATCH).increment(1);
           continue;
         }
-        context.getCounter(ReshuffleTool.Counters.KEYS_REWRITTEN).increment(n);
+        int done = n == 0 ? 0 : rewritten.keysRewritten;
+        outRaw = n == 0 ? raw : rewritten.bytes;
+        context.getCounter(ReshuffleTool.Counters.KEYS_REWRITTEN).increment(done);
+        context.getCounter(ReshuffleTool.Counters.KEYS_NOT_IN_RAW).increment(n - done);
       }
       if (avro) {
         List<Long> ks = new ArrayList<>(n);

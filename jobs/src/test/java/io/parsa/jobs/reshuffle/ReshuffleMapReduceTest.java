@@ -74,8 +74,8 @@ class ReshuffleMapReduceTest {
   }
 
   private static String rewrite(String raw, RowRewriter.Format f, Map<Long, Long> m, long... keys) {
-    byte[] out = RowRewriter.rewrite(b(raw), keys, keys.length, f, m::get);
-    return out == null ? null : new String(out, StandardCharsets.UTF_8);
+    RowRewriter.Result out = RowRewriter.rewrite(b(raw), keys, keys.length, f, m::get);
+    return out == null ? null : new String(out.bytes, StandardCharsets.UTF_8);
   }
 
   @Test
@@ -90,5 +90,11 @@ class ReshuffleMapReduceTest {
     assertNull(rewrite("1 3:1 5:1", RowRewriter.Format.LIBSVM, m, 5, 3), "keys out of order");
     assertNull(rewrite("1 3:1", RowRewriter.Format.LIBSVM, m, 3, 5), "a key missing from the line");
     assertNull(rewrite("1\t3", RowRewriter.Format.EDGES, m, 5), "wrong target");
+    assertNull(rewrite("1\t3\n1\t3", RowRewriter.Format.EDGES, m, 3, 5), "target listed more often than a key");
+    // undirected input: row 1 also has key 7 from the line "7 1" of vertex 7, which is not in its raw bytes
+    RowRewriter.Result u = RowRewriter.rewrite(b("1\t5\n1\t3"), new long[] {3, 7, 5}, 3, RowRewriter.Format.EDGES,
+        m::get);
+    assertEquals("1\t0\n1\t10", new String(u.bytes, StandardCharsets.UTF_8));
+    assertEquals(2, u.keysRewritten);
   }
 }
