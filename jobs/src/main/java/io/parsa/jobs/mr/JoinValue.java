@@ -46,8 +46,14 @@ public final class JoinValue implements Writable {
   }
 
   public JoinValue setPart(int part) {
+    return setPart(part, 0);
+  }
+
+  /** A part from one of several sources ({@link #b()}), e.g. two v-assignments joined in one job. */
+  public JoinValue setPart(int part, int source) {
     clear(PART);
     this.a = part;
+    this.b = source;
     return this;
   }
 

@@ -166,6 +166,13 @@ class MrStepsReutersIT {
         report.getImprovementMaxTraffic(), 1e-9);
     assertTrue(p.getSumTraffic() < report.getRandom().getSumTraffic(),
         "Algorithm 2 V beats random V on total traffic");
+
+    // the variant: random U, V by Algorithm 2 (metrics ran with one reducer, so one sweep in key order)
+    ReferenceMetrics var = new ReferenceMetrics(inRows, ru, ReferenceMetrics.algorithm2(inRows, ru, K), K);
+    assertNotNull(report.getRandomUAlgorithm2V());
+    assertArrayEquals(var.traffic, col(report.getRandomUAlgorithm2V(), PartMetrics::getTraffic));
+    assertArrayEquals(var.serverKeys, col(report.getRandomUAlgorithm2V(), PartMetrics::getServerKeys));
+    assertArrayEquals(var.inner, col(report.getRandomUAlgorithm2V(), PartMetrics::getInnerAccesses));
   }
 
   @Test
