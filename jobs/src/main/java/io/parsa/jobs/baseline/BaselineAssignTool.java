@@ -122,4 +122,10 @@ public class BaselineAssignTool extends ParsaTool {
       OutputPaths.discard(fs, tmp);
     }
   }
+
+  /** Standalone entry point (the step is not in the CLI dispatcher; the pipeline calls it directly). */
+  public static void main(String[] args) throws Exception {
+    System.exit(org.apache.hadoop.util.ToolRunner.run(new org.apache.hadoop.conf.Configuration(),
+        new BaselineAssignTool(), args));
+  }
 }

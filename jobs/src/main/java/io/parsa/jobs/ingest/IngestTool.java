@@ -173,15 +173,27 @@ public class IngestTool extends ParsaTool {
       }
 
       List<Path> blockFiles = renameBlocks(outFs, tmp, blocks);
-      int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
-          / KEYSTATS_NNZ_PER_REDUCER));
-      Path keyOut = new Path(work, "key-stats");
-      Job keyJob = KeyStatsJob.create(conf, blockFiles, keyOut, keyReducers);
-      if (!runJob(keyJob, conf)) {
-        System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
-        return 1;
+      KeyStatsJob.Result keys;
+      if (nnz <= conf.getLong(KeyStatsJob.LOCAL_MAX_NONZEROS, KeyStatsJob.DEFAULT_LOCAL_MAX_NONZEROS)) {
+        keys = KeyStatsJob.computeLocally(conf, blockFiles);
+        LOG.info("ingest: key statistics computed in the client ({} non-zeros)", nnz);
+      } else {
+        int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
+            / KEYSTATS_NNZ_PER_REDUCER));
+        Path keyOut = new Path(work, "key-stats");
+        Job keyJob = KeyStatsJob.create(conf, blockFiles, keyOut, keyReducers);
+        if (!runJob(keyJob, conf)) {
+          System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
+          return 1;
+        }
+        keys = KeyStatsJob.read(outFs, keyOut);
+        if (keyJob.getCounters().findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
+          System.err.println("ingest: key-statistics job read " + keyJob.getCounters()
+              .findCounter(KeyStatsCounters.ROWS_READ).getValue() + " rows, the blocks hold " + rows
+              + "; output discarded");
+          return 1;
+        }
       }
-      KeyStatsJob.Result keys = KeyStatsJob.read(outFs, keyOut);
       if (keys.occurrences() != nnz) {
         System.err.println("ingest: key statistics saw " + keys.occurrences() + " key occurrences, the blocks hold "
             + nnz + " non-zeros; output discarded");

@@ -37,7 +37,31 @@ public final class KeyStatsJob {
   public static final String MAP_BUFFER_ENTRIES = "parsa.ingest.keystats.map.buffer.entries";
   public static final int DEFAULT_MAP_BUFFER_ENTRIES = 1 << 20;
 
+  /**
+   * Largest number of non-zeros for which the client computes the key statistics itself, streaming the blocks
+   * through a hash map, instead of starting a job (whose start-up dominates on small data). 0 = always a job.
+   */
+  public static final String LOCAL_MAX_NONZEROS = "parsa.ingest.keystats.local.max.nonzeros";
+  public static final long DEFAULT_LOCAL_MAX_NONZEROS = 4_000_000L;
+
   private KeyStatsJob() {}
+
+  /** The same statistics computed in this JVM by streaming {@code blocks}; memory grows with distinct keys. */
+  public static Result computeLocally(Configuration conf, List<Path> blocks) throws IOException {
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap counts = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    long[] occ = new long[1];
+    io.parsa.jobs.common.AvroFiles.forEach(conf, blocks, GraphRow.class, row -> {
+      for (Long k : row.getKeys()) {
+        counts.addTo(k, 1);
+      }
+      occ[0] += row.getKeys().size();
+    });
+    long max = 0;
+    for (int c : counts.values()) {
+      max = Math.max(max, c);
+    }
+    return new Result(counts.size(), max, occ[0]);
+  }
 
   /** Key statistics summed over all reducers. */
   public record Result(long distinctKeys, long maxDegree, long occurrences) {}
