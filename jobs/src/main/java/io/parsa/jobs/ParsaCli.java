@@ -5,12 +5,17 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.parsa.common.UsageException;
 
 /**
  * Entry point of the job jar ({@code hadoop jar parsa-job.jar <step> ...} and {@code bin/parsa <step> ...}):
  * maps a step name to its {@link Tool} and runs it through {@link ToolRunner}.
  */
 public final class ParsaCli {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ParsaCli.class);
 
   /** Step name to implementing class and one-line description, in pipeline order. */
   private static final Map<String, String[]> STEPS = new LinkedHashMap<>();
@@ -22,8 +27,10 @@ public final class ParsaCli {
     step("metrics", "io.parsa.jobs.metrics.MetricsTool", "traffic report of a placement against random (MapReduce)");
     step("reshuffle", "io.parsa.jobs.reshuffle.ReshuffleTool", "rewrite the input into k placed shards (MapReduce)");
     step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> partition-v -> metrics -> reshuffle, resumable");
+    step("assign-baseline", "io.parsa.jobs.baseline.BaselineAssignTool", "assign rows U by a random or hash baseline (MapReduce)");
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
+    step("bench", "io.parsa.jobs.bench.BenchTool", "benchmark suite: pipeline on every dataset, writes docs/benchmarks.md");
     step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
   }
 
@@ -47,13 +54,27 @@ public final class ParsaCli {
     }
     String[] rest = new String[args.length - 1];
     System.arraycopy(args, 1, rest, 0, rest.length);
-    Class<?> cls = Class.forName(entry[0]);
+    Class<?> cls;
+    try {
+      cls = Class.forName(entry[0]);
+    } catch (ClassNotFoundException e) {
+      System.err.println("parsa: step '" + args[0] + "' is not in this build (" + entry[0] + " missing)");
+      return 2;
+    }
     if (Tool.class.isAssignableFrom(cls)) {
       Tool tool = (Tool) cls.getDeclaredConstructor().newInstance();
       return ToolRunner.run(conf, tool, rest);
     }
     // plain main-style commands (benchmarks) expose static int run(String[])
     return (int) cls.getMethod("run", String[].class).invoke(null, (Object) rest);
+  }
+
+  /** Runs one named step with its own arguments (as the pipeline does); returns its exit code. */
+  public static int runStep(Configuration conf, String step, String... stepArgs) throws Exception {
+    String[] all = new String[stepArgs.length + 1];
+    all[0] = step;
+    System.arraycopy(stepArgs, 0, all, 1, stepArgs.length);
+    return run(conf, all);
   }
 
   private static void usage() {
@@ -63,7 +84,31 @@ public final class ParsaCli {
     System.err.println(sb);
   }
 
-  public static void main(String[] args) throws Exception {
-    System.exit(run(new Configuration(), args));
+  public static void main(String[] args) {
+    int rc;
+    try {
+      rc = run(new Configuration(), args);
+    } catch (Throwable t) {
+      rc = report(t);
+    }
+    System.exit(rc);
+  }
+
+  /**
+   * Turns a failure into a message: a user error (bad option, bad input line, existing output) anywhere in the
+   * cause chain is printed as its message alone with exit code 2; anything else is logged with its stack trace.
+   */
+  static int report(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof java.lang.reflect.InvocationTargetException && c.getCause() != null) {
+        continue;
+      }
+      if (c instanceof UsageException) {
+        System.err.println("parsa: " + c.getMessage());
+        return 2;
+      }
+    }
+    LOG.error("parsa: failed", t);
+    return 1;
   }
 }

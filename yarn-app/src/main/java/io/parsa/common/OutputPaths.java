@@ -54,6 +54,42 @@ public final class OutputPaths {
     }
   }
 
+  /**
+   * Fails with a {@link UsageException} if any of {@code children} of {@code out} exists and {@code overwrite} is
+   * false: for steps that add their products to a directory shared with other steps (the pipeline directory).
+   */
+  public static void checkWritable(FileSystem fs, Path out, boolean overwrite, String... children)
+      throws IOException {
+    for (String child : children) {
+      checkWritable(fs, new Path(out, child), overwrite);
+    }
+  }
+
+  /**
+   * Moves every entry of the finished {@code tmp} into {@code out} (created if missing), each by one rename, and
+   * removes {@code tmp}. Unlike {@link #commit}, entries of {@code out} that the step did not write (such as the
+   * blocks in a pipeline directory) are left alone; an entry the step did write replaces an old one only if
+   * {@code overwrite}.
+   */
+  public static void commitInto(FileSystem fs, Path tmp, Path out, boolean overwrite) throws IOException {
+    fs.mkdirs(out);
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(tmp)) {
+      Path target = new Path(out, st.getPath().getName());
+      if (fs.exists(target)) {
+        if (!overwrite) {
+          throw new UsageException("output " + target + " appeared while the step ran; refusing to replace it");
+        }
+        if (!fs.delete(target, true)) {
+          throw new IOException("could not delete old output " + target);
+        }
+      }
+      if (!fs.rename(st.getPath(), target)) {
+        throw new IOException("could not rename " + st.getPath() + " to " + target);
+      }
+    }
+    fs.delete(tmp, true);
+  }
+
   /** Removes a temporary path left by a failed run; never throws. */
   public static void discard(FileSystem fs, Path tmp) {
     try {

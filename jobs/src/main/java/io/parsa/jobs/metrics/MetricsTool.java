@@ -54,6 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 public class MetricsTool extends ParsaTool {
 
+  /** Whether the step prints its table on the console (the pipeline prints it once, at its end). */
+  public static final String PRINT_TABLE = "parsa.metrics.print.table";
+
+
   private static final Logger LOG = LoggerFactory.getLogger(MetricsTool.class);
 
   /** Counters of metrics. */

@@ -1,0 +1,48 @@
+package io.parsa.jobs.ingest;
+
+import io.parsa.avro.GraphRow;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+
+/** Turns Avro GraphRow records (an earlier ingest's blocks, say) back into row pieces, ids and weights as given. */
+public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, RowKey, RowPiece> {
+
+  private final RowKey outKey = new RowKey();
+  private final RowPiece outValue = new RowPiece();
+  private long[] keys = new long[16];
+  private long seq;
+
+  @Override
+  protected void setup(Context context) {
+    context.getCounter(IngestCounters.FILES).increment(1);
+  }
+
+  @Override
+  protected void map(AvroKey<GraphRow> key, NullWritable value, Context context)
+      throws IOException, InterruptedException {
+    GraphRow row = key.datum();
+    List<Long> ks = row.getKeys();
+    int n = ks.size();
+    if (keys.length < n) {
+      keys = new long[Math.max(n, keys.length * 2)];
+    }
+    for (int i = 0; i < n; i++) {
+      keys[i] = ks.get(i);
+    }
+    outValue.clear().setKeys(java.util.Arrays.copyOf(keys, n)).setWeight(row.getWeight());
+    ByteBuffer raw = row.getRaw();
+    if (raw != null) {
+      byte[] b = new byte[raw.remaining()];
+      raw.duplicate().get(b);
+      outValue.setRaw(b, b.length);
+    }
+    context.write(outKey.set(row.getId(), seq++), outValue);
+    context.getCounter(IngestCounters.RECORDS_IN).increment(1);
+    context.getCounter(IngestCounters.ROWS_IN).increment(1);
+    context.getCounter(IngestCounters.NONZEROS_IN).increment(n);
+  }
+}

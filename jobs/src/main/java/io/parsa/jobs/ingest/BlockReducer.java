@@ -1,0 +1,130 @@
+package io.parsa.jobs.ingest;
+
+import io.parsa.avro.GraphRow;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+
+/**
+ * Writes one block: reducer i receives exactly the rows whose block is i (see {@link BlockPartitioner}) and
+ * writes them as GraphRow records. Edge-list rows are assembled from their pieces, keys and raw lines in input
+ * order; libsvm and Avro rows are written one per piece. In its cleanup it leaves the block's row count,
+ * non-zeros and largest row degree in {@code <report dir>/block-stats/} for the client's {@code _stats.json}.
+ */
+public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, NullWritable> {
+
+  static final String STATS_DIR = "block-stats";
+
+  private final AvroKey<GraphRow> outKey = new AvroKey<>();
+  private final LongArrayList keys = new LongArrayList();
+  private byte[] raw = new byte[256];
+  private int rawLength;
+  private boolean merge;
+  private boolean nnzWeights;
+  private boolean textInput;
+  private long rows;
+  private long nonZeros;
+  private long maxDegree;
+
+  @Override
+  protected void setup(Context context) {
+    Configuration conf = context.getConfiguration();
+    merge = IngestConfig.format(conf).isEdgeList();
+    nnzWeights = IngestConfig.nnzWeights(conf);
+    textInput = IngestConfig.format(conf).isText();
+  }
+
+  @Override
+  protected void reduce(RowKey key, Iterable<RowPiece> values, Context context)
+      throws IOException, InterruptedException {
+    long id = key.id();
+    if (!merge) {
+      for (RowPiece p : values) {
+        keys.clear();
+        keys.addElements(0, p.keyArray(), 0, p.numKeys());
+        rawLength = 0;
+        appendRaw(p);
+        write(context, id, p.hasWeight() ? p.weight() : null);
+        if (p.rawLength() > 0 && textInput) {
+          context.getCounter(IngestCounters.RAW_LINES_OUT).increment(1);
+        }
+      }
+      return;
+    }
+    keys.clear();
+    rawLength = 0;
+    long rawLines = 0;
+    for (RowPiece p : values) {
+      keys.addElements(keys.size(), p.keyArray(), 0, p.numKeys());
+      if (p.rawLength() > 0) {
+        if (rawLength > 0) {
+          ensureRaw(rawLength + 1);
+          raw[rawLength++] = '\n';
+        }
+        appendRaw(p);
+        rawLines++;
+      }
+    }
+    context.getCounter(IngestCounters.ROWS_IN).increment(1);
+    context.getCounter(IngestCounters.RAW_LINES_OUT).increment(rawLines);
+    write(context, id, null);
+  }
+
+  private void appendRaw(RowPiece p) {
+    ensureRaw(rawLength + p.rawLength());
+    System.arraycopy(p.rawArray(), 0, raw, rawLength, p.rawLength());
+    rawLength += p.rawLength();
+  }
+
+  private void ensureRaw(int n) {
+    if (raw.length < n) {
+      raw = Arrays.copyOf(raw, Math.max(n, raw.length * 2));
+    }
+  }
+
+  private void write(Context context, long id, Double givenWeight) throws IOException, InterruptedException {
+    int n = keys.size();
+    List<Long> boxed = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      boxed.add(keys.getLong(i));
+    }
+    Double weight = nnzWeights ? Double.valueOf(n) : givenWeight;
+    GraphRow row = new GraphRow(id, boxed, weight, ByteBuffer.wrap(Arrays.copyOf(raw, rawLength)));
+    outKey.datum(row);
+    context.write(outKey, NullWritable.get());
+    rows++;
+    nonZeros += n;
+    maxDegree = Math.max(maxDegree, n);
+    context.getCounter(IngestCounters.ROWS_OUT).increment(1);
+    context.getCounter(IngestCounters.NONZEROS_OUT).increment(n);
+    if (n == 0) {
+      context.getCounter(IngestCounters.EMPTY_ROWS_OUT).increment(1);
+    }
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    String report = conf.get(IngestConfig.REPORT_DIR);
+    if (report == null) {
+      return;
+    }
+    int block = context.getTaskAttemptID().getTaskID().getId();
+    Path p = new Path(new Path(report, STATS_DIR), String.format("block-%08d.txt", block));
+    FileSystem fs = p.getFileSystem(conf);
+    try (OutputStream out = fs.create(p, true)) {
+      out.write((block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

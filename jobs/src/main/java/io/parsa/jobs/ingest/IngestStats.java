@@ -1,0 +1,55 @@
+package io.parsa.jobs.ingest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The summary ingest writes as {@code _stats.json} beside the blocks (public fields, serialised by Jackson).
+ * Row degree = non-zeros of a row; key degree = occurrences of a key over all rows.
+ */
+public class IngestStats {
+  public String format;
+  /** The --input entries as given. */
+  public List<String> inputs = new ArrayList<>();
+  /** The resolved input files in ordinal order (the order that numbers libsvm row ids). */
+  public List<String> files = new ArrayList<>();
+  public long seed;
+  public int blocks;
+  /** How the number of blocks was chosen ("--blocks" or the default rule with its numbers). */
+  public String blocksRule;
+  public String weights;
+  public String idRule;
+  public String blockRule;
+
+  public long rows;
+  public long nonZeros;
+  public long distinctKeys;
+  public Degree rowDegree = new Degree();
+  public Degree keyDegree = new Degree();
+  public List<Long> rowsPerBlock = new ArrayList<>();
+  public List<Long> nonZerosPerBlock = new ArrayList<>();
+  /** Largest relative deviation of a block's row count from the mean, (max |rows_i - n/b|) / (n/b). */
+  public double blockImbalance;
+
+  public long lines;
+  public long commentLines;
+  public long blankLines;
+  public long emptyRows;
+  public long badRecordsSkipped;
+  /** The first few skipped lines as file:line: problem. */
+  public List<String> skippedExamples = new ArrayList<>();
+  public long wallTimeMs;
+
+  /** Largest and mean degree of one side of the graph. */
+  public static class Degree {
+    public long max;
+    public double mean;
+
+    public Degree() {}
+
+    public Degree(long max, double mean) {
+      this.max = max;
+      this.mean = mean;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package io.parsa.jobs.ingest;
+
+/** Counters of the key-statistics job that ingest runs over the blocks it wrote. */
+public enum KeyStatsCounters {
+  /** Rows read back from the blocks. */
+  ROWS_READ,
+  /** Distinct keys V over all rows. */
+  DISTINCT_KEYS,
+  /** Key occurrences (= non-zeros) seen by the reducers; must equal the ingest job's NONZEROS_OUT. */
+  KEY_OCCURRENCES
+}

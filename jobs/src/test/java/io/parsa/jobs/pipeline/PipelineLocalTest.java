@@ -1,0 +1,97 @@
+package io.parsa.jobs.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.common.JsonFiles;
+import io.parsa.jobs.ParsaCli;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole pipeline in local mode (LocalJobRunner, local FS, embedded partition-u). */
+class PipelineLocalTest {
+
+  @TempDir
+  Path tmp;
+
+  static Configuration localConf() {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "file:///");
+    conf.set("mapreduce.framework.name", "local");
+    conf.setInt("mapreduce.task.io.sort.mb", 32);
+    return conf;
+  }
+
+  private static File dataset(String name) {
+    File f = new File(System.getProperty("parsa.datasets.dir", "../../shared/datasets"), name);
+    Assumptions.assumeTrue(f.exists(), "dataset " + name + " not found at " + f.getAbsolutePath()
+        + "; skipping (the core suite does not need it)");
+    return f;
+  }
+
+  @Test
+  void reutersPipelineKeepsEveryRowAndItsReportMatchesARecomputation() throws Exception {
+    File input = dataset("reuters21578.libsvm.gz");
+    int k = 8;
+    File out = tmp.resolve("run").toFile();
+    int rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",
+        "--k", String.valueOf(k), "--output", out.getAbsolutePath(), "--blocks", "4", "--workers", "2");
+    assertEquals(0, rc);
+
+    FileSystem fs = FileSystem.getLocal(localConf());
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out.getAbsolutePath());
+    List<List<String>> shards = PlacementCheck.shardLines(fs, new org.apache.hadoop.fs.Path(dir, "shards"), k);
+
+    // the shards hold exactly the input's rows, as a multiset
+    Map<String, Integer> inLines = PlacementCheck.linesOf(input);
+    Map<String, Integer> outLines = new HashMap<>();
+    int rows = 0;
+    for (List<String> s : shards) {
+      rows += s.size();
+      for (String line : s) {
+        outLines.merge(line, 1, Integer::sum);
+      }
+    }
+    assertEquals(21_578, rows);
+    assertEquals(inLines, outLines);
+
+    // perfectly balanced: part sizes differ by at most one
+    int min = Integer.MAX_VALUE;
+    int max = 0;
+    for (List<String> s : shards) {
+      min = Math.min(min, s.size());
+      max = Math.max(max, s.size());
+    }
+    assertTrue(max - min <= 1, "part sizes " + min + ".." + max);
+
+    // the report's figures equal a recomputation from the shards and the V assignment
+    JsonNode report = JsonFiles.MAPPER.readTree(new File(out, "metrics/report.json"));
+    PlacementCheck.assertReportMatches(report, shards,
+        PlacementCheck.readVAssignment(fs, new org.apache.hadoop.fs.Path(dir, "v-assignment")));
+    assertEquals(1_628_543, report.get("nonZeros").asLong());
+    assertTrue(report.get("improvementMaxWorkingSet").asDouble() > 0, "parsa beats random on M_max");
+
+    // a second run with the same settings resumes: every step is skipped
+    rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",
+        "--k", String.valueOf(k), "--output", out.getAbsolutePath(), "--blocks", "4", "--workers", "2");
+    assertEquals(0, rc);
+    JsonNode timings = JsonFiles.MAPPER.readTree(new File(out, PipelineTool.TIMINGS));
+    assertEquals("skipped", timings.get("ingest").asText());
+    assertEquals("skipped", timings.get("reshuffle").asText());
+
+    // other settings on the same directory are refused without --overwrite
+    rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", out.getAbsolutePath());
+    assertNotEquals(0, rc);
+  }
+}

@@ -1,0 +1,171 @@
+package io.parsa.engine;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+
+/**
+ * One block (subgraph, paper §4.2) of rows in CSR form, with its keys renumbered to dense local ids.
+ *
+ * <p>The constructor takes rows as given (global 64-bit keys, duplicates within a row allowed) and builds:
+ * {@link #keys()} — the distinct keys of the block in ascending order, so local key {@code j} is
+ * {@code keys()[j]}; and a de-duplicated local CSR ({@link #localRowStart()}, {@link #localKeys()}) in which
+ * every row lists each of its distinct keys once, in the order of first occurrence in the input row. The
+ * engine only ever sees the local CSR; a key repeated within one row counts once.
+ *
+ * <p>Instances are immutable after construction (the arrays returned by accessors are the internal ones;
+ * callers must not modify them).
+ */
+public final class Block {
+  private final long[] rowIds;
+  private final double[] weights;
+  private final long numNonZeros;
+  private final long[] keys;
+  private final int[] localRowStart;
+  private final int[] localKeys;
+
+  /**
+   * Builds a block.
+   *
+   * @param rowIds   global row id of each row (length n)
+   * @param rowStart CSR offsets into {@code rowKeys}, length n + 1, non-decreasing, {@code rowStart[0] == 0}
+   * @param rowKeys  global keys of all rows, row r occupying {@code [rowStart[r], rowStart[r+1])}
+   * @param weights  per-row weight (length n, finite, non-negative), or {@code null} for unit weights
+   */
+  public Block(long[] rowIds, int[] rowStart, long[] rowKeys, double[] weights) {
+    int n = checkNotNull(rowIds, "rowIds").length;
+    checkNotNull(rowStart, "rowStart");
+    checkNotNull(rowKeys, "rowKeys");
+    if (rowStart.length != n + 1) {
+      throw new IllegalArgumentException("rowStart.length must be rowIds.length + 1 = " + (n + 1)
+          + ", was " + rowStart.length);
+    }
+    if (rowStart[0] != 0 || rowStart[n] != rowKeys.length) {
+      throw new IllegalArgumentException("rowStart must start at 0 and end at rowKeys.length = "
+          + rowKeys.length + ", was [" + rowStart[0] + " .. " + rowStart[n] + "]");
+    }
+    for (int r = 0; r < n; r++) {
+      if (rowStart[r + 1] < rowStart[r]) {
+        throw new IllegalArgumentException("rowStart must be non-decreasing; row " + r + " has "
+            + rowStart[r] + " > " + rowStart[r + 1]);
+      }
+    }
+    if (weights != null) {
+      if (weights.length != n) {
+        throw new IllegalArgumentException("weights.length must be " + n + ", was " + weights.length);
+      }
+      for (int r = 0; r < n; r++) {
+        if (!(weights[r] >= 0) || Double.isInfinite(weights[r])) {
+          throw new IllegalArgumentException("weight of row " + r + " must be finite and >= 0, was "
+              + weights[r]);
+        }
+      }
+    }
+    this.rowIds = rowIds;
+    this.weights = weights;
+    this.numNonZeros = rowKeys.length;
+
+    // Renumber: first-occurrence ids through a hash map, then ranks of the sorted distinct keys.
+    int nnz = rowKeys.length;
+    Long2IntOpenHashMap ids = new Long2IntOpenHashMap(Math.max(16, nnz / 4));
+    ids.defaultReturnValue(-1);
+    int[] firstIds = new int[nnz];
+    long[] distinct = new long[Math.max(16, Math.min(nnz, 1 << 16))];
+    int numKeys = 0;
+    for (int e = 0; e < nnz; e++) {
+      long key = rowKeys[e];
+      int id = ids.putIfAbsent(key, numKeys);
+      if (id < 0) {
+        id = numKeys++;
+        if (id == distinct.length) {
+          distinct = Arrays.copyOf(distinct, (int) Math.min(Integer.MAX_VALUE - 8, 2L * distinct.length));
+        }
+        distinct[id] = key;
+      }
+      firstIds[e] = id;
+    }
+    long[] sorted = Arrays.copyOf(distinct, numKeys);
+    Arrays.sort(sorted);
+    int[] rankOfId = new int[numKeys];
+    for (int j = 0; j < numKeys; j++) {
+      rankOfId[ids.get(sorted[j])] = j;
+    }
+    this.keys = sorted;
+
+    // De-duplicate within each row, keeping first-occurrence order.
+    int[] lastRow = new int[numKeys];
+    Arrays.fill(lastRow, -1);
+    int[] start = new int[n + 1];
+    int[] local = firstIds; // compacted in place: the write index never passes the read index
+    int w = 0;
+    for (int r = 0; r < n; r++) {
+      start[r] = w;
+      for (int e = rowStart[r], end = rowStart[r + 1]; e < end; e++) {
+        int j = rankOfId[firstIds[e]];
+        if (lastRow[j] != r) {
+          lastRow[j] = r;
+          local[w++] = j;
+        }
+      }
+    }
+    start[n] = w;
+    this.localRowStart = start;
+    this.localKeys = w == nnz ? local : Arrays.copyOf(local, w);
+  }
+
+  private static <T> T checkNotNull(T value, String name) {
+    if (value == null) {
+      throw new IllegalArgumentException(name + " must not be null");
+    }
+    return value;
+  }
+
+  /** Number of rows n. */
+  public int numRows() {
+    return rowIds.length;
+  }
+
+  /** Global id of local row {@code r}. */
+  public long rowId(int r) {
+    return rowIds[r];
+  }
+
+  /** Number of non-zeros as given (duplicates within a row included). */
+  public long numNonZeros() {
+    return numNonZeros;
+  }
+
+  /** Number of distinct (row, key) pairs, i.e. edges of the bipartite graph; what Algorithm 3 processes. */
+  public long numEdges() {
+    return localKeys.length;
+  }
+
+  /** Distinct global keys of the block, ascending; local key {@code j} is {@code keys()[j]}. */
+  public long[] keys() {
+    return keys;
+  }
+
+  /** Number of distinct keys. */
+  public int numKeys() {
+    return keys.length;
+  }
+
+  /** Whether rows carry weights (otherwise every row weighs 1). */
+  public boolean weighted() {
+    return weights != null;
+  }
+
+  /** Weight of row {@code r} (1 when the block is unweighted). */
+  public double weight(int r) {
+    return weights == null ? 1.0 : weights[r];
+  }
+
+  /** Offsets into {@link #localKeys()}, length n + 1. */
+  public int[] localRowStart() {
+    return localRowStart;
+  }
+
+  /** Local key ids of all rows, distinct within each row, in first-occurrence order. */
+  public int[] localKeys() {
+    return localKeys;
+  }
+}

@@ -1,0 +1,88 @@
+package io.parsa.yarn;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Every configuration key of partition-u, declared once beside its default, unit and meaning. Keys follow
+ * {@code parsa.<component>.<name>[.<unit>]}; command-line options of {@code partition-u} override them.
+ */
+public final class ParsaYarnConfig {
+
+  private ParsaYarnConfig() {}
+
+  /** Memory of the application master container, MiB. */
+  public static final String AM_MEMORY_MB = "parsa.am.memory.mb";
+  public static final int DEFAULT_AM_MEMORY_MB = 1024;
+  /** Virtual cores of the application master container. */
+  public static final String AM_VCORES = "parsa.am.vcores";
+  public static final int DEFAULT_AM_VCORES = 1;
+  /** Memory of each worker container, MiB. */
+  public static final String WORKER_MEMORY_MB = "parsa.worker.memory.mb";
+  public static final int DEFAULT_WORKER_MEMORY_MB = 1024;
+  /** Virtual cores of each worker container. */
+  public static final String WORKER_VCORES = "parsa.worker.vcores";
+  public static final int DEFAULT_WORKER_VCORES = 1;
+  /** Memory of each neighbor-set server container, MiB. */
+  public static final String SERVER_MEMORY_MB = "parsa.server.memory.mb";
+  public static final int DEFAULT_SERVER_MEMORY_MB = 1024;
+  /** Virtual cores of each neighbor-set server container. */
+  public static final String SERVER_VCORES = "parsa.server.vcores";
+  public static final int DEFAULT_SERVER_VCORES = 1;
+  /** Fraction of a container's memory given to the JVM heap. */
+  public static final String HEAP_FRACTION = "parsa.container.heap.fraction";
+  public static final float DEFAULT_HEAP_FRACTION = 0.75f;
+  /** YARN queue of the application. */
+  public static final String QUEUE = "parsa.yarn.queue";
+  public static final String DEFAULT_QUEUE = "default";
+
+  /** Largest number of keys a server accepts in one pull or push; larger requests are rejected. */
+  public static final String SERVER_MAX_KEYS = "parsa.server.max.keys";
+  public static final int DEFAULT_SERVER_MAX_KEYS = 1 << 20;
+  /** Period between automatic server checkpoints, ms (0 = only at stage ends). */
+  public static final String SERVER_CHECKPOINT_INTERVAL_MS = "parsa.server.checkpoint.interval.ms";
+  public static final long DEFAULT_SERVER_CHECKPOINT_INTERVAL_MS = 30_000L;
+  /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
+  public static final String WORKER_RPC_BATCH_KEYS = "parsa.worker.rpc.batch.keys";
+  public static final int DEFAULT_WORKER_RPC_BATCH_KEYS = 1 << 16;
+  /** How long a worker keeps retrying an unreachable server or master before giving up, ms. */
+  public static final String WORKER_RPC_RETRY_MS = "parsa.worker.rpc.retry.ms";
+  public static final long DEFAULT_WORKER_RPC_RETRY_MS = 120_000L;
+  /** Connect timeout of every RPC client, ms. */
+  public static final String RPC_CONNECT_TIMEOUT_MS = "parsa.rpc.connect.timeout.ms";
+  public static final int DEFAULT_RPC_CONNECT_TIMEOUT_MS = 10_000;
+  /** How long the master waits for all servers to register, ms. */
+  public static final String AM_SERVER_START_TIMEOUT_MS = "parsa.am.server.start.timeout.ms";
+  public static final long DEFAULT_AM_SERVER_START_TIMEOUT_MS = 300_000L;
+  /** Wait suggested to a worker when no block is available yet, ms. */
+  public static final String AM_WAIT_MS = "parsa.am.wait.ms";
+  public static final int DEFAULT_AM_WAIT_MS = 100;
+  /** Period of the client's progress line and of the master's progress file, ms. */
+  public static final String PROGRESS_INTERVAL_MS = "parsa.progress.interval.ms";
+  public static final long DEFAULT_PROGRESS_INTERVAL_MS = 2_000L;
+  /** Staging directory root on the cluster file system (default: home directory /.parsa-staging). */
+  public static final String STAGING_DIR = "parsa.yarn.staging.dir";
+
+  /** Test hook: a worker with this id exits abruptly (status 137) after finishing this many blocks; -1 = never. */
+  public static final String TEST_CRASH_WORKER_ID = "parsa.test.crash.worker.id";
+  public static final String TEST_CRASH_AFTER_BLOCKS = "parsa.test.crash.after.blocks";
+
+  /** Test hook: each worker sleeps this long after every block (to make a run long enough to kill parts of it). */
+  public static final String TEST_WORKER_BLOCK_DELAY_MS = "parsa.test.worker.block.delay.ms";
+
+  public static int amMemoryMb(Configuration c) {
+    return c.getInt(AM_MEMORY_MB, DEFAULT_AM_MEMORY_MB);
+  }
+
+  public static int workerMemoryMb(Configuration c) {
+    return c.getInt(WORKER_MEMORY_MB, DEFAULT_WORKER_MEMORY_MB);
+  }
+
+  public static int serverMemoryMb(Configuration c) {
+    return c.getInt(SERVER_MEMORY_MB, DEFAULT_SERVER_MEMORY_MB);
+  }
+
+  /** JVM heap for a container of {@code memoryMb}, MiB. */
+  public static int heapMb(Configuration c, int memoryMb) {
+    return Math.max(64, (int) (memoryMb * c.getFloat(HEAP_FRACTION, DEFAULT_HEAP_FRACTION)));
+  }
+}

@@ -1,0 +1,302 @@
+package io.parsa.yarn.am;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Decides which block goes to which worker (paper Algorithm 4, scheduler side). Pull-based: a worker asks and
+ * gets the next block of the current stage, so fast workers take more.
+ *
+ * <ul>
+ *   <li>Stage 0, global initialisation: the first worker to ask takes the sampled init blocks one at a time
+ *       (sequentially: each starts from the sets the previous one pushed); then warm-up blocks (individual
+ *       initialisation) go to any worker. Stage-0 results are dropped.</li>
+ *   <li>Stage 1 starts once every stage-0 block is done (a barrier): every block, in name order.</li>
+ * </ul>
+ *
+ * <p>Balance: before running a stage-1 block the worker calls {@link #reserve}; the scheduler returns
+ * {@code committed + reserved} per part as the engine's starting loads and reserves the block's water-filling
+ * quota (see {@link LoadQuotas}). The engine then reproduces exactly that quota, so the committed loads of all
+ * finished blocks stay within one row of each other. A lost block's reservation is released and the block is
+ * handed out again.
+ *
+ * <p>Thread-safe: every method is synchronized; the class does no I/O.
+ */
+public final class BlockScheduler {
+
+  /** What the scheduler tells a worker. */
+  public enum Kind { RUN, WAIT, STOP }
+
+  /** One hand-out of a block. */
+  public static final class Assignment {
+    public final Kind kind;
+    public final long taskId;
+    public final int blockIndex;
+    public final int stage;
+
+    Assignment(Kind kind, long taskId, int blockIndex, int stage) {
+      this.kind = kind;
+      this.taskId = taskId;
+      this.blockIndex = blockIndex;
+      this.stage = stage;
+    }
+
+    static final Assignment WAIT = new Assignment(Kind.WAIT, -1, -1, -1);
+    static final Assignment STOP = new Assignment(Kind.STOP, -1, -1, -1);
+  }
+
+  /** A snapshot for progress reporting. */
+  public static final class Progress {
+    public int stage;
+    public int blocksDone;
+    public int blocksTotal;
+    public int stage0Done;
+    public int stage0Total;
+    public long rowsDone;
+    public long edgesDone;
+    public int running;
+    public long stage0Millis;
+    public long stage1Millis;
+    public double[] partLoads;
+  }
+
+  private static final class Running {
+    final long taskId;
+    final int blockIndex;
+    final int stage;
+    final int worker;
+    final boolean init;
+    double[] quota;
+
+    Running(long taskId, int blockIndex, int stage, int worker, boolean init) {
+      this.taskId = taskId;
+      this.blockIndex = blockIndex;
+      this.stage = stage;
+      this.worker = worker;
+      this.init = init;
+    }
+  }
+
+  private final int k;
+  private final int numBlocks;
+  private final boolean weighted;
+  private final LongSupplier clock;
+  private final Deque<Integer> initQueue = new ArrayDeque<>();
+  private final Deque<Integer> warmupQueue = new ArrayDeque<>();
+  private final Deque<Integer> mainQueue = new ArrayDeque<>();
+  private final Map<Long, Running> running = new HashMap<>();
+  private final boolean[] done;
+  private final double[] committed;
+  private final int stage0Total;
+  private int stage0Done;
+  private int blocksDone;
+  private long rowsDone;
+  private long edgesDone;
+  private int initWorker = -1;
+  private int stage;
+  private long nextTaskId = 1;
+  private final long startedAt;
+  private long stage0EndedAt = -1;
+  private long stage1EndedAt = -1;
+  private boolean aborted;
+
+  /**
+   * @param k parts
+   * @param numBlocks blocks (indices 0..numBlocks-1, in name order)
+   * @param initBlocks block indices for global initialisation, in processing order
+   * @param warmupBlocks block indices for individual initialisation (warm-up), in processing order
+   * @param weighted loads are row weights (quotas approximate) instead of row counts
+   * @param clock milliseconds
+   */
+  public BlockScheduler(int k, int numBlocks, List<Integer> initBlocks, List<Integer> warmupBlocks,
+      boolean weighted, LongSupplier clock) {
+    this.k = k;
+    this.numBlocks = numBlocks;
+    this.weighted = weighted;
+    this.clock = clock;
+    initQueue.addAll(initBlocks);
+    warmupQueue.addAll(warmupBlocks);
+    for (int b = 0; b < numBlocks; b++) {
+      mainQueue.add(b);
+    }
+    this.done = new boolean[numBlocks];
+    this.committed = new double[k];
+    this.stage0Total = initBlocks.size() + warmupBlocks.size();
+    this.startedAt = clock.getAsLong();
+    this.stage = stage0Total == 0 ? 1 : 0;
+    if (stage == 1) {
+      stage0EndedAt = startedAt;
+    }
+  }
+
+  /** The next block for {@code worker}, or WAIT / STOP. */
+  public synchronized Assignment next(int worker) {
+    if (aborted || finished()) {
+      return Assignment.STOP;
+    }
+    if (stage == 0) {
+      if (!initQueue.isEmpty()) {
+        if (initWorker == -1) {
+          initWorker = worker;
+        }
+        if (initWorker != worker || runningInitBlocks() > 0) {
+          return Assignment.WAIT;
+        }
+        return handOut(initQueue.poll(), 0, worker, true);
+      }
+      if (runningInitBlocks() > 0 || warmupQueue.isEmpty()) {
+        return Assignment.WAIT;
+      }
+      return handOut(warmupQueue.poll(), 0, worker, false);
+    }
+    if (mainQueue.isEmpty()) {
+      return Assignment.WAIT;
+    }
+    return handOut(mainQueue.poll(), 1, worker, false);
+  }
+
+  private int runningInitBlocks() {
+    int n = 0;
+    for (Running r : running.values()) {
+      if (r.init) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private Assignment handOut(int block, int stg, int worker, boolean init) {
+    long id = nextTaskId++;
+    running.put(id, new Running(id, block, stg, worker, init));
+    return new Assignment(Kind.RUN, id, block, stg);
+  }
+
+  /**
+   * Starting loads for a block about to run; reserves its quota (stage 1 only; stage 0 starts from zero).
+   *
+   * @throws IllegalArgumentException for an unknown task or one of another worker
+   */
+  public synchronized double[] reserve(int worker, long taskId, long rows, double weight) {
+    Running r = runningTask(worker, taskId);
+    if (r.stage == 0) {
+      return new double[k];
+    }
+    double[] base = committed.clone();
+    for (Running o : running.values()) {
+      if (o.quota != null && o != r) {
+        for (int i = 0; i < k; i++) {
+          base[i] += o.quota[i];
+        }
+      }
+    }
+    r.quota = weighted ? LoadQuotas.weightQuota(base, weight) : LoadQuotas.unitQuota(base, rows);
+    return base;
+  }
+
+  private Running runningTask(int worker, long taskId) {
+    Running r = running.get(taskId);
+    if (r == null || r.worker != worker) {
+      throw new IllegalArgumentException("task " + taskId + " is not running on worker " + worker);
+    }
+    return r;
+  }
+
+  /**
+   * Records a finished block. Returns false (and changes nothing) if the task is no longer running, e.g. it was
+   * re-queued after its worker was declared lost.
+   */
+  public synchronized boolean done(int worker, long taskId, double[] partLoads, long rows, long edges) {
+    Running r = running.get(taskId);
+    if (r == null || r.worker != worker) {
+      return false;
+    }
+    running.remove(taskId);
+    if (r.stage == 0) {
+      stage0Done++;
+      if (stage0Done == stage0Total) {
+        stage = 1;
+        stage0EndedAt = clock.getAsLong();
+      }
+      return true;
+    }
+    if (partLoads.length != k) {
+      throw new IllegalArgumentException("partLoads has length " + partLoads.length + ", expected " + k);
+    }
+    if (!done[r.blockIndex]) {
+      done[r.blockIndex] = true;
+      blocksDone++;
+      rowsDone += rows;
+      edgesDone += edges;
+      for (int i = 0; i < k; i++) {
+        committed[i] += partLoads[i];
+      }
+    }
+    if (blocksDone == numBlocks) {
+      stage1EndedAt = clock.getAsLong();
+    }
+    return true;
+  }
+
+  /** Re-queues every block running on {@code worker} (its container is gone); returns how many. */
+  public synchronized int workerLost(int worker) {
+    List<Running> lost = new ArrayList<>();
+    for (Running r : running.values()) {
+      if (r.worker == worker) {
+        lost.add(r);
+      }
+    }
+    lost.sort((a, b) -> Long.compare(b.taskId, a.taskId));
+    for (Running r : lost) {
+      running.remove(r.taskId);
+      if (r.stage == 0) {
+        (r.init ? initQueue : warmupQueue).addFirst(r.blockIndex);
+      } else {
+        mainQueue.addFirst(r.blockIndex);
+      }
+    }
+    if (worker == initWorker) {
+      initWorker = -1;
+    }
+    return lost.size();
+  }
+
+  /** Stops handing out work (the run failed). */
+  public synchronized void abort() {
+    aborted = true;
+  }
+
+  public synchronized boolean finished() {
+    return blocksDone == numBlocks && stage == 1;
+  }
+
+  public synchronized int stage() {
+    return stage;
+  }
+
+  /** Per-part committed loads. */
+  public synchronized double[] committedLoads() {
+    return committed.clone();
+  }
+
+  public synchronized Progress progress() {
+    Progress p = new Progress();
+    p.stage = finished() ? 2 : stage;
+    p.blocksDone = blocksDone;
+    p.blocksTotal = numBlocks;
+    p.stage0Done = stage0Done;
+    p.stage0Total = stage0Total;
+    p.rowsDone = rowsDone;
+    p.edgesDone = edgesDone;
+    p.running = running.size();
+    long now = clock.getAsLong();
+    p.stage0Millis = (stage0EndedAt < 0 ? now : stage0EndedAt) - startedAt;
+    p.stage1Millis = stage0EndedAt < 0 ? 0 : (stage1EndedAt < 0 ? now : stage1EndedAt) - stage0EndedAt;
+    p.partLoads = committed.clone();
+    return p;
+  }
+}

@@ -1,0 +1,463 @@
+package io.parsa.yarn.am;
+
+import io.parsa.avro.rpc.ControlRequest;
+import io.parsa.avro.rpc.NeighborSetProtocol;
+import io.parsa.avro.rpc.RequestRejected;
+import io.parsa.avro.rpc.SchedulerProtocol;
+import io.parsa.avro.rpc.ServerStats;
+import io.parsa.common.JsonFiles;
+import io.parsa.common.OutputPaths;
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.rpc.NeighborSetClient;
+import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.SchedulerClient;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.avro.ipc.Server;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The application master's logic, independent of YARN: serves the scheduler, has servers and workers launched
+ * (through a {@link Launcher}: YARN containers or embedded threads), reacts to their exits, drives the stages,
+ * and finishes the run (final pass, neighbor-set dump, {@code _stats.json}, atomic commit of the output).
+ * The YARN master and the embedded mode both run exactly this class.
+ */
+public final class PartitionMaster {
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionMaster.class);
+
+  /** Starts containers (or threads). Calls return once the launch is under way. */
+  public interface Launcher {
+    void launchServer(int serverId) throws IOException;
+
+    void launchWorker(int workerId) throws IOException;
+
+    /** Stops whatever is still running; called once at the end. */
+    void stopAll();
+  }
+
+  /** Receives a progress snapshot and a one-line summary, every progress interval. */
+  public interface ProgressSink {
+    void progress(BlockScheduler.Progress p, String line);
+  }
+
+  /** How a container ended. */
+  public enum Exit {
+    /** Exited 0. */
+    SUCCESS,
+    /** Aborted, preempted, lost node: not the container's fault, not counted. */
+    NOT_COUNTED,
+    /** Anything else. */
+    FAILED
+  }
+
+  /** Outcome of {@link #run}. */
+  public static final class Outcome {
+    public final boolean success;
+    public final String diagnostics;
+
+    Outcome(boolean success, String diagnostics) {
+      this.success = success;
+      this.diagnostics = diagnostics;
+    }
+  }
+
+  private final JobSpec job;
+  private final Configuration conf;
+  private final String secret;
+  private final String bindHost;
+  private final String advertisedHost;
+  private final BlockScheduler scheduler;
+  private final ServerRegistry registry;
+  private final SchedulerService service;
+  private Server rpc;
+  private Launcher launcher;
+  private int nextWorkerId;
+  private int workerFailures;
+  private int workerReplacements;
+  private int serverRestarts;
+  private String fatal;
+  private boolean finishing;
+  private final long startedAt = System.currentTimeMillis();
+
+  public PartitionMaster(JobSpec job, Configuration conf, String secret, String bindHost, String advertisedHost) {
+    this.job = job;
+    this.conf = conf;
+    this.secret = secret;
+    this.bindHost = bindHost;
+    this.advertisedHost = advertisedHost;
+    Random rnd = new Random(job.seed);
+    List<Integer> order = new ArrayList<>();
+    for (int b = 0; b < job.blockPaths.size(); b++) {
+      order.add(b);
+    }
+    Collections.shuffle(order, rnd);
+    int nInit = Math.min(job.initBlocks, order.size());
+    List<Integer> init = new ArrayList<>(order.subList(0, nInit));
+    List<Integer> warm = new ArrayList<>();
+    int nWarm = job.warmupBlocks * job.workers;
+    for (int i = 0; i < nWarm; i++) {
+      warm.add(order.get((nInit + i) % order.size()));
+    }
+    this.scheduler = new BlockScheduler(job.k, job.blockPaths.size(), init, warm, job.weighted,
+        System::currentTimeMillis);
+    this.registry = new ServerRegistry(job.servers);
+    this.service = new SchedulerService(job, secret, scheduler, registry,
+        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS));
+  }
+
+  /** Starts the scheduler endpoint; returns its host:port. */
+  public String start() throws IOException {
+    rpc = Rpc.serve(SchedulerProtocol.class, service, bindHost);
+    String addr = advertisedHost + ":" + rpc.getPort();
+    LOG.info("scheduler serving on {}", addr);
+    return addr;
+  }
+
+  public String address() {
+    return advertisedHost + ":" + rpc.getPort();
+  }
+
+  /** Current server addresses (empty strings for servers that are restarting). */
+  public List<String> serverAddresses() {
+    return registry.addresses();
+  }
+
+  public BlockScheduler scheduler() {
+    return scheduler;
+  }
+
+  /** Runs the whole application; never throws for a failed run (see the outcome's diagnostics). */
+  public Outcome run(Launcher launcher, ProgressSink sink) throws InterruptedException {
+    this.launcher = launcher;
+    long interval = conf.getLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, ParsaYarnConfig.DEFAULT_PROGRESS_INTERVAL_MS);
+    try {
+      for (int s = 0; s < job.servers; s++) {
+        launcher.launchServer(s);
+      }
+      long timeout = conf.getLong(ParsaYarnConfig.AM_SERVER_START_TIMEOUT_MS,
+          ParsaYarnConfig.DEFAULT_AM_SERVER_START_TIMEOUT_MS);
+      long deadline = System.currentTimeMillis() + timeout;
+      while (!registry.awaitAllUp(200)) {
+        if (fatal() != null) {
+          return fail(fatal());
+        }
+        if (System.currentTimeMillis() > deadline) {
+          return fail("neighbor-set servers did not register within " + timeout + " ms");
+        }
+      }
+      LOG.info("all {} neighbor-set servers registered", job.servers);
+      synchronized (this) {
+        for (int w = 0; w < job.workers; w++) {
+          launcher.launchWorker(nextWorkerId++);
+        }
+      }
+      int lastStage = scheduler.stage();
+      long nextReport = 0;
+      while (!scheduler.finished()) {
+        if (fatal() != null) {
+          return fail(fatal());
+        }
+        int stage = scheduler.stage();
+        if (stage != lastStage) {
+          LOG.info("stage 0 (initialisation) finished in {} ms; stage 1 starts",
+              scheduler.progress().stage0Millis);
+          checkpointServers();
+          lastStage = stage;
+        }
+        long now = System.currentTimeMillis();
+        if (now >= nextReport) {
+          report(sink);
+          nextReport = now + interval;
+        }
+        synchronized (this) {
+          wait(100);
+        }
+      }
+      synchronized (this) {
+        finishing = true;
+      }
+      report(sink);
+      LOG.info("stage 1 finished: {} blocks", job.blockPaths.size());
+      checkpointServers();
+      finish();
+      report(sink);
+      return new Outcome(true, "partition-u finished: " + job.output);
+    } catch (IOException | RuntimeException e) {
+      LOG.error("partition-u failed", e);
+      return fail(e.toString());
+    } finally {
+      synchronized (this) {
+        finishing = true;
+      }
+      scheduler.abort();
+      shutdownServers();
+      launcher.stopAll();
+      if (rpc != null) {
+        Rpc.closeAsync(rpc);
+      }
+    }
+  }
+
+  private void report(ProgressSink sink) {
+    BlockScheduler.Progress p = scheduler.progress();
+    if (sink == null) {
+      return;
+    }
+    double secs = Math.max(1e-3, (p.stage1Millis) / 1000.0);
+    String line;
+    if (p.stage == 0) {
+      line = String.format("stage 0 (init): %d/%d blocks", p.stage0Done, p.stage0Total);
+    } else {
+      line = String.format("stage %d: %d/%d blocks, %d rows, %.0f rows/s", Math.min(p.stage, 1), p.blocksDone,
+          p.blocksTotal, p.rowsDone, p.rowsDone / secs);
+    }
+    sink.progress(p, line);
+  }
+
+  private synchronized String fatal() {
+    return fatal;
+  }
+
+  private Outcome fail(String why) {
+    LOG.error("partition-u failed: {}", why);
+    return new Outcome(false, why);
+  }
+
+  /** A worker container or thread ended. Thread-safe. */
+  public synchronized void workerExited(int workerId, Exit exit, String diagnostics) {
+    if (finishing || fatal != null) {
+      return;
+    }
+    int requeued = scheduler.workerLost(workerId);
+    if (exit == Exit.SUCCESS && scheduler.finished()) {
+      return;
+    }
+    if (exit == Exit.FAILED) {
+      workerFailures++;
+      LOG.warn("worker {} failed ({} of at most {}): {}; {} block(s) handed out again", workerId, workerFailures,
+          job.maxWorkerFailures, diagnostics, requeued);
+      if (workerFailures > job.maxWorkerFailures) {
+        fatal = "too many worker failures (" + workerFailures + " > " + job.maxWorkerFailures + "); last: "
+            + diagnostics;
+        notifyAll();
+        return;
+      }
+    } else {
+      LOG.warn("worker {} ended ({}): {}; {} block(s) handed out again; not counted as a failure", workerId, exit,
+          diagnostics, requeued);
+    }
+    try {
+      workerReplacements++;
+      launcher.launchWorker(nextWorkerId++);
+    } catch (IOException | RuntimeException e) {
+      fatal = "could not replace worker " + workerId + ": " + e;
+    }
+    notifyAll();
+  }
+
+  /** A server container or thread ended. Thread-safe. */
+  public synchronized void serverExited(int serverId, Exit exit, String diagnostics) {
+    if (finishing || fatal != null) {
+      return;
+    }
+    registry.markDown(serverId);
+    if (exit == Exit.FAILED || exit == Exit.SUCCESS) {
+      serverRestarts++;
+    }
+    LOG.warn("server {} ended ({}): {}; restarting it from its last checkpoint", serverId, exit, diagnostics);
+    if (serverRestarts > job.maxServerRestarts) {
+      fatal = "server " + serverId + " failed too often (" + serverRestarts + " restarts): " + diagnostics;
+      notifyAll();
+      return;
+    }
+    try {
+      launcher.launchServer(serverId);
+    } catch (IOException | RuntimeException e) {
+      fatal = "could not restart server " + serverId + ": " + e;
+    }
+    notifyAll();
+  }
+
+  /** Fails the run (e.g. the ResourceManager asked the master to shut down). Thread-safe. */
+  public synchronized void abort(String why) {
+    if (fatal == null) {
+      fatal = why;
+    }
+    notifyAll();
+  }
+
+  /** Fraction of the work done, for the ResourceManager. */
+  public float progressFraction() {
+    BlockScheduler.Progress p = scheduler.progress();
+    float total = p.stage0Total + p.blocksTotal + 1;
+    return Math.min(1f, (p.stage0Done + p.blocksDone) / total);
+  }
+
+  /** Wakes {@link #run} early (e.g. after an event). */
+  public synchronized void wake() {
+    notifyAll();
+  }
+
+  // ---- server control --------------------------------------------------------------------------
+
+  private interface ServerCall<T> {
+    T apply(NeighborSetProtocol p) throws RequestRejected;
+  }
+
+  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
+    List<T> out = new ArrayList<>();
+    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
+    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
+    for (int s = 0; s < job.servers; s++) {
+      long deadline = System.currentTimeMillis() + retryMs;
+      while (true) {
+        String addr = registry.address(s);
+        if (!addr.isEmpty()) {
+          try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
+            out.add(call.apply(c.proxy()));
+            break;
+          } catch (RequestRejected e) {
+            throw new IOException("server " + s + " refused " + what + ": " + e.getReason(), e);
+          } catch (IOException | RuntimeException e) {
+            LOG.warn("{} on server {} failed, retrying: {}", what, s, e.toString());
+          }
+        }
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException(what + ": server " + s + " unreachable");
+        }
+        if (fatal() != null) {
+          throw new IOException(fatal());
+        }
+        Thread.sleep(200);
+      }
+    }
+    return out;
+  }
+
+  private void checkpointServers() throws IOException, InterruptedException {
+    onAllServers("checkpoint", p -> p.checkpoint(new ControlRequest(secret, null)));
+  }
+
+  private void shutdownServers() {
+    if (rpc == null) {
+      return;
+    }
+    try {
+      int connectMs = 2000;
+      for (int s = 0; s < job.servers; s++) {
+        String addr = registry.address(s);
+        if (addr.isEmpty()) {
+          continue;
+        }
+        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
+          c.proxy().shutdown(new ControlRequest(secret, null));
+        } catch (IOException | RuntimeException | RequestRejected e) {
+          LOG.debug("shutdown of server {} failed: {}", s, e.toString());
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("shutting servers down: {}", e.toString());
+    }
+  }
+
+  // ---- the end ---------------------------------------------------------------------------------
+
+  private void finish() throws IOException, InterruptedException {
+    Path tmp = new Path(job.outputTmp);
+    FileSystem fs = tmp.getFileSystem(conf);
+    long t0 = System.currentTimeMillis();
+    FinalPass.Result fin = FinalPass.run(job, fs, 2);
+    long finalPassMs = System.currentTimeMillis() - t0;
+    LOG.info("final pass: {} rows in {} blocks, every row exactly once; M_max = {} ({} ms)", fin.rows,
+        job.blockPaths.size(), max(fin.workingSetSizes), finalPassMs);
+
+    // S_i must contain N(U_i) even if a server lost acknowledged pushes in a crash: union the exact sets in.
+    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
+    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
+    int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
+    try (SchedulerClient self = new SchedulerClient(address(), secret, -1, connectMs, retryMs);
+        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, job.servers, job.k, batch, connectMs,
+            retryMs)) {
+      int wpk = job.wordsPerKey();
+      long[] keys = new long[(int) Math.min(Integer.MAX_VALUE - 8, fin.workingSets.numKeys())];
+      long[] bits = new long[keys.length * wpk];
+      int[] n = {0};
+      fin.workingSets.forEach((key, words, off) -> {
+        keys[n[0]] = key;
+        System.arraycopy(words, off, bits, n[0] * wpk, wpk);
+        n[0]++;
+      });
+      ns.push(keys, bits, false);
+    }
+    Path nsDir = new Path(tmp, "neighbor-sets");
+    fs.mkdirs(nsDir);
+    List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(secret, nsDir.toString())));
+    fs.create(new Path(nsDir, OutputPaths.SUCCESS), true).close();
+    Path uDir = new Path(tmp, "u-assignment");
+    fs.create(new Path(uDir, OutputPaths.SUCCESS), true).close();
+
+    long[] setSizes = new long[job.k];
+    long nsKeys = 0;
+    for (ServerStats st : stats) {
+      nsKeys += st.getNumKeys();
+      for (int i = 0; i < job.k; i++) {
+        setSizes[i] += st.getSetSizes().get(i);
+      }
+    }
+    BlockScheduler.Progress p = scheduler.progress();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("k", job.k);
+    out.put("workers", job.workers);
+    out.put("servers", job.servers);
+    out.put("blocks", job.blockPaths.size());
+    out.put("rows", fin.rows);
+    out.put("nonZeros", fin.nonZeros);
+    out.put("edges", fin.edges);
+    Map<String, Object> timings = new LinkedHashMap<>();
+    timings.put("stage0Ms", p.stage0Millis);
+    timings.put("stage1Ms", p.stage1Millis);
+    timings.put("finalPassMs", finalPassMs);
+    timings.put("totalMs", System.currentTimeMillis() - startedAt);
+    out.put("timings", timings);
+    out.put("rowsPerPart", fin.rowsPerPart);
+    out.put("loadPerPart", fin.loadPerPart);
+    out.put("workingSetSizes", fin.workingSetSizes);
+    out.put("mMax", max(fin.workingSetSizes));
+    out.put("mMaxNote", "M_i = |N(U_i)| computed exactly by the master's final pass over the blocks and the "
+        + "written u-assignment");
+    out.put("neighborSetSizes", setSizes);
+    out.put("neighborSetKeys", nsKeys);
+    out.put("maxDelay", job.maxDelay);
+    out.put("initBlocks", job.initBlocks);
+    out.put("warmupBlocks", job.warmupBlocks);
+    out.put("weighted", job.weighted);
+    out.put("seed", job.seed);
+    synchronized (this) {
+      out.put("workerFailures", workerFailures);
+      out.put("workerReplacements", workerReplacements);
+      out.put("serverRestarts", serverRestarts);
+    }
+    out.put("rejectedRequests", service.rejected());
+    JsonFiles.write(fs, new Path(tmp, "_stats.json"), out);
+    OutputPaths.commitInto(fs, tmp, new Path(job.output), job.overwrite);
+    LOG.info("committed {}", job.output);
+  }
+
+  private static long max(long[] a) {
+    long m = 0;
+    for (long v : a) {
+      m = Math.max(m, v);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,121 @@
+package io.parsa.yarn.am;
+
+import io.parsa.avro.rpc.JobRequest;
+import io.parsa.avro.rpc.Reservation;
+import io.parsa.avro.rpc.ReserveRequest;
+import io.parsa.avro.rpc.SchedulerProtocol;
+import io.parsa.avro.rpc.SchedulerRejected;
+import io.parsa.avro.rpc.ServerList;
+import io.parsa.avro.rpc.ServerListRequest;
+import io.parsa.avro.rpc.ServerRegistration;
+import io.parsa.avro.rpc.Task;
+import io.parsa.avro.rpc.TaskKind;
+import io.parsa.avro.rpc.TaskReport;
+import io.parsa.avro.rpc.TaskRequest;
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.Rejections;
+import io.parsa.yarn.rpc.Secrets;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The master's RPC face: authenticates every request and forwards it to the scheduler or the server registry. */
+public final class SchedulerService implements SchedulerProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerService.class);
+
+  private final JobSpec job;
+  private final String jobJson;
+  private final String secret;
+  private final BlockScheduler scheduler;
+  private final ServerRegistry registry;
+  private final int waitMs;
+  private final AtomicLong rejected = new AtomicLong();
+
+  public SchedulerService(JobSpec job, String secret, BlockScheduler scheduler, ServerRegistry registry,
+      int waitMs) {
+    this.job = job;
+    this.jobJson = job.toJson();
+    this.secret = secret;
+    this.scheduler = scheduler;
+    this.registry = registry;
+    this.waitMs = waitMs;
+  }
+
+  private void check(CharSequence presented) throws SchedulerRejected {
+    if (!Secrets.matches(secret, presented)) {
+      rejected.incrementAndGet();
+      LOG.warn("rejected a scheduler request with a bad or missing secret");
+      throw Rejections.master("bad or missing secret");
+    }
+  }
+
+  public long rejected() {
+    return rejected.get();
+  }
+
+  @Override
+  public String job(JobRequest request) throws SchedulerRejected {
+    check(request.getSecret());
+    return jobJson;
+  }
+
+  @Override
+  public Task nextTask(TaskRequest request) throws SchedulerRejected {
+    check(request.getSecret());
+    BlockScheduler.Assignment a = scheduler.next(request.getWorkerId());
+    switch (a.kind) {
+      case RUN:
+        LOG.debug("block {} (stage {}) -> worker {} as task {}", a.blockIndex, a.stage, request.getWorkerId(),
+            a.taskId);
+        return new Task(TaskKind.RUN, a.taskId, a.blockIndex, job.blockPaths.get(a.blockIndex), a.stage, 0);
+      case WAIT:
+        return new Task(TaskKind.WAIT, -1L, -1, "", -1, waitMs);
+      default:
+        return new Task(TaskKind.STOP, -1L, -1, "", -1, 0);
+    }
+  }
+
+  @Override
+  public Reservation reserve(ReserveRequest request) throws SchedulerRejected {
+    check(request.getSecret());
+    try {
+      double[] base = scheduler.reserve(request.getWorkerId(), request.getTaskId(), request.getRows(),
+          request.getWeight());
+      return new Reservation(Longs.wrap(base));
+    } catch (IllegalArgumentException e) {
+      throw Rejections.master(e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean taskDone(TaskReport r) throws SchedulerRejected {
+    check(r.getSecret());
+    try {
+      return scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()), r.getRows(),
+          r.getEdges());
+    } catch (IllegalArgumentException e) {
+      throw Rejections.master(e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean registerServer(ServerRegistration r) throws SchedulerRejected {
+    check(r.getSecret());
+    try {
+      registry.register(r.getServerId(), r.getHost() + ":" + r.getPort());
+    } catch (IllegalArgumentException e) {
+      throw Rejections.master(e.getMessage());
+    }
+    LOG.info("server {} registered at {}:{}", r.getServerId(), r.getHost(), r.getPort());
+    return true;
+  }
+
+  @Override
+  public ServerList servers(ServerListRequest request) throws SchedulerRejected {
+    check(request.getSecret());
+    synchronized (registry) {
+      return new ServerList(registry.epoch(), registry.addresses());
+    }
+  }
+}

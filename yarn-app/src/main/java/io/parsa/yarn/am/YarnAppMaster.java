@@ -1,0 +1,94 @@
+package io.parsa.yarn.am;
+
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.client.YarnSubmitter;
+import io.parsa.yarn.rpc.Secrets;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Entry point of the application master container: wires the job description, the secret, the
+ * {@link PartitionMaster} and the {@link YarnLauncher} together, then reports the outcome to the ResourceManager.
+ */
+public final class YarnAppMaster {
+  private static final Logger LOG = LoggerFactory.getLogger(YarnAppMaster.class);
+
+  /** Staging file listing the servers' current host:port (one per line), for operators and tests. */
+  public static final String SERVERS_FILE = "_servers.txt";
+
+  private YarnAppMaster() {}
+
+  public static void main(String[] args) {
+    int rc;
+    try {
+      rc = run();
+    } catch (Throwable t) {
+      LOG.error("application master failed", t);
+      rc = 1;
+    }
+    System.exit(rc);
+  }
+
+  static int run() throws Exception {
+    JobSpec job = JobSpec.fromJson(Files.readString(Paths.get(YarnContainers.JOB_FILE)));
+    Configuration conf = job.applyTo(new YarnConfiguration());
+    String host = System.getenv(ApplicationConstants.Environment.NM_HOST.name());
+    if (host == null) {
+      host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
+    }
+    String secret = Secrets.generate();
+    PartitionMaster master = new PartitionMaster(job, conf, secret, "0.0.0.0", host);
+    String address = master.start();
+    YarnLauncher launcher = new YarnLauncher(conf, master, address, secret, host);
+    launcher.start();
+    Path staging = new Path(System.getenv(YarnContainers.ENV_STAGING));
+    FileSystem fs = staging.getFileSystem(conf);
+    PartitionMaster.Outcome outcome;
+    try {
+      outcome = master.run(launcher, (p, line) -> {
+        publish(fs, staging, YarnSubmitter.PROGRESS_FILE, line);
+        publish(fs, staging, SERVERS_FILE, String.join("\n", master.serverAddresses()));
+      });
+    } catch (RuntimeException e) {
+      outcome = null;
+      LOG.error("master failed", e);
+    }
+    boolean ok = outcome != null && outcome.success;
+    String diag = outcome == null ? "master failed unexpectedly; see its log" : outcome.diagnostics;
+    launcher.unregister(ok ? FinalApplicationStatus.SUCCEEDED : FinalApplicationStatus.FAILED, diag);
+    return ok ? 0 : 1;
+  }
+
+  /** Writes the progress line for the client (temp file + rename, so it never reads half a line). */
+  private static void publish(FileSystem fs, Path staging, String name, String text) {
+    try {
+      Path tmp = new Path(staging, "." + name + ".tmp");
+      try (OutputStream out = fs.create(tmp, true)) {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+      }
+      Path dst = new Path(staging, name);
+      fs.delete(dst, false);
+      fs.rename(tmp, dst);
+    } catch (Exception e) {
+      LOG.debug("could not publish {}: {}", name, e.toString());
+    }
+    if (name.equals(YarnSubmitter.PROGRESS_FILE)) {
+      LOG.info("progress: {}", text);
+    }
+  }
+
+  static int heapFor(Configuration conf, int memoryMb) {
+    return ParsaYarnConfig.heapMb(conf, memoryMb);
+  }
+}

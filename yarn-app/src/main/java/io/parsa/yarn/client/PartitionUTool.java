@@ -1,0 +1,167 @@
+package io.parsa.yarn.client;
+
+import io.parsa.common.OutputPaths;
+import io.parsa.common.ParsaTool;
+import io.parsa.common.UsageException;
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.io.BlockFiles;
+import java.util.List;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * {@code parsa partition-u}: partitions the rows U of a blocks directory over k parts with parallel Parsa
+ * (Algorithm 4), as a YARN application or, without a cluster, embedded in this JVM (same master, worker and
+ * server code over loopback RPC).
+ *
+ * <p>Output: {@code <output>/u-assignment/} (Avro UAssignment, one file per block, every row exactly once),
+ * {@code <output>/neighbor-sets/} (Avro NeighborSetEntry, one file per server shard, final S_i ⊇ N(U_i)),
+ * {@code <output>/_stats.json}; written to a hidden temporary sibling of {@code <output>} and moved into it entry
+ * by entry on success (other entries of {@code <output>}, such as a pipeline's blocks, are left alone).
+ */
+public final class PartitionUTool extends ParsaTool {
+
+  @Override
+  protected String name() {
+    return "partition-u";
+  }
+
+  @Override
+  protected String description() {
+    return "Partition the rows of a blocks directory over k parts with parallel Parsa (YARN application, or "
+        + "embedded in this JVM when no cluster is configured). Writes <output>/u-assignment/, "
+        + "<output>/neighbor-sets/ and <output>/_stats.json.";
+  }
+
+  @Override
+  protected Options options() {
+    Options o = new Options();
+    o.addOption(opt("blocks", "DIR", "blocks directory written by ingest (each *.avro file is one block, taken in name order)"));
+    o.addOption(opt("output", "DIR", "output directory: u-assignment/, neighbor-sets/, _stats.json"));
+    o.addOption(opt("k", "N", "number of parts (worker machines of the later training job)"));
+    o.addOption(opt("workers", "N", "number of partitioning workers (default 2)"));
+    o.addOption(opt("servers", "N", "number of neighbor-set servers (default 1)"));
+    o.addOption(opt("max-delay", "TAU", "maximal delay tau in blocks: a worker waits for its own pushes of blocks "
+        + "older than tau before pulling; 0 = synchronous; default unbounded"));
+    o.addOption(opt("init-blocks", "N", "global initialisation (stage 0): one worker first partitions N sampled "
+        + "blocks and the servers start from its neighbor sets; results dropped (default 0)"));
+    o.addOption(opt("init-fraction", "F", "as --init-blocks, given as a fraction of the blocks (rounded up)"));
+    o.addOption(opt("warmup-blocks", "A", "individual initialisation: A warm-up blocks per worker in stage 0 "
+        + "whose results are dropped (default 0)"));
+    o.addOption(opt("initial-neighbor-sets", "DIR", "incremental partitioning: start from the neighbor-sets "
+        + "directory of an earlier run"));
+    o.addOption(opt("seed", "N", "random seed for the initialisation sample (default 1)"));
+    o.addOption(flag("weighted", "balance the total row weight (GraphRow.weight) instead of row counts"));
+    o.addOption(opt("mode", "MODE", "embedded | yarn | auto (default auto: yarn when yarn.resourcemanager.address "
+        + "is set and mapreduce.framework.name=yarn)"));
+    o.addOption(flag("overwrite", "replace an existing output directory"));
+    o.addOption(opt("max-worker-failures", "N", "fail the application after N failed worker containers "
+        + "(aborted, preempted or lost ones do not count; default 3)"));
+    o.addOption(opt("am-memory", "MB", "application master memory (default " + ParsaYarnConfig.DEFAULT_AM_MEMORY_MB + ")"));
+    o.addOption(opt("worker-memory", "MB", "worker container memory (default " + ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB + ")"));
+    o.addOption(opt("server-memory", "MB", "server container memory (default " + ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB + ")"));
+    o.addOption(opt("worker-vcores", "N", "worker container virtual cores (default 1)"));
+    o.addOption(opt("server-vcores", "N", "server container virtual cores (default 1)"));
+    o.addOption(opt("queue", "NAME", "YARN queue (default " + ParsaYarnConfig.DEFAULT_QUEUE + ")"));
+    return o;
+  }
+
+  @Override
+  protected int run(CommandLine cl) throws Exception {
+    Configuration conf = new Configuration(getConf());
+    JobSpec job = new JobSpec();
+    job.k = intOpt(cl, "k", -1, 1);
+    if (job.k < 1) {
+      throw new UsageException("missing required option --k");
+    }
+    job.workers = intOpt(cl, "workers", 2, 1);
+    job.servers = intOpt(cl, "servers", 1, 1);
+    String tau = cl.getOptionValue("max-delay", "unbounded");
+    job.maxDelay = tau.equals("unbounded") || tau.equals("inf") ? -1 : intOpt(cl, "max-delay", -1, 0);
+    job.warmupBlocks = intOpt(cl, "warmup-blocks", 0, 0);
+    job.seed = longOpt(cl, "seed", 1, Long.MIN_VALUE);
+    job.weighted = cl.hasOption("weighted");
+    job.overwrite = cl.hasOption("overwrite");
+    job.maxWorkerFailures = intOpt(cl, "max-worker-failures", 3, 0);
+    String mode = choiceOpt(cl, "mode", "auto", "embedded", "yarn", "auto");
+    setInt(conf, cl, "am-memory", ParsaYarnConfig.AM_MEMORY_MB, 64);
+    setInt(conf, cl, "worker-memory", ParsaYarnConfig.WORKER_MEMORY_MB, 64);
+    setInt(conf, cl, "server-memory", ParsaYarnConfig.SERVER_MEMORY_MB, 64);
+    setInt(conf, cl, "worker-vcores", ParsaYarnConfig.WORKER_VCORES, 1);
+    setInt(conf, cl, "server-vcores", ParsaYarnConfig.SERVER_VCORES, 1);
+    if (cl.hasOption("queue")) {
+      conf.set(ParsaYarnConfig.QUEUE, cl.getOptionValue("queue"));
+    }
+
+    Path blocksDir = new Path(required(cl, "blocks"));
+    FileSystem inFs = blocksDir.getFileSystem(conf);
+    List<Path> blocks = BlockFiles.list(inFs, blocksDir);
+    for (Path b : blocks) {
+      job.blockPaths.add(inFs.makeQualified(b).toString());
+    }
+    if (cl.hasOption("init-blocks") && cl.hasOption("init-fraction")) {
+      throw new UsageException("give either --init-blocks or --init-fraction, not both");
+    }
+    if (cl.hasOption("init-fraction")) {
+      double f = doubleOpt(cl, "init-fraction", 0);
+      if (!(f >= 0 && f <= 1)) {
+        throw new UsageException("--init-fraction must be in [0, 1], got " + f);
+      }
+      job.initBlocks = (int) Math.ceil(f * blocks.size());
+    } else {
+      job.initBlocks = intOpt(cl, "init-blocks", 0, 0);
+    }
+    if (cl.hasOption("initial-neighbor-sets")) {
+      Path ins = new Path(cl.getOptionValue("initial-neighbor-sets"));
+      FileSystem insFs = ins.getFileSystem(conf);
+      if (!insFs.exists(ins)) {
+        throw new UsageException("--initial-neighbor-sets " + ins + " does not exist");
+      }
+      job.initialNeighborSets = insFs.makeQualified(ins).toString();
+    }
+    Path out = new Path(required(cl, "output"));
+    FileSystem outFs = out.getFileSystem(conf);
+    out = outFs.makeQualified(out);
+    // partition-u adds its products to --output (in the pipeline, a directory that also holds the blocks), so it
+    // checks and replaces only its own entries.
+    OutputPaths.checkWritable(outFs, out, job.overwrite, "u-assignment", "neighbor-sets", "_stats.json");
+    Path tmp = OutputPaths.tempFor(out);
+    job.output = out.toString();
+    job.outputTmp = tmp.toString();
+    job.checkpointDir = new Path(tmp.getParent(), tmp.getName() + ".ckpt").toString();
+    job.captureParsaConf(conf);
+
+    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
+    outFs.mkdirs(new Path(tmp, "u-assignment"));
+    boolean ok = false;
+    try {
+      int rc = yarn ? new YarnSubmitter(conf, job).run() : new EmbeddedRun(conf, job).run();
+      ok = rc == 0;
+      return rc;
+    } finally {
+      if (!ok) {
+        OutputPaths.discard(outFs, tmp);
+      }
+      OutputPaths.discard(outFs, new Path(job.checkpointDir));
+    }
+  }
+
+  /** True if the configuration names a real ResourceManager (and MapReduce runs on YARN). */
+  static boolean clusterConfigured(Configuration conf) {
+    return conf.get(YarnConfiguration.RM_ADDRESS) != null
+        && conf.getTrimmed(YarnConfiguration.RM_ADDRESS).length() > 0
+        && !YarnConfiguration.DEFAULT_RM_ADDRESS.equals(conf.getTrimmed(YarnConfiguration.RM_ADDRESS))
+        && "yarn".equals(conf.getTrimmed("mapreduce.framework.name"));
+  }
+
+  private static void setInt(Configuration conf, CommandLine cl, String opt, String key, int min) {
+    if (cl.hasOption(opt)) {
+      conf.setInt(key, intOpt(cl, opt, 0, min));
+    }
+  }
+}

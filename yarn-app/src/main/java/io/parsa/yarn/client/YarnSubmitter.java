@@ -1,0 +1,201 @@
+package io.parsa.yarn.client;
+
+import io.parsa.common.UsageException;
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.am.YarnAppMaster;
+import io.parsa.yarn.am.YarnContainers;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Client side of the YARN application: stages the job jar and the job description, submits the master, prints
+ * the tracking URL and a progress line until the end, and kills the application on Ctrl-C.
+ */
+public final class YarnSubmitter {
+  private static final Logger LOG = LoggerFactory.getLogger(YarnSubmitter.class);
+
+  /** File in the staging directory where the master publishes its progress line. */
+  public static final String PROGRESS_FILE = "_progress.txt";
+
+  private final Configuration conf;
+  private final JobSpec job;
+
+  public YarnSubmitter(Configuration conf, JobSpec job) {
+    this.conf = new YarnConfiguration(conf);
+    this.job = job;
+  }
+
+  /** Submits and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
+  public int run() throws Exception {
+    YarnClient yarn = YarnClient.createYarnClient();
+    yarn.init(conf);
+    yarn.start();
+    Path staging = null;
+    FileSystem fs = FileSystem.get(conf);
+    try {
+      YarnClientApplication app = yarn.createApplication();
+      ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
+      ApplicationId appId = ctx.getApplicationId();
+      String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
+      staging = fs.makeQualified(new Path(root, appId.toString()));
+      fs.mkdirs(staging);
+      boolean mini = conf.getBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false);
+
+      Map<String, LocalResource> resources = new HashMap<>();
+      if (!mini) {
+        File jar = codeSource();
+        if (jar.isDirectory()) {
+          throw new UsageException("partition-u --mode yarn must be started from the shaded job jar (parsa-job.jar, "
+              + "e.g. through 'hadoop jar' or bin/parsa); classes come from directory " + jar);
+        }
+        Path dst = new Path(staging, YarnContainers.JOB_JAR);
+        fs.copyFromLocalFile(false, true, new Path(jar.toURI()), dst);
+        job.conf.put(YarnContainers.JOB_JAR_KEY, dst.toString());
+        resources.put(YarnContainers.JOB_JAR, YarnContainers.localResource(fs, dst));
+      }
+      Path jobFile = new Path(staging, YarnContainers.JOB_FILE);
+      try (OutputStream out = fs.create(jobFile, true)) {
+        out.write(job.toJson().getBytes(StandardCharsets.UTF_8));
+      }
+      resources.put(YarnContainers.JOB_FILE, YarnContainers.localResource(fs, jobFile));
+
+      Map<String, String> env = new HashMap<>();
+      env.put("CLASSPATH", mini ? System.getProperty("java.class.path") : YarnContainers.clusterClasspath(conf));
+      env.put(YarnContainers.ENV_STAGING, staging.toString());
+      env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
+      int amMb = ParsaYarnConfig.amMemoryMb(conf);
+      String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
+          + ParsaYarnConfig.heapMb(conf, amMb) + "m " + YarnAppMaster.class.getName()
+          + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
+          + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
+      ContainerLaunchContext clc = ContainerLaunchContext.newInstance(resources, env, List.of(cmd), null, null, null);
+      if (UserGroupInformation.isSecurityEnabled()) {
+        Credentials creds = new Credentials();
+        String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
+        fs.addDelegationTokens(renewer, creds);
+        new Path(job.blockPaths.get(0)).getFileSystem(conf).addDelegationTokens(renewer, creds);
+        new Path(job.output).getFileSystem(conf).addDelegationTokens(renewer, creds);
+        DataOutputBuffer dob = new DataOutputBuffer();
+        creds.writeTokenStorageToStream(dob);
+        clc.setTokens(java.nio.ByteBuffer.wrap(dob.getData(), 0, dob.getLength()));
+      }
+      ctx.setApplicationName("parsa partition-u k=" + job.k);
+      ctx.setApplicationType("PARSA");
+      ctx.setAMContainerSpec(clc);
+      ctx.setResource(Resource.newInstance(amMb, conf.getInt(ParsaYarnConfig.AM_VCORES,
+          ParsaYarnConfig.DEFAULT_AM_VCORES)));
+      ctx.setQueue(conf.get(ParsaYarnConfig.QUEUE, ParsaYarnConfig.DEFAULT_QUEUE));
+      ctx.setMaxAppAttempts(1);
+
+      Thread killer = new Thread(() -> {
+        try {
+          ApplicationReport r = yarn.getApplicationReport(appId);
+          if (!isTerminal(r.getYarnApplicationState())) {
+            System.err.println("partition-u: killing application " + appId);
+            yarn.killApplication(appId);
+          }
+        } catch (Exception e) {
+          System.err.println("partition-u: could not kill " + appId + ": " + e);
+        }
+      }, "parsa-kill-on-exit");
+      Runtime.getRuntime().addShutdownHook(killer);
+      yarn.submitApplication(ctx);
+      System.err.println("partition-u: submitted " + appId);
+      try {
+        return monitor(yarn, appId, fs, staging);
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(killer);
+        } catch (IllegalStateException e) {
+          // the JVM is shutting down: the hook runs and kills the application
+        }
+      }
+    } finally {
+      if (staging != null) {
+        try {
+          fs.delete(staging, true);
+        } catch (IOException e) {
+          LOG.warn("could not remove staging directory {}: {}", staging, e.toString());
+        }
+      }
+      yarn.stop();
+    }
+  }
+
+  private int monitor(YarnClient yarn, ApplicationId appId, FileSystem fs, Path staging) throws Exception {
+    long interval = conf.getLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, ParsaYarnConfig.DEFAULT_PROGRESS_INTERVAL_MS);
+    boolean urlShown = false;
+    String lastLine = "";
+    while (true) {
+      ApplicationReport r = yarn.getApplicationReport(appId);
+      if (!urlShown && r.getTrackingUrl() != null && !r.getTrackingUrl().isEmpty()) {
+        System.err.println("partition-u: tracking URL " + r.getTrackingUrl());
+        urlShown = true;
+      }
+      YarnApplicationState st = r.getYarnApplicationState();
+      String line = readProgress(fs, new Path(staging, PROGRESS_FILE));
+      if (line != null && !line.equals(lastLine)) {
+        System.err.println("partition-u: " + line);
+        lastLine = line;
+      }
+      if (isTerminal(st)) {
+        FinalApplicationStatus fin = r.getFinalApplicationStatus();
+        if (st == YarnApplicationState.FINISHED && fin == FinalApplicationStatus.SUCCEEDED) {
+          System.err.println("partition-u: " + appId + " succeeded; output in " + job.output);
+          return 0;
+        }
+        System.err.println("partition-u: " + appId + " ended " + st + "/" + fin + ": " + r.getDiagnostics());
+        return 1;
+      }
+      Thread.sleep(Math.min(interval, 1000));
+    }
+  }
+
+  private static boolean isTerminal(YarnApplicationState st) {
+    return st == YarnApplicationState.FINISHED || st == YarnApplicationState.FAILED
+        || st == YarnApplicationState.KILLED;
+  }
+
+  private static String readProgress(FileSystem fs, Path p) {
+    try (InputStream in = fs.open(p)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static File codeSource() {
+    try {
+      return new File(PartitionUTool.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

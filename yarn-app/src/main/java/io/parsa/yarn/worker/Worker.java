@@ -1,0 +1,255 @@
+package io.parsa.yarn.worker;
+
+import io.parsa.avro.rpc.Task;
+import io.parsa.avro.rpc.TaskKind;
+import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockFiles;
+import io.parsa.yarn.io.BlockData;
+import io.parsa.yarn.rpc.NeighborSetClient;
+import io.parsa.yarn.rpc.SchedulerClient;
+import io.parsa.yarn.rpc.Sleeper;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One partition-u worker (paper Algorithm 4, worker side). A prefetch thread asks the master for the next block
+ * and loads it; the main thread waits for its own pushes older than τ, pulls the block's neighbor sets, runs the
+ * engine, writes the block's assignment file and hands the push of the new members to a committer thread, which
+ * reports the block done once the push is acknowledged.
+ */
+public final class Worker {
+  private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+  /** Called after each finished block with the number of blocks this worker finished (test fault hook). */
+  public interface BlockHook {
+    void afterBlock(int workerId, int blocksDone);
+  }
+
+  private final JobSpec job;
+  private final int workerId;
+  private final String secret;
+  private final Configuration conf;
+  private final String masterAddress;
+  private final BlockPartitioner partitioner;
+  private final BlockHook hook;
+
+  public Worker(JobSpec job, int workerId, String secret, Configuration conf, String masterAddress,
+      BlockPartitioner partitioner, BlockHook hook) {
+    this.job = job;
+    this.workerId = workerId;
+    this.secret = secret;
+    this.conf = conf;
+    this.masterAddress = masterAddress;
+    this.partitioner = partitioner;
+    this.hook = hook;
+  }
+
+  /** A loaded block, or the end marker. */
+  private static final class Loaded {
+    final Task task;
+    final BlockPartitioner.Prepared block;
+    final long loadMillis;
+
+    Loaded(Task task, BlockPartitioner.Prepared block, long loadMillis) {
+      this.task = task;
+      this.block = block;
+      this.loadMillis = loadMillis;
+    }
+  }
+
+  private static final Loaded END = new Loaded(null, null, 0);
+
+  /** Runs until the master says STOP; throws on an unrecoverable error. */
+  public void run() throws IOException, InterruptedException {
+    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS,
+        ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
+    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
+    int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
+    FileSystem fs = new Path(job.outputTmp).getFileSystem(conf);
+    Path uDir = new Path(job.outputTmp, "u-assignment");
+    int wpk = job.wordsPerKey();
+
+    long testDelayMs = conf.getLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 0);
+    BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
+    Committer committer = new Committer();
+    try (SchedulerClient master = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
+        SchedulerClient master2 = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
+        SchedulerClient master3 = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
+        NeighborSetClient pulls = new NeighborSetClient(master, secret, workerId, job.servers, job.k, batch,
+            connectMs, retryMs);
+        NeighborSetClient pushes = new NeighborSetClient(master3, secret, workerId, job.servers, job.k, batch,
+            connectMs, retryMs)) {
+      Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready), "parsa-prefetch-" + workerId);
+      prefetch.setDaemon(true);
+      prefetch.start();
+      int t = 0;
+      int finished = 0;
+      try {
+        while (true) {
+          Loaded item = ready.take();
+          if (item == END) {
+            if (prefetchError != null) {
+              throw prefetchError;
+            }
+            break;
+          }
+          t++;
+          Task task = item.task;
+          boolean stage0 = task.getStage() == 0;
+          // Algorithm 4 line 4: wait until all own pushes before t - τ are done (stage 0: all of them).
+          long mustHave = stage0 || job.maxDelay == 0 ? t - 1 : job.maxDelay < 0 ? 0 : t - job.maxDelay - 1;
+          committer.awaitDone(mustHave);
+          long started = System.currentTimeMillis();
+          BlockPartitioner.Prepared b = item.block;
+          long[] keys = b.keys();
+          long[] membership = pulls.pull(keys);
+          long[] before = membership.clone();
+          double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
+          double[] loadsIn = loads.clone();
+          int[] parts = b.partition(membership, loads);
+          double[] delta = new double[job.k];
+          for (int i = 0; i < job.k; i++) {
+            delta[i] = loads[i] - loadsIn[i];
+          }
+          if (!stage0) {
+            long[] ids = new long[b.numRows()];
+            for (int r = 0; r < ids.length; r++) {
+              ids[r] = b.rowId(r);
+            }
+            AssignmentFiles.write(fs, uDir, task.getBlockIndex(), task.getTaskId(), ids, parts);
+          }
+          long[][] push = stage0 ? nonZero(keys, membership, null, wpk) : nonZero(keys, membership, before, wpk);
+          long millis = System.currentTimeMillis() - started;
+          final int seqNo = t;
+          committer.submit(seqNo, () -> {
+            pushes.push(push[0], push[1], stage0);
+            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, millis);
+          });
+          finished++;
+          LOG.debug("worker {}: block {} (stage {}) done: {} rows, {} keys, pushed {} keys, {} ms (+{} ms load)",
+              workerId, task.getBlockIndex(), task.getStage(), b.numRows(), keys.length, push[0].length, millis,
+              item.loadMillis);
+          if (testDelayMs > 0) {
+            Thread.sleep(testDelayMs);
+          }
+          if (hook != null) {
+            committer.awaitDone(seqNo);
+            hook.afterBlock(workerId, finished);
+          }
+        }
+        committer.awaitDone(t);
+      } finally {
+        prefetch.interrupt();
+        committer.shutdown();
+      }
+      LOG.info("worker {}: finished after {} blocks", workerId, finished);
+    }
+  }
+
+  private volatile IOException prefetchError;
+
+  private void prefetchLoop(SchedulerClient master, FileSystem fs, BlockingQueue<Loaded> ready) {
+    try {
+      while (true) {
+        Task task = master.nextTask();
+        if (task.getKind() == TaskKind.STOP) {
+          ready.put(END);
+          return;
+        }
+        if (task.getKind() == TaskKind.WAIT) {
+          Sleeper.sleep(Math.max(10, task.getWaitMs()));
+          continue;
+        }
+        long t0 = System.currentTimeMillis();
+        BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()));
+        BlockPartitioner.Prepared prepared = partitioner.prepare(data);
+        ready.put(new Loaded(task, prepared, System.currentTimeMillis() - t0));
+      }
+    } catch (InterruptedException | InterruptedIOException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      prefetchError = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
+      LOG.error("worker {}: prefetch failed", workerId, e);
+      try {
+        ready.put(END);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Keys whose words are non-zero in {@code after & ~before} (before null: in {@code after}), with those words. */
+  static long[][] nonZero(long[] keys, long[] after, long[] before, int wpk) {
+    int n = 0;
+    long[] ks = new long[keys.length];
+    long[] bits = new long[keys.length * wpk];
+    for (int j = 0; j < keys.length; j++) {
+      boolean any = false;
+      for (int w = 0; w < wpk; w++) {
+        long d = before == null ? after[j * wpk + w] : after[j * wpk + w] & ~before[j * wpk + w];
+        bits[n * wpk + w] = d;
+        any |= d != 0;
+      }
+      if (any) {
+        ks[n++] = keys[j];
+      }
+    }
+    return new long[][] {java.util.Arrays.copyOf(ks, n), java.util.Arrays.copyOf(bits, n * wpk)};
+  }
+
+  /** Runs pushes and done-reports in order on one thread; tracks the highest block number completed. */
+  private final class Committer {
+    private final ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
+      Thread th = new Thread(r, "parsa-committer-" + workerId);
+      th.setDaemon(true);
+      return th;
+    });
+    private long completed;
+    private IOException error;
+
+    interface Job {
+      void run() throws IOException;
+    }
+
+    void submit(long seqNo, Job j) {
+      exec.execute(() -> {
+        try {
+          j.run();
+          synchronized (this) {
+            completed = seqNo;
+            notifyAll();
+          }
+        } catch (IOException | RuntimeException e) {
+          synchronized (this) {
+            error = e instanceof IOException ? (IOException) e : new IOException(e.toString(), e);
+            notifyAll();
+          }
+        }
+      });
+    }
+
+    synchronized void awaitDone(long seqNo) throws IOException, InterruptedException {
+      while (completed < seqNo && error == null) {
+        wait(1000);
+      }
+      if (error != null) {
+        throw new IOException("worker " + workerId + ": push or report failed: " + error.getMessage(), error);
+      }
+    }
+
+    void shutdown() {
+      exec.shutdownNow();
+    }
+  }
+}

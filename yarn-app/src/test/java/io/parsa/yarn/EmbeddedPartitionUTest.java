@@ -1,0 +1,98 @@
+package io.parsa.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.common.JsonFiles;
+import io.parsa.yarn.client.PartitionUTool;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.NeighborSetFiles;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+/** partition-u in embedded mode on the local file system: outputs, exactly-once, balance, failure recovery. */
+class EmbeddedPartitionUTest {
+
+  static Path tempDir(String name) throws Exception {
+    File d = Files.createTempDirectory("parsa-" + name).toFile();
+    d.deleteOnExit();
+    return new Path(d.toURI());
+  }
+
+  static Set<Long> assignedIds(FileSystem fs, Path uDir, int k) throws Exception {
+    Set<Long> ids = new HashSet<>();
+    for (Path f : NeighborSetFiles.list(fs, uDir)) {
+      AssignmentFiles.Rows r = AssignmentFiles.read(fs, f);
+      for (int i = 0; i < r.n; i++) {
+        assertTrue(ids.add(r.ids[i]), "row " + r.ids[i] + " assigned twice");
+        assertTrue(r.parts[i] >= 0 && r.parts[i] < k);
+      }
+    }
+    return ids;
+  }
+
+  @Test
+  void partitionsEveryRowOnceAndBalanced() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("embedded");
+    Path blocks = new Path(base, "blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(3000, 4000, 12, 7);
+    TestBlocks.write(fs, blocks, rows, 12, 3);
+    Path out = new Path(base, "out");
+    int rc = ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(), "--output",
+        out.toString(), "--k", "5", "--workers", "2", "--servers", "2", "--mode", "embedded", "--init-blocks", "1",
+        "--warmup-blocks", "1"});
+    assertEquals(0, rc);
+    assertTrue(fs.exists(new Path(out, "u-assignment/_SUCCESS")));
+    assertTrue(fs.exists(new Path(out, "neighbor-sets/_SUCCESS")));
+    Set<Long> ids = assignedIds(fs, new Path(out, "u-assignment"), 5);
+    assertEquals(rows.size(), ids.size());
+    JsonNode stats = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    for (JsonNode n : stats.get("rowsPerPart")) {
+      min = Math.min(min, n.asLong());
+      max = Math.max(max, n.asLong());
+    }
+    assertTrue(max - min <= 1, "part sizes " + stats.get("rowsPerPart"));
+    assertEquals(3000, stats.get("rows").asLong());
+    assertTrue(stats.get("mMax").asLong() > 0);
+    // S_i contains N(U_i)
+    for (int i = 0; i < 5; i++) {
+      assertTrue(stats.get("neighborSetSizes").get(i).asLong() >= stats.get("workingSetSizes").get(i).asLong());
+    }
+  }
+
+  @Test
+  void refusesExistingOutputAndRecoversFromAWorkerCrash() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("crash");
+    Path blocks = new Path(base, "blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(2000, 3000, 10, 11);
+    TestBlocks.write(fs, blocks, rows, 10, 5);
+    Path out = new Path(base, "out");
+    fs.mkdirs(new Path(out, "u-assignment"));
+    String[] args = {"--blocks", blocks.toString(), "--output", out.toString(), "--k", "4", "--workers", "2",
+        "--mode", "embedded"};
+    assertEquals(2, ToolRunner.run(conf, new PartitionUTool(), args));
+    conf.setInt(ParsaYarnConfig.TEST_CRASH_WORKER_ID, 0);
+    conf.setInt(ParsaYarnConfig.TEST_CRASH_AFTER_BLOCKS, 2);
+    String[] args2 = {"--blocks", blocks.toString(), "--output", out.toString(), "--k", "4", "--workers", "2",
+        "--mode", "embedded", "--overwrite"};
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), args2));
+    assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
+    JsonNode stats = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
+    assertEquals(1, stats.get("workerFailures").asInt());
+  }
+}

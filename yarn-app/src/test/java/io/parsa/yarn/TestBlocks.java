@@ -1,0 +1,97 @@
+package io.parsa.yarn;
+
+import io.parsa.avro.GraphRow;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.GZIPInputStream;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Writes GraphRow block directories for tests (the real ingest step lives in the jobs module). */
+public final class TestBlocks {
+
+  private TestBlocks() {}
+
+  /** A row: id and keys. */
+  public static final class Row {
+    public final long id;
+    public final long[] keys;
+
+    public Row(long id, long[] keys) {
+      this.id = id;
+      this.keys = keys;
+    }
+  }
+
+  /** Reads a (gzipped) libsvm file: row id = line number (file ordinal 0), keys = feature indices. */
+  public static List<Row> readLibsvm(java.io.File file, int maxRows) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(
+        file.getName().endsWith(".gz") ? new GZIPInputStream(new java.io.FileInputStream(file), 1 << 16)
+            : new java.io.FileInputStream(file), StandardCharsets.UTF_8), 1 << 16)) {
+      String line;
+      long n = 0;
+      while ((line = in.readLine()) != null && rows.size() < maxRows) {
+        String[] parts = line.trim().split("\\s+");
+        long[] keys = new long[Math.max(0, parts.length - 1)];
+        int c = 0;
+        for (int i = 1; i < parts.length; i++) {
+          int colon = parts[i].indexOf(':');
+          if (colon > 0) {
+            keys[c++] = Long.parseLong(parts[i].substring(0, colon));
+          }
+        }
+        rows.add(new Row(n++, java.util.Arrays.copyOf(keys, c)));
+      }
+    }
+    return rows;
+  }
+
+  /** Random power-law-ish rows. */
+  public static List<Row> random(int n, int keys, int avgDegree, long seed) {
+    Random r = new Random(seed);
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int d = 1 + r.nextInt(2 * avgDegree);
+      long[] ks = new long[d];
+      int topic = r.nextInt(8);
+      for (int j = 0; j < d; j++) {
+        // a mix of topic-local keys and popular keys, so that partitioning has structure to find
+        ks[j] = r.nextInt(3) == 0 ? 1 + (long) (Math.pow(r.nextDouble(), 3) * keys)
+            : 1 + topic * (keys / 8) + r.nextInt(keys / 8);
+      }
+      rows.add(new Row(i, ks));
+    }
+    return rows;
+  }
+
+  /** Shuffles the rows into {@code blocks} files {@code block-XXXXX.avro} under {@code dir}. */
+  public static void write(FileSystem fs, Path dir, List<Row> rows, int blocks, long seed) throws IOException {
+    List<Row> shuffled = new ArrayList<>(rows);
+    java.util.Collections.shuffle(shuffled, new Random(seed));
+    fs.mkdirs(dir);
+    int per = (shuffled.size() + blocks - 1) / blocks;
+    for (int b = 0; b < blocks; b++) {
+      try (DataFileWriter<GraphRow> w = new DataFileWriter<>(new SpecificDatumWriter<>(GraphRow.class))) {
+        w.create(GraphRow.getClassSchema(), fs.create(new Path(dir, String.format("block-%05d.avro", b)), true));
+        for (int i = b * per; i < Math.min(shuffled.size(), (b + 1) * per); i++) {
+          Row row = shuffled.get(i);
+          List<Long> ks = new ArrayList<>(row.keys.length);
+          for (long k : row.keys) {
+            ks.add(k);
+          }
+          w.append(new GraphRow(row.id, ks, null, ByteBuffer.wrap(new byte[] {'x'})));
+        }
+      }
+    }
+    fs.create(new Path(dir, "_SUCCESS"), true).close();
+  }
+}
