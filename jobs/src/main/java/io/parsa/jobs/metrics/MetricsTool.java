@@ -57,7 +57,6 @@ public class MetricsTool extends ParsaTool {
   /** Whether the step prints its table on the console (the pipeline prints it once, at its end). */
   public static final String PRINT_TABLE = "parsa.metrics.print.table";
 
-
   private static final Logger LOG = LoggerFactory.getLogger(MetricsTool.class);
 
   /** Counters of metrics. */
@@ -211,7 +210,9 @@ public class MetricsTool extends ParsaTool {
       write(fs, new Path(tmp, "report.txt"), text);
       write(fs, new Path(tmp, "report.html"), Reports.html(report));
       OutputPaths.commit(fs, tmp, out, overwrite);
-      System.out.print(text);
+      if (conf.getBoolean(PRINT_TABLE, true)) {
+        System.out.print(text);
+      }
       LOG.info("metrics: {} rows, {} keys, k={} in {} ms -> {}", rows, nKeys, k,
           (System.nanoTime() - t0) / 1_000_000, out);
       return 0;
