@@ -48,7 +48,7 @@ public class BaselineAssignTool extends ParsaTool {
 
   @Override
   protected String name() {
-    return "baseline";
+    return "assign-baseline";
   }
 
   @Override
