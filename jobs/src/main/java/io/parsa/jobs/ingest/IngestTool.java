@@ -25,6 +25,7 @@ import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
@@ -302,6 +303,8 @@ public class IngestTool extends ParsaTool {
     job.setNumReduceTasks(blocks);
     job.setOutputFormatClass(AvroKeyOutputFormat.class);
     AvroJob.setOutputKeySchema(job, GraphRow.getClassSchema());
+    // the generated-class writer; avro-mapred's default (reflection) looks up encodings per record
+    AvroJob.setDataModelClass(job, SpecificData.class);
     job.setOutputValueClass(NullWritable.class);
     if (!"null".equals(codec)) {
       FileOutputFormat.setCompressOutput(job, true);

@@ -82,6 +82,7 @@ public final class KeyStatsJob {
     job.setJarByClass(KeyStatsJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
+    AvroJob.setDataModelClass(job, org.apache.avro.specific.SpecificData.class);
     FileInputFormat.setInputPaths(job, blocks.toArray(new Path[0]));
     job.setMapperClass(KeyCountMapper.class);
     job.setCombinerClass(SumCombiner.class);
