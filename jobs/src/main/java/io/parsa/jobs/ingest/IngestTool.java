@@ -173,6 +173,12 @@ public class IngestTool extends ParsaTool {
         throw new UsageException(skipped + " malformed lines, more than --skip-bad-records " + skip
             + (reports.isEmpty() ? "" : "; first: " + reports.get(0)));
       }
+      int shown = 0;
+      for (BadRecordLog.Entry e : reports) {
+        if (!e.fatal() && shown++ < 5) {
+          LOG.warn("ingest: skipped malformed line {}", e);
+        }
+      }
       List<String> problems = verify(format, c);
       if (!problems.isEmpty()) {
         System.err.println("ingest: counters do not add up, output discarded: " + String.join("; ", problems));
@@ -199,7 +205,8 @@ public class IngestTool extends ParsaTool {
           System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
           return 1;
         }
-        keys = KeyStatsJob.read(outFs, keyOut);
+        keys = KeyStatsJob.read(outFs, keyOut,
+            keyJob.getCounters().findCounter(KeyStatsCounters.KEY_OCCURRENCES).getValue());
         if (keyJob.getCounters().findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
           System.err.println("ingest: key-statistics job read " + keyJob.getCounters()
               .findCounter(KeyStatsCounters.ROWS_READ).getValue() + " rows, the blocks hold " + rows
@@ -431,7 +438,7 @@ public class IngestTool extends ParsaTool {
     s.blockImbalance = mean == 0 ? 0 : worst / mean;
     s.rowDegree = new IngestStats.Degree(maxRow, s.rows == 0 ? 0 : (double) s.nonZeros / s.rows);
     s.keyDegree = new IngestStats.Degree(keys.maxDegree(),
-        keys.distinctKeys() == 0 ? 0 : (double) keys.occurrences() / keys.distinctKeys());
+        keys.distinctKeys() == 0 ? 0 : (double) keys.sumDegree() / keys.distinctKeys());
     return s;
   }
 }
