@@ -66,6 +66,9 @@ public final class ParsaYarnConfig {
   public static final String TEST_CRASH_WORKER_ID = "parsa.test.crash.worker.id";
   public static final String TEST_CRASH_AFTER_BLOCKS = "parsa.test.crash.after.blocks";
 
+  /** Test hook: each worker sleeps this long after every block (to make a run long enough to kill parts of it). */
+  public static final String TEST_WORKER_BLOCK_DELAY_MS = "parsa.test.worker.block.delay.ms";
+
   public static int amMemoryMb(Configuration c) {
     return c.getInt(AM_MEMORY_MB, DEFAULT_AM_MEMORY_MB);
   }

@@ -127,6 +127,11 @@ public final class PartitionMaster {
     return advertisedHost + ":" + rpc.getPort();
   }
 
+  /** Current server addresses (empty strings for servers that are restarting). */
+  public List<String> serverAddresses() {
+    return registry.addresses();
+  }
+
   public BlockScheduler scheduler() {
     return scheduler;
   }

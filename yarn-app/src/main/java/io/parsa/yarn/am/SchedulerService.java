@@ -14,6 +14,7 @@ import io.parsa.avro.rpc.TaskReport;
 import io.parsa.avro.rpc.TaskRequest;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.Rejections;
 import io.parsa.yarn.rpc.Secrets;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ public final class SchedulerService implements SchedulerProtocol {
     if (!Secrets.matches(secret, presented)) {
       rejected.incrementAndGet();
       LOG.warn("rejected a scheduler request with a bad or missing secret");
-      throw new SchedulerRejected("bad or missing secret");
+      throw Rejections.master("bad or missing secret");
     }
   }
 
@@ -83,7 +84,7 @@ public final class SchedulerService implements SchedulerProtocol {
           request.getWeight());
       return new Reservation(Longs.wrap(base));
     } catch (IllegalArgumentException e) {
-      throw new SchedulerRejected(e.getMessage());
+      throw Rejections.master(e.getMessage());
     }
   }
 
@@ -94,7 +95,7 @@ public final class SchedulerService implements SchedulerProtocol {
       return scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()), r.getRows(),
           r.getEdges());
     } catch (IllegalArgumentException e) {
-      throw new SchedulerRejected(e.getMessage());
+      throw Rejections.master(e.getMessage());
     }
   }
 
@@ -104,7 +105,7 @@ public final class SchedulerService implements SchedulerProtocol {
     try {
       registry.register(r.getServerId(), r.getHost() + ":" + r.getPort());
     } catch (IllegalArgumentException e) {
-      throw new SchedulerRejected(e.getMessage());
+      throw Rejections.master(e.getMessage());
     }
     LOG.info("server {} registered at {}:{}", r.getServerId(), r.getHost(), r.getPort());
     return true;

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 public final class YarnAppMaster {
   private static final Logger LOG = LoggerFactory.getLogger(YarnAppMaster.class);
 
+  /** Staging file listing the servers' current host:port (one per line), for operators and tests. */
+  public static final String SERVERS_FILE = "_servers.txt";
+
   private YarnAppMaster() {}
 
   public static void main(String[] args) {
@@ -54,7 +57,8 @@ public final class YarnAppMaster {
     PartitionMaster.Outcome outcome;
     try {
       outcome = master.run(launcher, (p, line) -> {
-        publish(fs, staging, line);
+        publish(fs, staging, YarnSubmitter.PROGRESS_FILE, line);
+        publish(fs, staging, SERVERS_FILE, String.join("\n", master.serverAddresses()));
       });
     } catch (RuntimeException e) {
       outcome = null;
@@ -67,19 +71,21 @@ public final class YarnAppMaster {
   }
 
   /** Writes the progress line for the client (temp file + rename, so it never reads half a line). */
-  private static void publish(FileSystem fs, Path staging, String line) {
+  private static void publish(FileSystem fs, Path staging, String name, String text) {
     try {
-      Path tmp = new Path(staging, "." + YarnSubmitter.PROGRESS_FILE + ".tmp");
+      Path tmp = new Path(staging, "." + name + ".tmp");
       try (OutputStream out = fs.create(tmp, true)) {
-        out.write(line.getBytes(StandardCharsets.UTF_8));
+        out.write(text.getBytes(StandardCharsets.UTF_8));
       }
-      Path dst = new Path(staging, YarnSubmitter.PROGRESS_FILE);
+      Path dst = new Path(staging, name);
       fs.delete(dst, false);
       fs.rename(tmp, dst);
     } catch (Exception e) {
-      LOG.debug("could not publish progress: {}", e.toString());
+      LOG.debug("could not publish {}: {}", name, e.toString());
     }
-    LOG.info("progress: {}", line);
+    if (name.equals(YarnSubmitter.PROGRESS_FILE)) {
+      LOG.info("progress: {}", text);
+    }
   }
 
   static int heapFor(Configuration conf, int memoryMb) {

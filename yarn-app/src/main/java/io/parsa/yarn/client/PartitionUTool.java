@@ -21,7 +21,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  *
  * <p>Output: {@code <output>/u-assignment/} (Avro UAssignment, one file per block, every row exactly once),
  * {@code <output>/neighbor-sets/} (Avro NeighborSetEntry, one file per server shard, final S_i ⊇ N(U_i)),
- * {@code <output>/_stats.json}, {@code <output>/_SUCCESS}; written to a hidden temporary sibling and renamed.
+ * {@code <output>/_stats.json}; written to a hidden temporary sibling of {@code <output>} and moved into it entry
+ * by entry on success (other entries of {@code <output>}, such as a pipeline's blocks, are left alone).
  */
 public final class PartitionUTool extends ParsaTool {
 

@@ -11,6 +11,7 @@ import io.parsa.avro.rpc.ServerStats;
 import io.parsa.yarn.io.NeighborSetFiles;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.Rejections;
 import io.parsa.yarn.rpc.Secrets;
 import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -79,7 +80,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private RequestRejected reject(String why) {
     rejected.incrementAndGet();
     LOG.warn("server {}: rejected request: {}", serverId, why);
-    return new RequestRejected(why);
+    return Rejections.server(why);
   }
 
   private void checkSecret(CharSequence presented) throws RequestRejected {
@@ -201,7 +202,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     try {
       checkpoint();
     } catch (IOException e) {
-      throw new RequestRejected("checkpoint failed: " + e);
+      throw Rejections.server("checkpoint failed: " + e);
     }
     return stats();
   }
@@ -217,7 +218,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     try {
       writeShard(file, Map.of());
     } catch (IOException e) {
-      throw new RequestRejected("dump to " + file + " failed: " + e);
+      throw Rejections.server("dump to " + file + " failed: " + e);
     }
     LOG.info("server {}: wrote final neighbor sets to {}", serverId, file);
     return stats();

@@ -80,6 +80,7 @@ public final class Worker {
     Path uDir = new Path(job.outputTmp, "u-assignment");
     int wpk = job.wordsPerKey();
 
+    long testDelayMs = conf.getLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 0);
     BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
     Committer committer = new Committer();
     try (SchedulerClient master = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
@@ -139,6 +140,9 @@ public final class Worker {
           LOG.debug("worker {}: block {} (stage {}) done: {} rows, {} keys, pushed {} keys, {} ms (+{} ms load)",
               workerId, task.getBlockIndex(), task.getStage(), b.numRows(), keys.length, push[0].length, millis,
               item.loadMillis);
+          if (testDelayMs > 0) {
+            Thread.sleep(testDelayMs);
+          }
           if (hook != null) {
             committer.awaitDone(seqNo);
             hook.afterBlock(workerId, finished);

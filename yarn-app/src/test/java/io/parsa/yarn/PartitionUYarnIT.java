@@ -1,0 +1,223 @@
+package io.parsa.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.avro.rpc.NeighborSetProtocol;
+import io.parsa.avro.rpc.PushRequest;
+import io.parsa.avro.rpc.RequestRejected;
+import io.parsa.common.JsonFiles;
+import io.parsa.yarn.client.PartitionUTool;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.NeighborSetFiles;
+import io.parsa.yarn.rpc.Rpc;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptReport;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ContainerReport;
+import org.apache.hadoop.yarn.api.records.SignalContainerCommand;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** partition-u as a real YARN application on the shared MiniDFSCluster + MiniYARNCluster. */
+class PartitionUYarnIT {
+
+  private static Configuration jobConf(MiniClusters mc, String staging) {
+    Configuration c = new Configuration(mc.conf);
+    c.set(ParsaYarnConfig.STAGING_DIR, staging);
+    c.setInt(ParsaYarnConfig.AM_MEMORY_MB, 512);
+    c.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, 512);
+    c.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, 384);
+    c.setLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, 500);
+    return c;
+  }
+
+  static Set<Long> assignedIds(FileSystem fs, Path uDir, int k) throws Exception {
+    Set<Long> ids = new HashSet<>();
+    for (Path f : NeighborSetFiles.list(fs, uDir)) {
+      AssignmentFiles.Rows r = AssignmentFiles.read(fs, f);
+      for (int i = 0; i < r.n; i++) {
+        assertTrue(ids.add(r.ids[i]), "row " + r.ids[i] + " assigned twice");
+        assertTrue(r.parts[i] >= 0 && r.parts[i] < k, "part out of range");
+      }
+    }
+    return ids;
+  }
+
+  static JsonNode stats(FileSystem fs, Path out) throws Exception {
+    try (InputStream in = fs.open(new Path(out, "_stats.json"))) {
+      return JsonFiles.MAPPER.readTree(in);
+    }
+  }
+
+  static long spread(JsonNode rowsPerPart) {
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    for (JsonNode n : rowsPerPart) {
+      min = Math.min(min, n.asLong());
+      max = Math.max(max, n.asLong());
+    }
+    return max - min;
+  }
+
+  @Test
+  @Timeout(300)
+  void news20WithTwoWorkersAndOneServer() throws Exception {
+    File data = new File(System.getProperty("parsa.datasets.dir", "../../shared/datasets"), "news20.libsvm.gz");
+    Assumptions.assumeTrue(data.exists(), "dataset news20 not found at " + data);
+    MiniClusters mc = MiniClusters.get();
+    FileSystem fs = mc.dfs.getFileSystem();
+    Path blocks = new Path("/news20/blocks");
+    List<TestBlocks.Row> rows = TestBlocks.readLibsvm(data, Integer.MAX_VALUE);
+    TestBlocks.write(fs, blocks, rows, 16, 42);
+    int k = 8;
+    long ref = SequentialReference.mMax(fs, blocks, k);
+    Path out = new Path("/news20/out");
+    long t0 = System.currentTimeMillis();
+    int rc = ToolRunner.run(jobConf(mc, "/staging-news20"), new PartitionUTool(), new String[] {"--blocks",
+        blocks.toString(), "--output", out.toString(), "--k", Integer.toString(k), "--workers", "2", "--servers",
+        "1", "--mode", "yarn"});
+    assertEquals(0, rc);
+    assertTrue(fs.exists(new Path(out, "u-assignment/_SUCCESS")));
+    assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), k).size());
+    JsonNode st = stats(fs, out);
+    assertEquals(rows.size(), st.get("rows").asLong());
+    assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
+    long mMax = st.get("mMax").asLong();
+    System.out.printf("news20 on YARN k=%d: M_max %d vs sequential %d (%+.2f%%), %d ms%n", k, mMax, ref,
+        100.0 * (mMax - ref) / ref, System.currentTimeMillis() - t0);
+    assertTrue(mMax <= ref * 1.05, "M_max " + mMax + " more than 5% above the sequential engine's " + ref);
+    assertFalse(NeighborSetFiles.list(fs, new Path(out, "neighbor-sets")).isEmpty());
+  }
+
+  /** Runs a slowed-down job in the background and calls {@code chaos} once some blocks are done. */
+  private JsonNode runWithChaos(String name, int priority, boolean probeSecret) throws Exception {
+    MiniClusters mc = MiniClusters.get();
+    FileSystem fs = mc.dfs.getFileSystem();
+    Path blocks = new Path("/" + name + "/blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(4000, 5000, 10, 17);
+    TestBlocks.write(fs, blocks, rows, 20, 9);
+    Path out = new Path("/" + name + "/out");
+    String staging = "/staging-" + name;
+    Configuration c = jobConf(mc, staging);
+    c.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 700);
+    c.setLong(ParsaYarnConfig.SERVER_CHECKPOINT_INTERVAL_MS, 500);
+    ExecutorService exec = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> job = exec.submit(() -> ToolRunner.run(c, new PartitionUTool(), new String[] {"--blocks",
+          blocks.toString(), "--output", out.toString(), "--k", "4", "--workers", "2", "--servers", "1", "--mode",
+          "yarn"}));
+      // wait until a few blocks have been written into the temporary output
+      long deadline = System.currentTimeMillis() + 180_000;
+      while (countBlockFiles(fs, new Path("/" + name)) < 3) {
+        assertTrue(System.currentTimeMillis() < deadline, "no progress");
+        assertFalse(job.isDone(), "job ended early: " + (job.isDone() ? job.get() : ""));
+        Thread.sleep(200);
+      }
+      if (probeSecret) {
+        String servers = read(fs, onlyChild(fs, new Path(staging)), "_servers.txt");
+        try (Rpc.Client<NeighborSetProtocol> client = Rpc.connect(NeighborSetProtocol.class,
+            servers.split("\n")[0].trim(), 5000)) {
+          RequestRejected e = assertThrows(RequestRejected.class, () -> client.proxy().push(new PushRequest(
+              "not-the-secret", 0, Long.MAX_VALUE, true, List.of(1L), List.of(0xFL))));
+          assertTrue(e.getReason().contains("secret"), e.getReason());
+        }
+      }
+      killOne(mc, priority);
+      assertEquals(0, job.get(240, TimeUnit.SECONDS));
+      assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
+      JsonNode st = stats(fs, out);
+      assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
+      return st;
+    } finally {
+      exec.shutdownNow();
+    }
+  }
+
+  @Test
+  @Timeout(300)
+  void workerContainerKilledMidRun() throws Exception {
+    JsonNode st = runWithChaos("worker-kill", 2, false);
+    assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
+  }
+
+  @Test
+  @Timeout(300)
+  void serverContainerKilledMidRunAndUnauthenticatedPushRejected() throws Exception {
+    JsonNode st = runWithChaos("server-kill", 1, true);
+    assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
+  }
+
+  private static int countBlockFiles(FileSystem fs, Path parent) throws Exception {
+    int n = 0;
+    for (FileStatus d : fs.listStatus(parent)) {
+      Path u = new Path(d.getPath(), "u-assignment");
+      if (d.getPath().getName().startsWith(".out.tmp-") && fs.exists(u)) {
+        for (FileStatus f : fs.listStatus(u)) {
+          if (f.getPath().getName().startsWith("block-")) {
+            n++;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  private static Path onlyChild(FileSystem fs, Path dir) throws Exception {
+    FileStatus[] st = fs.listStatus(dir);
+    assertEquals(1, st.length, "expected one application staging dir in " + dir);
+    return st[0].getPath();
+  }
+
+  private static String read(FileSystem fs, Path dir, String name) throws Exception {
+    try (InputStream in = fs.open(new Path(dir, name))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** SIGKILLs one running container of the only running PARSA application with the given request priority. */
+  private static void killOne(MiniClusters mc, int priority) throws Exception {
+    YarnClient yc = YarnClient.createYarnClient();
+    yc.init(mc.conf);
+    yc.start();
+    try {
+      for (ApplicationReport app : yc.getApplications(Set.of("PARSA"))) {
+        if (app.getYarnApplicationState() != YarnApplicationState.RUNNING) {
+          continue;
+        }
+        for (ApplicationAttemptReport att : yc.getApplicationAttempts(app.getApplicationId())) {
+          for (ContainerReport cr : yc.getContainers(att.getApplicationAttemptId())) {
+            if (cr.getPriority().getPriority() == priority && !cr.getContainerId().equals(att.getAMContainerId())) {
+              System.out.println("killing container " + cr.getContainerId() + " (priority " + priority + ")");
+              yc.signalToContainer(cr.getContainerId(), SignalContainerCommand.FORCEFUL_SHUTDOWN);
+              return;
+            }
+          }
+        }
+      }
+      throw new AssertionError("no running container with priority " + priority);
+    } finally {
+      yc.stop();
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.parsa.yarn.am;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.parsa.engine.Block;
+import io.parsa.engine.ParsaEngine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Scheduling logic without a cluster: stages, exclusivity of global init, re-queueing, exact balance. */
+class BlockSchedulerTest {
+
+  @Test
+  void stageZeroRunsOnOneWorkerThenBarrierThenStageOne() {
+    BlockScheduler s = new BlockScheduler(2, 4, List.of(2, 3), List.of(1), false, () -> 0L);
+    BlockScheduler.Assignment a = s.next(7);
+    assertEquals(BlockScheduler.Kind.RUN, a.kind);
+    assertEquals(2, a.blockIndex);
+    assertEquals(0, a.stage);
+    assertEquals(BlockScheduler.Kind.WAIT, s.next(8).kind, "global init belongs to the first worker");
+    assertEquals(BlockScheduler.Kind.WAIT, s.next(7).kind, "init blocks run one at a time");
+    assertArrayEquals(new double[2], s.reserve(7, a.taskId, 10, 10));
+    assertTrue(s.done(7, a.taskId, new double[] {5, 5}, 10, 20));
+    BlockScheduler.Assignment b = s.next(7);
+    assertEquals(3, b.blockIndex);
+    assertTrue(s.done(7, b.taskId, new double[2], 10, 20));
+    BlockScheduler.Assignment w = s.next(8);
+    assertEquals(1, w.blockIndex, "warm-up blocks go to any worker");
+    assertEquals(BlockScheduler.Kind.WAIT, s.next(7).kind, "stage 1 waits for every stage-0 block");
+    s.done(8, w.taskId, new double[2], 10, 20);
+    assertEquals(1, s.stage());
+    assertArrayEquals(new double[2], s.committedLoads(), "stage-0 loads are dropped");
+    List<Integer> seen = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      BlockScheduler.Assignment x = s.next(i % 2);
+      assertEquals(1, x.stage);
+      seen.add(x.blockIndex);
+      s.reserve(i % 2, x.taskId, 3, 3);
+      s.done(i % 2, x.taskId, new double[] {2, 1}, 3, 9);
+    }
+    assertEquals(List.of(0, 1, 2, 3), seen);
+    assertTrue(s.finished());
+    assertEquals(BlockScheduler.Kind.STOP, s.next(0).kind);
+  }
+
+  @Test
+  void lostWorkersBlocksAreHandedOutAgainAndLateReportsIgnored() {
+    BlockScheduler s = new BlockScheduler(2, 3, List.of(), List.of(), false, () -> 0L);
+    BlockScheduler.Assignment a = s.next(0);
+    BlockScheduler.Assignment b = s.next(1);
+    s.reserve(0, a.taskId, 10, 10);
+    assertEquals(1, s.workerLost(0));
+    BlockScheduler.Assignment again = s.next(2);
+    assertEquals(a.blockIndex, again.blockIndex);
+    assertFalse(s.done(0, a.taskId, new double[] {5, 5}, 10, 1), "the lost task's report is ignored");
+    s.done(1, b.taskId, new double[] {1, 1}, 2, 1);
+    s.done(2, again.taskId, new double[] {5, 5}, 10, 1);
+    BlockScheduler.Assignment c = s.next(2);
+    s.done(2, c.taskId, new double[] {0, 1}, 1, 1);
+    assertTrue(s.finished());
+    assertArrayEquals(new double[] {6, 7}, s.committedLoads());
+  }
+
+  /** Concurrent blocks, random sizes and completion order, the real engine: part sizes end within one row. */
+  @Test
+  void reservedQuotasKeepPartsWithinOneRowWithTheRealEngine() {
+    int k = 7;
+    Random rnd = new Random(3);
+    int blocks = 30;
+    BlockScheduler s = new BlockScheduler(k, blocks, List.of(), List.of(), false, () -> 0L);
+    ParsaEngine engine = new ParsaEngine(k);
+    List<Object[]> running = new ArrayList<>();
+    int worker = 0;
+    while (!s.finished()) {
+      while (running.size() < 3) {
+        BlockScheduler.Assignment a = s.next(worker);
+        if (a.kind != BlockScheduler.Kind.RUN) {
+          break;
+        }
+        int n = 1 + rnd.nextInt(200);
+        long[] ids = new long[n];
+        int[] start = new int[n + 1];
+        long[] keys = new long[n * 3];
+        for (int r = 0; r < n; r++) {
+          ids[r] = r;
+          start[r + 1] = 3 * (r + 1);
+          for (int j = 0; j < 3; j++) {
+            keys[3 * r + j] = rnd.nextInt(300);
+          }
+        }
+        Block blk = new Block(ids, start, keys, null);
+        double[] loads = s.reserve(worker, a.taskId, n, n);
+        running.add(new Object[] {a, blk, loads, worker});
+        worker = (worker + 1) % 3;
+      }
+      Object[] r = running.remove(rnd.nextInt(running.size()));
+      BlockScheduler.Assignment a = (BlockScheduler.Assignment) r[0];
+      Block blk = (Block) r[1];
+      double[] loads = (double[]) r[2];
+      double[] before = loads.clone();
+      double[] quota = LoadQuotas.unitQuota(before, blk.numRows());
+      engine.partition(blk, new long[blk.keys().length], loads);
+      double[] delta = new double[k];
+      for (int i = 0; i < k; i++) {
+        delta[i] = loads[i] - before[i];
+      }
+      assertArrayEquals(quota, delta, "the engine reproduces the reserved quota");
+      s.done((Integer) r[3], a.taskId, delta, blk.numRows(), 0);
+    }
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    for (double v : s.committedLoads()) {
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+    assertTrue(max - min <= 1, "spread " + (max - min));
+  }
+
+  @Test
+  void weightQuotaFillsTheLowestFirst() {
+    double[] q = LoadQuotas.weightQuota(new double[] {0, 4, 10}, 8);
+    assertArrayEquals(new double[] {6, 2, 0}, q, 1e-9);
+  }
+}

@@ -1,0 +1,138 @@
+package io.parsa.yarn.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.parsa.avro.rpc.ControlRequest;
+import io.parsa.avro.rpc.NeighborSetProtocol;
+import io.parsa.avro.rpc.PullRequest;
+import io.parsa.avro.rpc.PushRequest;
+import io.parsa.avro.rpc.RequestRejected;
+import io.parsa.yarn.rpc.KeySharding;
+import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.Rpc;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.ipc.Server;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The neighbor-set server over real loopback Avro RPC: security, validation, idempotence, checkpoints. */
+class NeighborSetServiceTest {
+  private static final String SECRET = "s3cret";
+  private static final int K = 70; // two words per key, so the last-word mask matters
+
+  private FileSystem fs;
+  private Path ckpt;
+  private NeighborSetService service;
+  private Server server;
+  private Rpc.Client<NeighborSetProtocol> client;
+
+  @BeforeEach
+  void start() throws Exception {
+    fs = FileSystem.getLocal(new Configuration());
+    ckpt = new Path(Files.createTempDirectory("parsa-ckpt").toUri());
+    service = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
+    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1");
+    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    Rpc.closeAsync(server);
+  }
+
+  /** Keys owned by shard 1 of 2. */
+  static List<Long> ownedKeys(int n) {
+    List<Long> keys = new ArrayList<>();
+    for (long key = 1; keys.size() < n; key++) {
+      if (KeySharding.shard(key, 2) == 1) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  private long[] pull(List<Long> keys) throws Exception {
+    return Longs.toArray(client.proxy().pull(new PullRequest(SECRET, 0, keys)).getBits());
+  }
+
+  @Test
+  void rejectsBadSecretsAndMalformedRequestsWithoutHarm() throws Exception {
+    List<Long> keys = ownedKeys(2);
+    NeighborSetProtocol p = client.proxy();
+    assertTrue(p.push(new PushRequest(SECRET, 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L))).getApplied());
+
+    RequestRejected e = assertThrows(RequestRejected.class,
+        () -> p.push(new PushRequest("wrong", 0, 2L, true, keys, List.of(0L, 0L, 0L, 0L))));
+    assertTrue(e.getReason().contains("secret"));
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest("", 0, keys)));
+    // bits length != keys x words per key
+    e = assertThrows(RequestRejected.class, () -> p.push(new PushRequest(SECRET, 0, 3L, true, keys, List.of(7L))));
+    assertTrue(e.getReason().contains("bits length"), e.getReason());
+    // too many keys
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(SECRET, 0, ownedKeys(101))));
+    // a key of another shard
+    long foreign = 1;
+    while (KeySharding.shard(foreign, 2) == 1) {
+      foreign++;
+    }
+    final long f = foreign;
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(SECRET, 0, List.of(f))));
+    // a bit at or beyond part k
+    assertThrows(RequestRejected.class,
+        () -> p.push(new PushRequest(SECRET, 0, 4L, true, keys.subList(0, 1), List.of(0L, 1L << 6))));
+
+    assertArrayEquals(new long[] {1, 0, 2, 0}, pull(keys), "state survived the rejected requests");
+    assertEquals(6, service.stats().getRejected());
+  }
+
+  @Test
+  void retriedPushIsAppliedOnceAndReplaceReplaces() throws Exception {
+    List<Long> keys = ownedKeys(1);
+    NeighborSetProtocol p = client.proxy();
+    assertTrue(p.push(new PushRequest(SECRET, 3, 10L, false, keys, List.of(1L, 0L))).getApplied());
+    assertFalse(p.push(new PushRequest(SECRET, 3, 10L, false, keys, List.of(1L, 0L))).getApplied());
+    assertTrue(p.push(new PushRequest(SECRET, 3, 11L, false, keys, List.of(4L, 1L))).getApplied());
+    assertArrayEquals(new long[] {5, 1}, pull(keys));
+    // a retry of an old push after a replace must not resurrect anything
+    assertTrue(p.push(new PushRequest(SECRET, 4, 1L, true, keys, List.of(8L, 0L))).getApplied());
+    assertFalse(p.push(new PushRequest(SECRET, 3, 11L, false, keys, List.of(4L, 1L))).getApplied());
+    assertArrayEquals(new long[] {8, 0}, pull(keys));
+  }
+
+  @Test
+  void checkpointRestoresSetsAndSequences() throws Exception {
+    List<Long> keys = ownedKeys(3);
+    NeighborSetProtocol p = client.proxy();
+    p.push(new PushRequest(SECRET, 0, 5L, false, keys, List.of(1L, 0L, 2L, 0L, 3L, 32L)));
+    assertTrue(p.checkpoint(new ControlRequest(SECRET, null)).getCheckpointPath() != null);
+    p.push(new PushRequest(SECRET, 0, 6L, false, keys, List.of(16L, 0L, 0L, 0L, 0L, 0L)));
+    service.checkpoint();
+    service.checkpoint(); // older generations are removed
+
+    NeighborSetService restored = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
+    assertTrue(restored.restore());
+    long[] out = new long[6];
+    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1");
+    try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
+        "127.0.0.1:" + s2.getPort(), 5000)) {
+      out = Longs.toArray(c2.proxy().pull(new PullRequest(SECRET, 0, keys)).getBits());
+      assertFalse(c2.proxy().push(new PushRequest(SECRET, 0, 6L, false, keys, List.of(0L, 0L, 0L, 0L, 0L, 1L)))
+          .getApplied(), "sequence numbers survive a restart");
+    } finally {
+      Rpc.closeAsync(s2);
+    }
+    assertArrayEquals(new long[] {17, 0, 2, 0, 3, 32}, out);
+    assertEquals(1, fs.listStatus(ckpt, f -> f.getName().startsWith("server-1-")).length);
+  }
+}
