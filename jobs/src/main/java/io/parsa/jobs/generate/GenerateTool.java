@@ -53,6 +53,9 @@ public class GenerateTool extends ParsaTool {
     o.addOption(opt("row-exponent", "a", "power-law exponent of row degrees, > 1 (default 2.2)"));
     o.addOption(opt("column-exponent", "s", "power-law exponent of key popularity, >= 0; 0 = uniform, 1 = Zipf "
         + "(default 1.0)"));
+    o.addOption(opt("clusters", "c", "number of topic-like communities (default 1: none)"));
+    o.addOption(opt("locality", "p", "probability that a key comes from the row's own community, 0..1 "
+        + "(default 0)"));
     o.addOption(opt("seed", "n", "random seed (default 42)"));
     o.addOption(opt("output", "file", "libsvm file to write, on any Hadoop file system; .gz/.bz2 compress "
         + "(required)"));
@@ -79,6 +82,12 @@ public class GenerateTool extends ParsaTool {
     if (!(colExp >= 0.0)) {
       throw new UsageException("--column-exponent must be at least 0, got " + colExp);
     }
+    int clusters = intOpt(cl, "clusters", 1, 1);
+    double locality = doubleOpt(cl, "locality", 0.0);
+    if (!(locality >= 0.0 && locality <= 1.0) || clusters > columns) {
+      throw new UsageException("--locality must be in [0, 1] and --clusters at most --columns; got " + locality
+          + " and " + clusters);
+    }
     long seed = longOpt(cl, "seed", 42, Long.MIN_VALUE);
     boolean overwrite = cl.hasOption("overwrite");
     Configuration conf = getConf();
@@ -100,7 +109,8 @@ public class GenerateTool extends ParsaTool {
     }
 
     long start = System.nanoTime();
-    PowerLawGenerator gen = new PowerLawGenerator(rows, columns, nonZeros, rowExp, colExp, seed);
+    PowerLawGenerator gen = new PowerLawGenerator(rows, columns, nonZeros, rowExp, colExp, seed, clusters,
+        locality);
     long[] written = new long[2];
     if (files == 1) {
       writeFile(conf, fs, out, gen, rows, seed, written);
