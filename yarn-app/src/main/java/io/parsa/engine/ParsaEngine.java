@@ -13,7 +13,8 @@ import java.util.Arrays;
  *   <li>the part p with the lowest load picks (ties: lowest part index); a row's load is its weight, 1 for
  *       an unweighted block; {@code loads} is carried in and out so balance holds over the whole run;</li>
  *   <li>p takes the unassigned row u* of lowest cost_p (tie-breaking below);</li>
- *   <li>u* is removed from every part's structure; load_p += weight(u*);</li>
+ *   <li>u* is marked assigned (other parts drop it from their lists when it reaches a list front);
+ *       load_p += weight(u*);</li>
  *   <li>for each key v of u* not in S_p (in the row's first-occurrence key order), v is added to S_p and
  *       cost_p(r) is decremented by one for each unassigned row r using v (in increasing row index).</li>
  * </ol>
@@ -28,13 +29,16 @@ import java.util.Arrays;
  * of its new bucket.
  *
  * <h2>Data structure (paper §4.1, Figure 5)</h2>
- * Per part: an {@code int[3n]} array of nodes {cost, prev, next}, rows with cost 0..θ in per-cost doubly-linked
- * lists with head pointers {@code heads[c]}, and rows with cost &gt; θ in one overflow list sorted by cost
- * (LIFO within a cost). Lowest cost, remove and decrement are O(1) for costs ≤ θ + 1; a decrement above θ + 1
- * walks the overflow list back to the front of its new cost group. Costs of all parts are initialised at the
- * start of a call in O(k·n + nnz·ceil(k/64) + set bits); a part's lists are built when it first picks in the
- * call. Arrays are reused across calls. Memory: about 12·n·k bytes for the nodes plus 4·(θ+2)·k for the heads,
- * plus the block's key→rows index (4·edges).
+ * Per part ({@link Structure#LINKED_LIST}, the default): an {@code int[3n]} array of nodes {cost, prev, next},
+ * rows with cost 0..θ in per-cost doubly-linked lists with head pointers {@code heads[c]}, and rows with cost
+ * &gt; θ in one overflow list sorted by cost (LIFO within a cost). Lowest cost, remove and decrement are O(1) for
+ * costs ≤ θ + 1; a decrement above θ + 1 walks the overflow list back to the front of its new cost group. The
+ * picking part unlinks its row at once; the other parts unlink an assigned row only when it reaches the front of
+ * one of their lists (so an assignment costs O(1), not O(k)). Costs of all parts are initialised at the start of
+ * a call with bit-sliced counters, O(k·n·log deg + nnz·ceil(k/64)·log deg); a part's lists are built when it
+ * first picks in the call. The block's key→rows index drops assigned rows as it is scanned. Arrays are reused
+ * across calls. Memory: about 12·n·k bytes for the nodes, 4·(θ+2)·k for the heads, 8·edges for the key→rows
+ * index. {@link Structure#BUCKET_STACKS} is an alternative with the same choices (see {@link LazyBucketQueues}).
  *
  * <p>Not thread-safe; use one instance per thread.
  */
@@ -151,6 +155,9 @@ public final class ParsaEngine {
   public int[] partition(Block block, long[] membership, double[] loads) {
     int n = block.numRows();
     int numKeys = block.numKeys();
+    if ((long) numKeys * wpk > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("block too large for k = " + k + ": " + numKeys + " keys");
+    }
     if (membership == null || membership.length < (long) numKeys * wpk) {
       throw new IllegalArgumentException("membership.length must be >= numKeys * wordsPerKey(k) = "
           + (long) numKeys * wpk + ", was " + (membership == null ? "null" : membership.length));
@@ -264,11 +271,7 @@ public final class ParsaEngine {
       }
       done[u] = true;
       result[u] = p;
-      for (int j = 0; j < k; j++) {
-        if (built[j]) {
-          unlink(j, u);
-        }
-      }
+      unlink(p, u); // other parts drop u lazily (see lowest)
       loads[p] += weighted ? block.weight(u) : 1.0;
 
       int word = p >>> 6;
@@ -437,14 +440,24 @@ public final class ParsaEngine {
   /** The front row of part p's lowest non-empty list. */
   private int lowest(int p) {
     int[] hd = heads[p];
+    boolean[] done = assigned;
     for (int c = minBucket[p]; c <= theta; c++) {
-      if (hd[c] != NONE) {
+      int u = hd[c];
+      while (u != NONE && done[u]) {
+        unlink(p, u); // rows assigned by other parts leave this part's lists lazily, when they reach a front
+        u = hd[c];
+      }
+      if (u != NONE) {
         minBucket[p] = c;
-        return hd[c];
+        return u;
       }
     }
     minBucket[p] = overflow;
     int u = hd[overflow];
+    while (u != NONE && done[u]) {
+      unlink(p, u);
+      u = hd[overflow];
+    }
     if (u == NONE) {
       throw new IllegalStateException("no unassigned row left for part " + p);
     }

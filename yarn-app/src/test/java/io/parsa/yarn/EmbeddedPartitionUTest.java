@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.parsa.common.JsonFiles;
 import io.parsa.yarn.client.PartitionUTool;
+import io.parsa.yarn.client.PartitionUToolAccess;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.NeighborSetFiles;
 import java.io.File;
@@ -94,5 +95,42 @@ class EmbeddedPartitionUTest {
     assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
     JsonNode stats = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
     assertEquals(1, stats.get("workerFailures").asInt());
+  }
+
+  @Test
+  void incrementalRunStartsFromEarlierNeighborSetsWithSynchronousPushesAndWeights() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("incremental");
+    Path blocks = new Path(base, "blocks");
+    TestBlocks.write(fs, blocks, TestBlocks.random(1500, 2000, 8, 21), 6, 1);
+    Path first = new Path(base, "first");
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+        "--output", first.toString(), "--k", "3", "--workers", "2", "--mode", "embedded", "--init-fraction", "0.2"}));
+    Path second = new Path(base, "second");
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+        "--output", second.toString(), "--k", "3", "--workers", "2", "--servers", "3", "--mode", "embedded",
+        "--initial-neighbor-sets", new Path(first, "neighbor-sets").toString(), "--max-delay", "0",
+        "--weighted"}));
+    assertEquals(1500, assignedIds(fs, new Path(second, "u-assignment"), 3).size());
+    JsonNode a = JsonFiles.MAPPER.readTree(new File(new Path(first, "_stats.json").toUri()));
+    JsonNode b = JsonFiles.MAPPER.readTree(new File(new Path(second, "_stats.json").toUri()));
+    assertEquals(2, a.get("initBlocks").asInt(), "ceil(0.2 x 6 blocks)");
+    for (int i = 0; i < 3; i++) {
+      // the second run's S_i start from the first run's, so they can only be larger
+      assertTrue(b.get("neighborSetSizes").get(i).asLong() >= a.get("neighborSetSizes").get(i).asLong());
+    }
+    // the earlier sets are the final ones of a run on the same data: the rows fall back into similar parts
+    assertTrue(b.get("mMax").asLong() <= a.get("mMax").asLong() * 1.2, a.get("mMax") + " vs " + b.get("mMax"));
+  }
+
+  @Test
+  void autoModeNeedsAResourceManagerAndMapReduceOnYarn() {
+    Configuration c = new Configuration(false);
+    assertEquals(false, PartitionUToolAccess.clusterConfigured(c));
+    c.set("yarn.resourcemanager.address", "rm.example.com:8032");
+    assertEquals(false, PartitionUToolAccess.clusterConfigured(c));
+    c.set("mapreduce.framework.name", "yarn");
+    assertEquals(true, PartitionUToolAccess.clusterConfigured(c));
   }
 }

@@ -113,7 +113,8 @@ public class GenerateTool extends ParsaTool {
     }
     double secs = (System.nanoTime() - start) / 1e9;
     LOG.info("generate: {} rows, {} non-zeros -> {}", written[0], written[1], out);
-    System.out.printf(Locale.ROOT, "generate: %,d rows, %,d non-zeros, %,d columns -> %s (%.1f s, %.1f M non-zeros/s)%n",
+    System.out.printf(Locale.ROOT,
+        "generate: %,d rows, %,d non-zeros, %,d columns -> %s (%.1f s, %.1f M non-zeros/s)%n",
         written[0], written[1], columns, out, secs, written[1] / secs / 1e6);
     return 0;
   }

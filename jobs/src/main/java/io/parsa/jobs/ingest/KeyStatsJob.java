@@ -39,10 +39,20 @@ public final class KeyStatsJob {
 
   /**
    * Largest number of non-zeros for which the client computes the key statistics itself, streaming the blocks
-   * through a hash map, instead of starting a job (whose start-up dominates on small data). 0 = always a job.
+   * through a hash map, instead of starting a job (whose start-up and sort dominate unless the data is large).
+   * 0 = always a job. Default: {@link #DEFAULT_LOCAL_MAX_NONZEROS} when the jobs run on a cluster (the client may
+   * be a small gateway), {@link #DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE} in local mode, where the tasks would run
+   * in the client's JVM anyway and the single pass is several times faster than the job.
    */
   public static final String LOCAL_MAX_NONZEROS = "parsa.ingest.keystats.local.max.nonzeros";
   public static final long DEFAULT_LOCAL_MAX_NONZEROS = 4_000_000L;
+  public static final long DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE = 30_000_000L;
+
+  /** The configured client-side limit, with the default that fits the runner. */
+  public static long localMaxNonZeros(Configuration conf) {
+    return conf.getLong(LOCAL_MAX_NONZEROS, io.parsa.jobs.common.LocalJobs.isLocal(conf)
+        ? DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE : DEFAULT_LOCAL_MAX_NONZEROS);
+  }
 
   private KeyStatsJob() {}
 

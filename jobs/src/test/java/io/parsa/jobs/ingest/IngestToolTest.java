@@ -260,5 +260,10 @@ class IngestToolTest {
     File in = write(new File(tmp, "data.libsvm"), libsvm(3));
     assertExit(2, ingest(conf, "--input", in.getPath(), "--format", "csv", "--output", tmp + "/x"));
     assertExit(0, ingest(conf, "--help"));
+    IngestTestSupport.Run notAvro = ingest(conf, "--input", in.getPath(), "--format", "avro", "--output",
+        tmp + "/y");
+    assertExit(2, notAvro);
+    assertTrue(notAvro.err().contains("ingest: file:" + in.getPath() + ":1: not an Avro container file"),
+        notAvro.err());
   }
 }

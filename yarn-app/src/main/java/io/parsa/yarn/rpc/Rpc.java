@@ -2,6 +2,10 @@ package io.parsa.yarn.rpc;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import io.netty.channel.DefaultEventLoopGroup;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.apache.avro.ipc.Server;
 import org.apache.avro.ipc.netty.NettyServer;
 import org.apache.avro.ipc.netty.NettyTransceiver;
@@ -13,15 +17,58 @@ public final class Rpc {
 
   private Rpc() {}
 
-  /** Serves {@code impl} of {@code iface} on {@code bindHost} and an ephemeral port; started on return. */
+  /**
+   * Serves {@code impl} of {@code iface} on {@code bindHost} and an ephemeral port; started on return. The Netty
+   * threads are daemons and all three event-loop groups are shut down on close (Avro's own NettyServer leaves
+   * its request-executor group running, which keeps a JVM from exiting).
+   */
   public static <T> Server serve(Class<T> iface, T impl, String bindHost) throws IOException {
+    EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("parsa-rpc-boss", true));
+    EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("parsa-rpc-io", true));
+    EventLoopGroup exec = new DefaultEventLoopGroup(4, new DefaultThreadFactory("parsa-rpc-exec", true));
     try {
-      NettyServer server = new NettyServer(new SpecificResponder(iface, impl), new InetSocketAddress(bindHost, 0));
+      NettyServer server = new NettyServer(new SpecificResponder(iface, impl), new InetSocketAddress(bindHost, 0),
+          ch -> { }, b -> { }, boss, io, exec);
       server.start();
-      return server;
+      return new Endpoint(server, exec);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      boss.shutdownGracefully();
+      io.shutdownGracefully();
+      exec.shutdownGracefully();
       throw new IOException("interrupted while starting the RPC server", e);
+    }
+  }
+
+  /** A started server that also stops the request-executor group on close. */
+  private static final class Endpoint implements Server {
+    private final NettyServer server;
+    private final EventLoopGroup exec;
+
+    Endpoint(NettyServer server, EventLoopGroup exec) {
+      this.server = server;
+      this.exec = exec;
+    }
+
+    @Override
+    public int getPort() {
+      return server.getPort();
+    }
+
+    @Override
+    public void start() {
+      server.start();
+    }
+
+    @Override
+    public void close() {
+      server.close();
+      exec.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void join() throws InterruptedException {
+      server.join();
     }
   }
 
