@@ -129,17 +129,10 @@ public class MetricsTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
     try {
-      Job join = Jobs.newJob(conf, name(), "join rows with u-assignment", MetricsTool.class);
-      join.getConfiguration().setInt(MrKeys.K, k);
-      join.getConfiguration().setLong(MrKeys.SEED, seed);
-      RowJoinJob.configure(join, blocks, uAssign);
-      join.setReducerClass(RowKeysReducer.class);
-      join.setNumReduceTasks(r);
-      join.setOutputKeyClass(LongWritable.class);
-      join.setOutputValueClass(JoinValue.class);
-      join.setOutputFormatClass(SequenceFileOutputFormat.class);
       Path joinDir = new Path(work, "join");
-      FileOutputFormat.setOutputPath(join, joinDir);
+      Job join = RowJoinJob.newJoin(conf, name(), MetricsTool.class, blocks, uAssign, k, RowKeysReducer.class,
+          LongWritable.class, r, joinDir);
+      join.getConfiguration().setLong(MrKeys.SEED, seed);
       Jobs.run(join);
       long rows = RowJoinJob.check(join);
       long nonZeros = Jobs.count(join, JoinCounters.NONZEROS_IN);

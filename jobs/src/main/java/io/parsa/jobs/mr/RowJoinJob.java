@@ -4,11 +4,15 @@ import java.io.IOException;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.specific.SpecificData;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
 /**
  * Wiring and checks of the reduce-side join of the blocks (GraphRow) with a u-assignment (UAssignment) on row id,
@@ -26,6 +30,26 @@ public final class RowJoinJob {
     MultipleInputs.addInputPath(job, uAssignment, AvroKeyInputFormat.class, AssignmentMapper.class);
     job.setMapOutputKeyClass(LongWritable.class);
     job.setMapOutputValueClass(JoinValue.class);
+  }
+
+  /**
+   * A complete join job of one step: the two inputs, k, {@code reducers} reduce tasks running {@code reducer}
+   * with output key {@code outKey} (value {@link JoinValue}) as a SequenceFile in {@code outDir}. The caller may
+   * add settings (such as {@link MrKeys#CARRY_RAW}) before running it.
+   */
+  @SuppressWarnings("rawtypes")
+  public static Job newJoin(Configuration conf, String step, Class<?> tool, Path blocks, Path uAssignment, int k,
+      Class<? extends Reducer> reducer, Class<?> outKey, int reducers, Path outDir) throws IOException {
+    Job join = Jobs.newJob(conf, step, "join rows with u-assignment", tool);
+    join.getConfiguration().setInt(MrKeys.K, k);
+    configure(join, blocks, uAssignment);
+    join.setReducerClass(reducer);
+    join.setNumReduceTasks(reducers);
+    join.setOutputKeyClass(outKey);
+    join.setOutputValueClass(JoinValue.class);
+    join.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(join, outDir);
+    return join;
   }
 
   /** Fails unless every row met exactly one assignment and vice versa. Returns the number of rows. */

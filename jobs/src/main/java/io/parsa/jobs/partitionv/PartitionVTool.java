@@ -128,16 +128,9 @@ public class PartitionVTool extends ParsaTool {
     long t0 = System.nanoTime();
     try {
       // 1. join
-      Job join = Jobs.newJob(conf, name(), "join rows with u-assignment", PartitionVTool.class);
-      join.getConfiguration().setInt(MrKeys.K, k);
-      RowJoinJob.configure(join, blocks, uAssign);
-      join.setReducerClass(RowKeysReducer.class);
-      join.setNumReduceTasks(r);
-      join.setOutputKeyClass(LongWritable.class);
-      join.setOutputValueClass(JoinValue.class);
-      join.setOutputFormatClass(SequenceFileOutputFormat.class);
       Path joinDir = new Path(work, "join");
-      FileOutputFormat.setOutputPath(join, joinDir);
+      Job join = RowJoinJob.newJoin(conf, name(), PartitionVTool.class, blocks, uAssign, k, RowKeysReducer.class,
+          LongWritable.class, r, joinDir);
       Jobs.run(join);
       long rows = RowJoinJob.check(join);
       long pairs = Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS);

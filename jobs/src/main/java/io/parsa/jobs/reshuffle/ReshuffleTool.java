@@ -26,7 +26,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,17 +137,10 @@ public class ReshuffleTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
     try {
-      Job join = Jobs.newJob(conf, name(), "join rows with u-assignment", ReshuffleTool.class);
-      join.getConfiguration().setInt(MrKeys.K, k);
-      join.getConfiguration().setBoolean(MrKeys.CARRY_RAW, true);
-      RowJoinJob.configure(join, blocks, uAssign);
-      join.setReducerClass(AssignReducer.class);
-      join.setNumReduceTasks(r);
-      join.setOutputKeyClass(PartRowKey.class);
-      join.setOutputValueClass(JoinValue.class);
-      join.setOutputFormatClass(SequenceFileOutputFormat.class);
       Path joinDir = new Path(work, "join");
-      FileOutputFormat.setOutputPath(join, joinDir);
+      Job join = RowJoinJob.newJoin(conf, name(), ReshuffleTool.class, blocks, uAssign, k, AssignReducer.class,
+          PartRowKey.class, r, joinDir);
+      join.getConfiguration().setBoolean(MrKeys.CARRY_RAW, true);
       Jobs.run(join);
       long rows = RowJoinJob.check(join);
 
