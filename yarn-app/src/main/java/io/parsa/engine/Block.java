@@ -12,8 +12,9 @@ import java.util.Arrays;
  * every row lists each of its distinct keys once, in the order of first occurrence in the input row. The
  * engine only ever sees the local CSR; a key repeated within one row counts once.
  *
- * <p>Instances are immutable after construction (the arrays returned by accessors are the internal ones;
- * callers must not modify them).
+ * <p>Instances are immutable after construction. {@code rowIds} and {@code weights} are kept, not copied, and
+ * the arrays returned by accessors are the internal ones: callers must not modify any of them. Memory: 8·n (ids)
+ * + 4·(n+1) + 4·edges (local CSR) + 8·distinct keys, plus the weights if given.
  */
 public final class Block {
   private final long[] rowIds;

@@ -65,8 +65,13 @@ public final class BlockSequencePartitioner {
 
   /** A partitioner for k parts whose engine uses the given θ. */
   public BlockSequencePartitioner(int k, int theta) {
+    this(k, theta, ParsaEngine.Structure.LINKED_LIST);
+  }
+
+  /** A partitioner for k parts whose engine uses the given θ and cost structure. */
+  public BlockSequencePartitioner(int k, int theta, ParsaEngine.Structure structure) {
     this.k = k;
-    this.engine = new ParsaEngine(k, theta);
+    this.engine = new ParsaEngine(k, theta, structure);
   }
 
   /** Partitions {@code blocks} in order after the given initialisation. */

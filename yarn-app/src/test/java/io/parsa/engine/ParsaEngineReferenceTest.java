@@ -55,7 +55,8 @@ class ParsaEngineReferenceTest {
         default -> rnd.nextInt(6);
       };
       boolean weighted = trial % 3 == 0;
-      ParsaEngine fast = new ParsaEngine(k, theta);
+      ParsaEngine.Structure structure = ParsaEngine.Structure.values()[(trial / 5) % 2];
+      ParsaEngine fast = new ParsaEngine(k, theta, structure);
       int wpk = NeighborSets.wordsPerKey(k);
       double[] loadsFast = new double[k];
       double[] loadsRef = new double[k];
@@ -80,7 +81,7 @@ class ParsaEngineReferenceTest {
         ReferenceAlgorithm3 ref = new ReferenceAlgorithm3();
         int[] rFast = fast.partition(b, mFast, loadsFast);
         int[] rRef = ref.partition(k, b, mRef, loadsRef);
-        String ctx = "trial " + trial + " block " + bIdx + " k=" + k + " theta=" + theta;
+        String ctx = "trial " + trial + " block " + bIdx + " k=" + k + " theta=" + theta + " " + structure;
         assertEquals(ref.picks, fastPicks, ctx);
         assertArrayEquals(rRef, rFast, ctx);
         assertArrayEquals(mRef, mFast, ctx);
@@ -100,7 +101,7 @@ class ParsaEngineReferenceTest {
     for (int trial = 0; trial < 100; trial++) {
       int k = 1 + rnd.nextInt(6);
       int theta = rnd.nextInt(4);
-      ParsaEngine fast = new ParsaEngine(k, theta);
+      ParsaEngine fast = new ParsaEngine(k, theta, ParsaEngine.Structure.values()[trial % 2]);
       Block b = randomBlock(rnd, 5 + rnd.nextInt(30), 8 + rnd.nextInt(40), 30, false);
       long[] m1 = new long[b.numKeys()];
       long[] m2 = m1.clone();
@@ -114,5 +115,31 @@ class ParsaEngineReferenceTest {
       aboveTheta += ref.picks.stream().filter(pk -> pk.cost() > theta + 1).count();
     }
     assertEquals(true, aboveTheta > 200, "picks above theta + 1: " + aboveTheta);
+  }
+
+  @Test
+  void largerDenseBlocksExercisePoolCompaction() {
+    SplittableRandom rnd = new SplittableRandom(1234);
+    long compactions = 0;
+    for (int trial = 0; trial < 12; trial++) {
+      int k = 1 + rnd.nextInt(5);
+      int theta = trial % 3 == 0 ? 3 : ParsaEngine.DEFAULT_THETA;
+      ParsaEngine fast = new ParsaEngine(k, theta, ParsaEngine.Structure.BUCKET_STACKS);
+      double[] l1 = new double[k];
+      double[] l2 = new double[k];
+      for (int blk = 0; blk < 2; blk++) {
+        Block b = randomBlock(rnd, 200 + rnd.nextInt(300), 20 + rnd.nextInt(20), 14, trial % 2 == 0);
+        long[] m1 = new long[b.numKeys()];
+        long[] m2 = m1.clone();
+        List<ReferenceAlgorithm3.Pick> fastPicks = new ArrayList<>();
+        fast.setListener((p, u, c) -> fastPicks.add(new ReferenceAlgorithm3.Pick(p, u, c)));
+        ReferenceAlgorithm3 ref = new ReferenceAlgorithm3();
+        assertArrayEquals(ref.partition(k, b, m2, l2), fast.partition(b, m1, l1), "trial " + trial);
+        assertEquals(ref.picks, fastPicks, "trial " + trial);
+        assertArrayEquals(m2, m1);
+      }
+      compactions += fast.compactions();
+    }
+    assertEquals(true, compactions > 10, "compactions: " + compactions);
   }
 }

@@ -48,7 +48,7 @@ public class BaselineAssignTool extends ParsaTool {
 
   @Override
   protected String name() {
-    return "baseline";
+    return "assign-baseline";
   }
 
   @Override
@@ -121,5 +121,11 @@ public class BaselineAssignTool extends ParsaTool {
     } finally {
       OutputPaths.discard(fs, tmp);
     }
+  }
+
+  /** Standalone entry point (the step is not in the CLI dispatcher; the pipeline calls it directly). */
+  public static void main(String[] args) throws Exception {
+    System.exit(org.apache.hadoop.util.ToolRunner.run(new org.apache.hadoop.conf.Configuration(),
+        new BaselineAssignTool(), args));
   }
 }

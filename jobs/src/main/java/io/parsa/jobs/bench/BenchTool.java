@@ -101,7 +101,12 @@ public final class BenchTool extends ParsaTool {
         runs.add(measure(d, alg, k, workers, work));
       }
     }
-    writeReport(runs, sets, docs, quick, k);
+    StringBuilder sweeps = new StringBuilder();
+    Dataset sweepSet = sets.stream().filter(d -> d.name.equals("news20")).findFirst().orElse(sets.get(0));
+    sweeps.append(engineSweeps(sweepSet, work, docs));
+    sweeps.append(parallelSweeps(sweepSet, k, work, docs, quick ? null : sets.stream()
+        .filter(d -> d.name.equals("gen-1e7")).findFirst().orElse(null)));
+    writeReport(runs, sets, docs, quick, k, sweeps.toString());
     System.err.println("bench: wrote " + new File(docs, "benchmarks.md"));
     return 0;
   }
@@ -192,8 +197,169 @@ public final class BenchTool extends ParsaTool {
 
   // ---- report -----------------------------------------------------------------------------------
 
-  private static void writeReport(List<Run> runs, List<Dataset> sets, File docs, boolean quick, int k)
-      throws IOException {
+  // ---- sweeps ----------------------------------------------------------------------------------
+
+  /** Runs engine-bench once (or loads its cached JSON) and returns its result rows. */
+  private static JsonNode engineBench(File work, String cacheName, String... args) throws Exception {
+    File cached = new File(work, "results/" + cacheName + ".json");
+    if (!cached.exists()) {
+      List<String> a = new ArrayList<>(List.of(args));
+      File tmp = new File(work, "results/." + cacheName + ".tmp");
+      a.add("--json");
+      a.add(tmp.getPath());
+      System.err.println("bench: engine-bench " + String.join(" ", a));
+      int rc = ParsaCli.runStep(new Configuration(), "engine-bench", a.toArray(new String[0]));
+      if (rc != 0) {
+        throw new IOException("engine-bench failed (exit " + rc + ") for " + cacheName);
+      }
+      Files.move(tmp.toPath(), cached.toPath());
+    }
+    return JsonFiles.MAPPER.readTree(cached);
+  }
+
+  /** The paper's Figures 7 and 8 with the single-process engine: quality against k, b and a/b. */
+  private static String engineSweeps(Dataset d, File work, File docs) throws Exception {
+    StringBuilder md = new StringBuilder();
+    String fmtArg = d.format.equals("libsvm") ? "libsvm" : "edges";
+    List<String> base = new ArrayList<>(List.of("--input", d.path, "--format", fmtArg, "--seed", "1"));
+    if (d.format.equals("uedges")) {
+      base.add("--symmetric");
+    }
+
+    // Figure 7: improvement over random against k
+    String[] ks = {"2", "4", "8", "16", "32", "64", "128", "256"};
+    List<String> a7 = new ArrayList<>(base);
+    a7.addAll(List.of("-k", String.join(",", ks), "-b", "16"));
+    JsonNode r7 = engineBench(work, "fig7-" + d.name, a7.toArray(new String[0]));
+    md.append("## Figure 7: improvement over random against k (").append(d.name).append(", b = 16, engine)\n\n");
+    md.append("Single-process engine (`parsa engine-bench`), V by Algorithm 2 for both placements.\n\n");
+    md.append("| k | M_max | T_max | T_sum | random M_max | random T_max | random T_sum | M_max impr. | ")
+        .append("T_max impr. | T_sum impr. | engine Medges/s | peak heap MiB |\n");
+    md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    double[][] imp7 = new double[3][ks.length];
+    for (int i = 0; i < r7.size(); i++) {
+      JsonNode r = r7.get(i);
+      md.append(engineRow(String.valueOf(r.path("k").asInt()), r));
+      imp7[0][i] = r.path("improvementPercent").path("mMax").asDouble();
+      imp7[1][i] = r.path("improvementPercent").path("tMax").asDouble();
+      imp7[2][i] = r.path("improvementPercent").path("tSum").asDouble();
+    }
+    SvgChart c7 = new SvgChart("Improvement over random vs k (" + d.name + ")", "k", "improvement %",
+        List.of(ks)).add("M_max", imp7[0]).add("T_max", imp7[1]).add("T_sum", imp7[2]);
+    Files.writeString(new File(docs, "bench/fig7-k.svg").toPath(), c7.lines());
+    md.append("\n![Figure 7](bench/fig7-k.svg)\n\n");
+
+    // Figure 8: number of blocks b, and warm-up fraction a/b
+    String[] bs = {"1", "2", "4", "8", "16", "32", "64"};
+    List<String> a8 = new ArrayList<>(base);
+    a8.addAll(List.of("-k", "16", "-b", String.join(",", bs)));
+    JsonNode r8 = engineBench(work, "fig8b-" + d.name, a8.toArray(new String[0]));
+    String[] pcts = {"0", "5", "10", "20", "50"};
+    List<String> a8a = new ArrayList<>(base);
+    a8a.addAll(List.of("-k", "16", "-b", "16", "--a-percent", String.join(",", pcts)));
+    JsonNode r8a = engineBench(work, "fig8a-" + d.name, a8a.toArray(new String[0]));
+    md.append("## Figure 8: blocks b and warm-up a/b (").append(d.name).append(", k = 16, engine)\n\n");
+    md.append("| b | a | M_max | T_max | T_sum | random M_max | random T_max | random T_sum | M_max impr. | ")
+        .append("T_max impr. | T_sum impr. | engine Medges/s | peak heap MiB |\n");
+    md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    double[][] q8 = new double[2][bs.length];
+    for (int i = 0; i < r8.size(); i++) {
+      JsonNode r = r8.get(i);
+      md.append("| ").append(r.path("b").asInt()).append(' ').append(engineRow(String.valueOf(r.path("a").asInt()), r));
+      q8[0][i] = r.path("parsa").path("mMax").asDouble();
+      q8[1][i] = r.path("engineSeconds").asDouble();
+    }
+    double[] q8a = new double[pcts.length];
+    for (int i = 0; i < r8a.size(); i++) {
+      JsonNode r = r8a.get(i);
+      md.append("| ").append(r.path("b").asInt()).append(' ').append(engineRow(String.valueOf(r.path("a").asInt()), r));
+      q8a[i] = r.path("improvementPercent").path("mMax").asDouble();
+    }
+    Files.writeString(new File(docs, "bench/fig8-blocks.svg").toPath(),
+        new SvgChart("M_max vs number of blocks b (" + d.name + ", k = 16)", "b", "M_max", List.of(bs))
+            .add("parsa M_max", q8[0]).lines());
+    Files.writeString(new File(docs, "bench/fig8-warmup.svg").toPath(),
+        new SvgChart("M_max improvement vs warm-up a/b (" + d.name + ", k = 16, b = 16)", "a/b %",
+            "improvement %", List.of(pcts)).add("M_max", q8a).lines());
+    md.append("\n![Figure 8, blocks](bench/fig8-blocks.svg) ![Figure 8, warm-up](bench/fig8-warmup.svg)\n\n");
+    return md.toString();
+  }
+
+  private static String engineRow(String first, JsonNode r) {
+    JsonNode p = r.path("parsa");
+    JsonNode q = r.path("random");
+    JsonNode i = r.path("improvementPercent");
+    return String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %.2f | %d |%n", first,
+        p.path("mMax").asLong(), p.path("tMax").asLong(), p.path("tSum").asLong(), q.path("mMax").asLong(),
+        q.path("tMax").asLong(), q.path("tSum").asLong(), pct(i.path("mMax").asDouble()),
+        pct(i.path("tMax").asDouble()), pct(i.path("tSum").asDouble()), r.path("edgesPerSecond").asDouble() / 1e6,
+        r.path("peakHeapMB").asLong());
+  }
+
+  /**
+   * The paper's Figure 9 (global initialisation fraction) and the 1 → 2 worker scaling, with the parallel
+   * partition-u application (embedded mode) on the blocks the table phase ingested.
+   */
+  private String parallelSweeps(Dataset d, int k, File work, File docs, Dataset scaling) throws Exception {
+    StringBuilder md = new StringBuilder();
+    Path blocks = new Path(new File(work, d.name + "/parsa-k" + k).getAbsolutePath(), "blocks");
+    String[] fractions = {"0", "0.05", "0.1", "0.2", "0.4"};
+    md.append("## Figure 9: global initialisation (").append(d.name).append(", k = ").append(k)
+        .append(", 2 workers, partition-u embedded)\n\n");
+    md.append("| init fraction | M_max (exact, from the final pass) | stage 0 s | stage 1 s | total s |\n");
+    md.append("|---:|---:|---:|---:|---:|\n");
+    double[] m9 = new double[fractions.length];
+    for (int i = 0; i < fractions.length; i++) {
+      JsonNode st = partitionU(work, "fig9-" + d.name + "-" + fractions[i], blocks, k, "--workers", "2",
+          "--init-fraction", fractions[i]);
+      m9[i] = st.path("mMax").asDouble();
+      JsonNode t = st.path("timings");
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f |%n", fractions[i], st.path("mMax").asLong(),
+          t.path("stage0Ms").asDouble() / 1e3, t.path("stage1Ms").asDouble() / 1e3, t.path("totalMs").asDouble() / 1e3));
+    }
+    Files.writeString(new File(docs, "bench/fig9-init.svg").toPath(),
+        new SvgChart("M_max vs global initialisation fraction (" + d.name + ", k = " + k + ")", "init fraction",
+            "M_max", List.of(fractions)).add("2 workers", m9).lines());
+    md.append("\n![Figure 9](bench/fig9-init.svg)\n\n");
+
+    Dataset s = scaling == null ? d : scaling;
+    Path sBlocks = new Path(new File(work, s.name + "/parsa-k" + k).getAbsolutePath(), "blocks");
+    md.append("## Scaling: 1 and 2 workers (").append(s.name).append(", k = ").append(k)
+        .append(", partition-u embedded, 1 server)\n\n");
+    md.append("| workers | stage 1 s | total s | M_max | speedup (stage 1) | M_max change |\n|---:|---:|---:|---:|---:|---:|\n");
+    JsonNode one = partitionU(work, "scale-" + s.name + "-w1", sBlocks, k, "--workers", "1");
+    JsonNode two = partitionU(work, "scale-" + s.name + "-w2", sBlocks, k, "--workers", "2");
+    double t1 = one.path("timings").path("stage1Ms").asDouble();
+    double t2 = two.path("timings").path("stage1Ms").asDouble();
+    double m1 = one.path("mMax").asDouble();
+    double m2 = two.path("mMax").asDouble();
+    md.append(String.format(Locale.ROOT, "| 1 | %.1f | %.1f | %.0f | 1.00x | |%n", t1 / 1e3,
+        one.path("timings").path("totalMs").asDouble() / 1e3, m1));
+    md.append(String.format(Locale.ROOT, "| 2 | %.1f | %.1f | %.0f | %.2fx | %+.1f %% |%n%n", t2 / 1e3,
+        two.path("timings").path("totalMs").asDouble() / 1e3, m2, t1 / t2, (m2 - m1) / m1 * 100));
+    return md.toString();
+  }
+
+  /** Runs partition-u in embedded mode into the work directory (or loads its cached stats). */
+  private JsonNode partitionU(File work, String name, Path blocks, int k, String... extra) throws Exception {
+    File cached = new File(work, "results/" + name + ".json");
+    if (!cached.exists()) {
+      Path out = new Path(new File(work, "runs/" + name).getAbsolutePath());
+      List<String> a = new ArrayList<>(List.of("--blocks", blocks.toString(), "--output", out.toString(), "--k",
+          String.valueOf(k), "--mode", "embedded", "--overwrite"));
+      a.addAll(List.of(extra));
+      System.err.println("bench: partition-u " + String.join(" ", a));
+      int rc = ParsaCli.runStep(new Configuration(getConf()), "partition-u", a.toArray(new String[0]));
+      if (rc != 0) {
+        throw new IOException("partition-u failed (exit " + rc + ") for " + name);
+      }
+      Files.copy(new File(out.toString(), "_stats.json").toPath(), cached.toPath());
+    }
+    return JsonFiles.MAPPER.readTree(cached);
+  }
+
+  private static void writeReport(List<Run> runs, List<Dataset> sets, File docs, boolean quick, int k,
+      String sweeps) throws IOException {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmarks\n\n");
     md.append("Generated by `bin/parsa bench").append(quick ? " --quick" : "").append("` on ")
@@ -263,6 +429,7 @@ public final class BenchTool extends ParsaTool {
       md.append("![").append(metric[1]).append("](").append(file).append(")\n");
     }
     md.append('\n');
+    md.append(sweeps);
 
     File notes = new File("bench/notes.md");
     if (notes.exists()) {

@@ -1,12 +1,16 @@
 package io.parsa.jobs.ingest;
 
 import io.parsa.avro.GraphRow;
+import io.parsa.common.BadRecordException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /** Turns Avro GraphRow records (an earlier ingest's blocks, say) back into row pieces, ids and weights as given. */
 public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, RowKey, RowPiece> {
@@ -15,6 +19,33 @@ public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, Ro
   private final RowPiece outValue = new RowPiece();
   private long[] keys = new long[16];
   private long seq;
+
+  @Override
+  public void run(Context context) throws IOException, InterruptedException {
+    InputSplit split = context.getInputSplit();
+    String file = split instanceof FileSplit fs ? fs.getPath().toString() : String.valueOf(split);
+    try {
+      setup(context);
+      while (nextKeyValue(context, file)) {
+        map(context.getCurrentKey(), context.getCurrentValue(), context);
+      }
+      cleanup(context);
+    } catch (BadRecordException e) {
+      BadRecordLog log = new BadRecordLog(context);
+      log.add(true, e);
+      log.flush();
+      throw e;
+    }
+  }
+
+  private boolean nextKeyValue(Context context, String file) throws IOException, InterruptedException {
+    try {
+      return context.nextKeyValue();
+    } catch (IOException | AvroRuntimeException e) {
+      throw new BadRecordException(file, seq + 1, "unreadable Avro input (" + e.getMessage()
+          + "); expected an Avro container file of GraphRow records (record number given)");
+    }
+  }
 
   @Override
   protected void setup(Context context) {

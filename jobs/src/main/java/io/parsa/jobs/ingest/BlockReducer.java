@@ -121,10 +121,18 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
       return;
     }
     int block = context.getTaskAttemptID().getTaskID().getId();
-    Path p = new Path(new Path(report, STATS_DIR), String.format("block-%08d.txt", block));
-    FileSystem fs = p.getFileSystem(conf);
-    try (OutputStream out = fs.create(p, true)) {
-      out.write((block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\n").getBytes(StandardCharsets.UTF_8));
+    // one file per attempt, written under a temporary name and renamed, so that a retried or speculative
+    // attempt never leaves a half-written file; complete files of one block are identical
+    Path dir = new Path(report, STATS_DIR);
+    String name = String.format("block-%08d-%s.txt", block, context.getTaskAttemptID());
+    Path tmp = new Path(dir, "." + name);
+    FileSystem fs = tmp.getFileSystem(conf);
+    try (OutputStream out = fs.create(tmp, true)) {
+      String line = block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\n";
+      out.write(line.getBytes(StandardCharsets.UTF_8));
+    }
+    if (!fs.rename(tmp, new Path(dir, name))) {
+      throw new IOException("could not rename " + tmp + " into " + dir);
     }
   }
 }

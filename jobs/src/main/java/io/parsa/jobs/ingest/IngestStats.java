@@ -38,7 +38,10 @@ public class IngestStats {
   public long badRecordsSkipped;
   /** The first few skipped lines as file:line: problem. */
   public List<String> skippedExamples = new ArrayList<>();
+  /** Wall time of the whole step, of the block-writing job and of the key statistics, in milliseconds. */
   public long wallTimeMs;
+  public long blockJobMs;
+  public long keyStatsMs;
 
   /** Largest and mean degree of one side of the graph. */
   public static class Degree {

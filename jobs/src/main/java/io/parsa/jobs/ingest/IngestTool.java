@@ -1,10 +1,12 @@
 package io.parsa.jobs.ingest;
 
 import io.parsa.avro.GraphRow;
+import io.parsa.common.BadRecordException;
 import io.parsa.common.JsonFiles;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
+import io.parsa.jobs.common.AvroFiles;
 import io.parsa.jobs.common.InputFiles;
 import io.parsa.jobs.common.LineNumberInputFormat;
 import io.parsa.jobs.common.LocalJobs;
@@ -17,6 +19,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
@@ -124,6 +129,9 @@ public class IngestTool extends ParsaTool {
     if (format.isText() && files.size() > IngestConfig.MAX_FILES) {
       throw new UsageException(files.size() + " input files; row ids hold at most " + IngestConfig.MAX_FILES);
     }
+    if (format == IngestFormat.AVRO) {
+      checkAvroInputs(conf, files);
+    }
     int blocks;
     String blocksRule;
     if (cl.hasOption("blocks")) {
@@ -151,7 +159,10 @@ public class IngestTool extends ParsaTool {
     boolean committed = false;
     try {
       Job job = createIngestJob(conf, format, files, tmp, blocks, codec);
-      if (!runJob(job, conf)) {
+      long jobStart = System.nanoTime();
+      boolean jobOk = runJob(job, conf);
+      long blockJobMs = (System.nanoTime() - jobStart) / 1_000_000;
+      if (!jobOk) {
         return failed(outFs, work, job);
       }
       Counters c = job.getCounters();
@@ -173,22 +184,39 @@ public class IngestTool extends ParsaTool {
       }
 
       List<Path> blockFiles = renameBlocks(outFs, tmp, blocks);
-      int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
-          / KEYSTATS_NNZ_PER_REDUCER));
-      Path keyOut = new Path(work, "key-stats");
-      Job keyJob = KeyStatsJob.create(conf, blockFiles, keyOut, keyReducers);
-      if (!runJob(keyJob, conf)) {
-        System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
-        return 1;
+      long keyStart = System.nanoTime();
+      KeyStatsJob.Result keys;
+      if (nnz <= KeyStatsJob.localMaxNonZeros(conf)) {
+        keys = KeyStatsJob.computeLocally(conf, blockFiles);
+        LOG.info("ingest: key statistics computed in the client ({} non-zeros)", nnz);
+      } else {
+        int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
+            / KEYSTATS_NNZ_PER_REDUCER));
+        Path keyOut = new Path(work, "key-stats");
+        Job keyJob = KeyStatsJob.create(conf, blockFiles, keyOut, keyReducers);
+        if (!runJob(keyJob, conf)) {
+          System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
+          return 1;
+        }
+        keys = KeyStatsJob.read(outFs, keyOut);
+        if (keyJob.getCounters().findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
+          System.err.println("ingest: key-statistics job read " + keyJob.getCounters()
+              .findCounter(KeyStatsCounters.ROWS_READ).getValue() + " rows, the blocks hold " + rows
+              + "; output discarded");
+          return 1;
+        }
       }
-      KeyStatsJob.Result keys = KeyStatsJob.read(outFs, keyOut);
       if (keys.occurrences() != nnz) {
         System.err.println("ingest: key statistics saw " + keys.occurrences() + " key occurrences, the blocks hold "
             + nnz + " non-zeros; output discarded");
         return 1;
       }
 
+      long keyStatsMs = (System.nanoTime() - keyStart) / 1_000_000;
+      LOG.info("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
       IngestStats stats = stats(outFs, work, c, keys, blocks);
+      stats.blockJobMs = blockJobMs;
+      stats.keyStatsMs = keyStatsMs;
       stats.format = format.cliName();
       stats.inputs = inputs;
       for (FileStatus f : files) {
@@ -222,6 +250,31 @@ public class IngestTool extends ParsaTool {
     } finally {
       if (!committed) {
         OutputPaths.discard(outFs, tmp);
+      }
+    }
+  }
+
+  /**
+   * Reads the header of every Avro input so that a file that is not Avro, or holds other records than GraphRow,
+   * fails before the job with a message naming it (inside the job it would surface as a bare task failure).
+   */
+  static void checkAvroInputs(Configuration conf, List<FileStatus> files) throws IOException {
+    for (FileStatus f : files) {
+      String name = f.getPath().toString();
+      if (f.getLen() == 0) {
+        throw new BadRecordException(name, 1, "empty file; expected an Avro container file of GraphRow records");
+      }
+      Schema schema;
+      try (DataFileStream<Object> in = AvroFiles.openGeneric(conf, f.getPath())) {
+        schema = in.getSchema();
+      } catch (IOException | AvroRuntimeException e) {
+        throw new BadRecordException(name, 1, "not an Avro container file (" + e.getMessage()
+            + "); expected GraphRow records, e.g. the blocks of an earlier ingest");
+      }
+      if (schema.getType() != Schema.Type.RECORD || schema.getField("id") == null
+          || schema.getField("keys") == null || schema.getField("raw") == null) {
+        throw new BadRecordException(name, 1, "holds " + schema.getFullName()
+            + " records; expected GraphRow records (id, keys, weight, raw)");
       }
     }
   }
@@ -355,7 +408,7 @@ public class IngestTool extends ParsaTool {
     long[] nnzPer = new long[blocks];
     long maxRow = 0;
     Path dir = new Path(work, BlockReducer.STATS_DIR);
-    for (FileStatus st : fs.listStatus(dir)) {
+    for (FileStatus st : fs.listStatus(dir, p -> !p.getName().startsWith("."))) {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()),
           StandardCharsets.UTF_8))) {
         String[] f = r.readLine().split("\t");

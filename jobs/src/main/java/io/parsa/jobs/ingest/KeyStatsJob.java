@@ -37,7 +37,41 @@ public final class KeyStatsJob {
   public static final String MAP_BUFFER_ENTRIES = "parsa.ingest.keystats.map.buffer.entries";
   public static final int DEFAULT_MAP_BUFFER_ENTRIES = 1 << 20;
 
+  /**
+   * Largest number of non-zeros for which the client computes the key statistics itself, streaming the blocks
+   * through a hash map, instead of starting a job (whose start-up and sort dominate unless the data is large).
+   * 0 = always a job. Default: {@link #DEFAULT_LOCAL_MAX_NONZEROS} when the jobs run on a cluster (the client may
+   * be a small gateway), {@link #DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE} in local mode, where the tasks would run
+   * in the client's JVM anyway and the single pass is several times faster than the job.
+   */
+  public static final String LOCAL_MAX_NONZEROS = "parsa.ingest.keystats.local.max.nonzeros";
+  public static final long DEFAULT_LOCAL_MAX_NONZEROS = 4_000_000L;
+  public static final long DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE = 30_000_000L;
+
+  /** The configured client-side limit, with the default that fits the runner. */
+  public static long localMaxNonZeros(Configuration conf) {
+    return conf.getLong(LOCAL_MAX_NONZEROS, io.parsa.jobs.common.LocalJobs.isLocal(conf)
+        ? DEFAULT_LOCAL_MAX_NONZEROS_LOCAL_MODE : DEFAULT_LOCAL_MAX_NONZEROS);
+  }
+
   private KeyStatsJob() {}
+
+  /** The same statistics computed in this JVM by streaming {@code blocks}; memory grows with distinct keys. */
+  public static Result computeLocally(Configuration conf, List<Path> blocks) throws IOException {
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap counts = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    long[] occ = new long[1];
+    io.parsa.jobs.common.AvroFiles.forEach(conf, blocks, GraphRow.class, row -> {
+      for (Long k : row.getKeys()) {
+        counts.addTo(k, 1);
+      }
+      occ[0] += row.getKeys().size();
+    });
+    long max = 0;
+    for (int c : counts.values()) {
+      max = Math.max(max, c);
+    }
+    return new Result(counts.size(), max, occ[0]);
+  }
 
   /** Key statistics summed over all reducers. */
   public record Result(long distinctKeys, long maxDegree, long occurrences) {}

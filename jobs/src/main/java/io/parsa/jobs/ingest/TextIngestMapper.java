@@ -43,8 +43,13 @@ public class TextIngestMapper extends Mapper<LongWritable, Text, RowKey, RowPiec
 
   @Override
   public void run(Context context) throws IOException, InterruptedException {
+    // not Mapper.run: its finally-cleanup would replace a bad-line failure by an "empty input" one
     try {
-      super.run(context);
+      setup(context);
+      while (context.nextKeyValue()) {
+        map(context.getCurrentKey(), context.getCurrentValue(), context);
+      }
+      cleanup(context);
     } catch (BadRecordException e) {
       if (badLog == null) {
         badLog = new BadRecordLog(context);

@@ -5,7 +5,6 @@ import io.parsa.jobs.mr.Mix;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -20,12 +19,17 @@ import org.apache.hadoop.mapreduce.Reducer;
  *   <li>{@code <p>.inner}[v] += 1 if v in P_j (|N(U_v) ∩ V_v|)</li>
  *   <li>{@code <p>.served}[v] += |P_j \ {v}| (sum_{l != v} |V_v ∩ N(U_l)|)</li>
  * </ul>
- * for p = placed and random; then T_i = (M_i - inner_i) + served_i.
+ * for p = placed and random (and variant: the random U with the V of Algorithm 2 run on it, values PART with
+ * source 1, if {@link #WITH_VARIANT}); then T_i = (M_i - inner_i) + served_i.
  */
 public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWritable, NullWritable> {
 
   public static final String PLACED = "placed";
   public static final String RANDOM = "random";
+  /** Random U with V by Algorithm 2 (values PART with source 1). */
+  public static final String VARIANT = "variant";
+  /** Whether the variant's v-assignment is among the inputs (boolean). */
+  public static final String WITH_VARIANT = "parsa.metrics.variant";
   public static final String WORKING_SET = ".workingSet";
   public static final String SERVER_KEYS = ".serverKeys";
   public static final String INNER = ".inner";
@@ -36,8 +40,12 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
   private long seed;
   private boolean[] placedUse;
   private boolean[] randomUse;
+  private int[] placedList;
+  private int[] randomList;
   private long[][] placed;
   private long[][] random;
+  private long[][] variant;
+  private boolean withVariant;
 
   @Override
   protected void setup(Context context) {
@@ -45,8 +53,14 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
     seed = MrKeys.seed(context.getConfiguration());
     placedUse = new boolean[k];
     randomUse = new boolean[k];
+    placedList = new int[k];
+    randomList = new int[k];
     placed = arrays(PLACED);
     random = arrays(RANDOM);
+    withVariant = context.getConfiguration().getBoolean(WITH_VARIANT, false);
+    if (withVariant) {
+      variant = arrays(VARIANT);
+    }
   }
 
   private long[][] arrays(String p) {
@@ -57,51 +71,80 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
   @Override
   protected void reduce(LongWritable key, Iterable<JoinValue> values, Context context)
       throws IOException, InterruptedException {
-    Arrays.fill(placedUse, false);
-    Arrays.fill(randomUse, false);
+    // O(parts using the key), not O(k): the touched parts are listed and only they are reset
+    int nPlaced = 0;
+    int nRandom = 0;
     int vCount = 0;
     int vPart = -1;
-    boolean used = false;
+    int variantCount = 0;
+    int variantPart = -1;
     for (JoinValue v : values) {
       if (v.tag() == JoinValue.PAIR) {
-        placedUse[v.a()] = true;
-        randomUse[v.b()] = true;
-        used = true;
-      } else if (v.tag() == JoinValue.PART) {
+        if (!placedUse[v.a()]) {
+          placedUse[v.a()] = true;
+          placedList[nPlaced++] = v.a();
+        }
+        if (!randomUse[v.b()]) {
+          randomUse[v.b()] = true;
+          randomList[nRandom++] = v.b();
+        }
+      } else if (v.tag() == JoinValue.PART && v.b() == 0) {
         vCount++;
         vPart = v.a();
+      } else if (v.tag() == JoinValue.PART && v.b() == 1) {
+        variantCount++;
+        variantPart = v.a();
       } else {
         throw new IllegalStateException("unexpected value for key " + key + ": " + v);
       }
     }
-    if (!used) {
+    try {
+      if (contribute(key, nPlaced, nRandom, vCount, vPart, context) && withVariant) {
+        if (variantCount != 1 || variantPart < 0 || variantPart >= k) {
+          context.getCounter(MetricsTool.Counters.VARIANT_V_INVALID).increment(1);
+        } else {
+          add(variant, randomUse, randomList, nRandom, variantPart);
+        }
+      } else if (!withVariant && variantCount > 0) {
+        context.getCounter(MetricsTool.Counters.VARIANT_V_INVALID).increment(1);
+      }
+    } finally {
+      for (int t = 0; t < nPlaced; t++) {
+        placedUse[placedList[t]] = false;
+      }
+      for (int t = 0; t < nRandom; t++) {
+        randomUse[randomList[t]] = false;
+      }
+    }
+  }
+
+  /** Adds the placed and random contributions; false if the key is not counted (a contract violation). */
+  private boolean contribute(LongWritable key, int nPlaced, int nRandom, int vCount, int vPart, Context context) {
+    if (nPlaced == 0) {
       context.getCounter(MetricsTool.Counters.V_WITHOUT_USE).increment(1);
-      return;
+      return false;
     }
     context.getCounter(MetricsTool.Counters.KEYS).increment(1);
     if (vCount == 0) {
       context.getCounter(MetricsTool.Counters.KEYS_WITHOUT_V).increment(1);
-      return;
+      return false;
     }
     if (vCount > 1) {
       context.getCounter(MetricsTool.Counters.DUPLICATE_V).increment(vCount - 1);
-      return;
+      return false;
     }
     if (vPart < 0 || vPart >= k) {
       context.getCounter(MetricsTool.Counters.BAD_V_PART).increment(1);
-      return;
+      return false;
     }
-    add(placed, placedUse, vPart);
-    add(random, randomUse, Mix.randomKeyPart(seed, key.get(), k));
+    add(placed, placedUse, placedList, nPlaced, vPart);
+    add(random, randomUse, randomList, nRandom, Mix.randomKeyPart(seed, key.get(), k));
+    return true;
   }
 
-  private static void add(long[][] a, boolean[] use, int server) {
-    int n = 0;
-    for (int i = 0; i < use.length; i++) {
-      if (use[i]) {
-        a[0][i]++;
-        n++;
-      }
+  private static void add(long[][] a, boolean[] use, int[] list, int n, int server) {
+    for (int t = 0; t < n; t++) {
+      a[0][list[t]]++;
     }
     a[1][server]++;
     if (use[server]) {

@@ -13,6 +13,7 @@ import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.jobs.mr.RowJoinJob;
 import io.parsa.jobs.mr.RowKeysReducer;
+import io.parsa.jobs.partitionv.PartitionVTool;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,12 +45,17 @@ import org.slf4j.LoggerFactory;
  * <p>Jobs (intermediates in a hidden work directory): <b>join</b> blocks with the u-assignment on row id, emitting
  * (key, placed part, random part) once per distinct key of each row, rows per part as part stats;
  * <b>keys</b>: per key, join with the v-assignment and add the key's contribution to every per-part figure
- * ({@link KeyMetricsReducer}). The driver sums the part stats into a {@link MetricsReport}.
+ * ({@link KeyMetricsReducer}). The driver sums the part stats into a {@link MetricsReport}. Unless
+ * {@code --no-variant}, partition-v's key-usage and sweep jobs also run on the random U (same join output), and the
+ * report's {@code randomUAlgorithm2V} holds that placement's figures: random U, V by Algorithm 2.
  *
  * <p>Output: {@code report.json} (Avro JSON encoding of MetricsReport), {@code report.txt} (the table also
  * printed on stdout), {@code report.html} (self-contained: inline SVG charts), {@code _SUCCESS}.
  */
 public class MetricsTool extends ParsaTool {
+
+  /** Whether the step prints its table on the console (the pipeline prints it once, at its end). */
+  public static final String PRINT_TABLE = "parsa.metrics.print.table";
 
   private static final Logger LOG = LoggerFactory.getLogger(MetricsTool.class);
 
@@ -66,7 +72,11 @@ public class MetricsTool extends ParsaTool {
     /** Error: extra v-assignments of one key. */
     DUPLICATE_V,
     /** Error: a v-assignment part outside [0, k). */
-    BAD_V_PART
+    BAD_V_PART,
+    /** VAssignment records of the variant (Algorithm 2 on the random U) read. */
+    VARIANT_V_RECORDS_IN,
+    /** Error: a used key without exactly one valid variant v-assignment. */
+    VARIANT_V_INVALID
   }
 
   @Override
@@ -91,6 +101,7 @@ public class MetricsTool extends ParsaTool {
         .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT + ")"))
         .addOption(opt("algorithm", "LABEL", "label of the placement in the report (default parsa)"))
         .addOption(opt("reducers", "R", "reducers of each job (default 1)"))
+        .addOption(flag("no-variant", "skip the random-U + Algorithm-2-V figures (two jobs fewer)"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
@@ -105,6 +116,7 @@ public class MetricsTool extends ParsaTool {
     long seed = longOpt(cl, "seed", MrKeys.SEED_DEFAULT, Long.MIN_VALUE);
     String algorithm = cl.getOptionValue("algorithm", "parsa");
     int r = intOpt(cl, "reducers", 1, 1);
+    boolean withVariant = !cl.hasOption("no-variant");
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -138,6 +150,12 @@ public class MetricsTool extends ParsaTool {
       Jobs.checkEqual("metrics: rows over random parts", rows, Arrays.stream(rowsRandom).sum());
       PartStats.delete(fs, joinDir);
 
+      Path variantDir = new Path(work, "v-random-u");
+      if (withVariant) {
+        PartitionVTool.usageAndSweep(conf, name(), joinDir, work, variantDir, k, r, true,
+            Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS));
+      }
+
       Job keys = Jobs.newJob(conf, name(), "per-key traffic against the v-assignment", MetricsTool.class);
       Configuration kc = keys.getConfiguration();
       kc.setInt(MrKeys.K, k);
@@ -145,6 +163,10 @@ public class MetricsTool extends ParsaTool {
       AvroJob.setDataModelClass(keys, SpecificData.class);
       MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
       MultipleInputs.addInputPath(keys, vAssign, AvroKeyInputFormat.class, VPartMapper.class);
+      if (withVariant) {
+        MultipleInputs.addInputPath(keys, variantDir, AvroKeyInputFormat.class, VPartMapper.Variant.class);
+        kc.setBoolean(KeyMetricsReducer.WITH_VARIANT, true);
+      }
       keys.setMapOutputKeyClass(LongWritable.class);
       keys.setMapOutputValueClass(JoinValue.class);
       keys.setCombinerClass(DedupCombiner.class);
@@ -156,13 +178,20 @@ public class MetricsTool extends ParsaTool {
       Path keysDir = new Path(work, "keys");
       FileOutputFormat.setOutputPath(keys, keysDir);
       Jobs.run(keys);
-      Jobs.checkZero(keys, Counters.KEYS_WITHOUT_V, Counters.V_WITHOUT_USE, Counters.DUPLICATE_V, Counters.BAD_V_PART);
+      Jobs.checkZero(keys, Counters.KEYS_WITHOUT_V, Counters.V_WITHOUT_USE, Counters.DUPLICATE_V, Counters.BAD_V_PART,
+          Counters.VARIANT_V_INVALID);
       long nKeys = Jobs.count(keys, Counters.KEYS);
       Jobs.checkEqual("metrics: v-assignment records vs used keys", nKeys, Jobs.count(keys, Counters.V_RECORDS_IN));
       Map<String, Map<String, long[]>> keyStats = PartStats.readPerTask(fs, keysDir);
 
       PlacementMetrics placed = placement(keyStats, KeyMetricsReducer.PLACED, rowsPlaced, k);
       PlacementMetrics random = placement(keyStats, KeyMetricsReducer.RANDOM, rowsRandom, k);
+      PlacementMetrics variant = null;
+      if (withVariant) {
+        Jobs.checkEqual("metrics: variant v-assignment records vs used keys", nKeys,
+            Jobs.count(keys, Counters.VARIANT_V_RECORDS_IN));
+        variant = placement(keyStats, KeyMetricsReducer.VARIANT, rowsRandom, k);
+      }
       long sumV = placed.getParts().stream().mapToLong(p -> p.getServerKeys()).sum();
       Jobs.checkEqual("metrics: sum_i |V_i| vs keys", nKeys, sumV);
       Jobs.checkEqual("metrics: sum_i |V_i| (random) vs keys", nKeys,
@@ -173,6 +202,7 @@ public class MetricsTool extends ParsaTool {
           .setImprovementMaxWorkingSet(Reports.improvement(random.getMaxWorkingSet(), placed.getMaxWorkingSet()))
           .setImprovementMaxTraffic(Reports.improvement(random.getMaxTraffic(), placed.getMaxTraffic()))
           .setImprovementSumTraffic(Reports.improvement(random.getSumTraffic(), placed.getSumTraffic()))
+          .setRandomUAlgorithm2V(variant)
           .build();
       fs.mkdirs(tmp);
       String text = Reports.text(report);
@@ -180,7 +210,9 @@ public class MetricsTool extends ParsaTool {
       write(fs, new Path(tmp, "report.txt"), text);
       write(fs, new Path(tmp, "report.html"), Reports.html(report));
       OutputPaths.commit(fs, tmp, out, overwrite);
-      System.out.print(text);
+      if (conf.getBoolean(PRINT_TABLE, true)) {
+        System.out.print(text);
+      }
       LOG.info("metrics: {} rows, {} keys, k={} in {} ms -> {}", rows, nKeys, k,
           (System.nanoTime() - t0) / 1_000_000, out);
       return 0;

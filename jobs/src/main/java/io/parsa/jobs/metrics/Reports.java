@@ -105,6 +105,12 @@ public final class Reports {
         q.getSumTraffic()));
     sb.append(String.format(Locale.ROOT, "%nrandom: inner %d, inter %d accesses; min |U_i| placed %d, random %d%n",
         q.getInnerAccesses(), q.getInterAccesses(), p.getMinRows(), q.getMinRows()));
+    PlacementMetrics v = r.getRandomUAlgorithm2V();
+    if (v != null) {
+      sb.append(String.format(Locale.ROOT, "random U + Algorithm 2 V: max T_i %d, sum T_i %d, inner %d, inter %d;"
+              + " T_i per part %s%n", v.getMaxTraffic(), v.getSumTraffic(), v.getInnerAccesses(), v.getInterAccesses(),
+          v.getParts().stream().map(x -> Long.toString(x.getTraffic())).collect(java.util.stream.Collectors.joining(" "))));
+    }
     sb.append(String.format(Locale.ROOT,
         "improvement over random, (random - placed) / placed: max M_i %s, max T_i %s, sum T_i %s%n",
         pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));
@@ -143,16 +149,26 @@ public final class Reports {
     sb.append("<p>Improvement = (random &minus; placed) / placed &times; 100 %, as in the paper's section 5.</p>\n");
     int k = r.getK();
     long[][] m = new long[2][k];
-    long[][] t = new long[2][k];
+    PlacementMetrics variant = r.getRandomUAlgorithm2V();
+    long[][] t = new long[variant == null ? 2 : 3][k];
     for (int i = 0; i < k; i++) {
       m[0][i] = r.getPlaced().getParts().get(i).getWorkingSet();
       m[1][i] = r.getRandom().getParts().get(i).getWorkingSet();
       t[0][i] = r.getPlaced().getParts().get(i).getTraffic();
       t[1][i] = r.getRandom().getParts().get(i).getTraffic();
+      if (variant != null) {
+        t[2][i] = variant.getParts().get(i).getTraffic();
+      }
     }
-    sb.append("<h2>Working set M<sub>i</sub> = |N(U<sub>i</sub>)| per part</h2>\n").append(legend())
+    sb.append("<h2>Working set M<sub>i</sub> = |N(U<sub>i</sub>)| per part</h2>\n").append(legend(2))
         .append(chart("M_i", m));
-    sb.append("<h2>Traffic T<sub>i</sub> per part</h2>\n").append(legend()).append(chart("T_i", t));
+    sb.append("<h2>Traffic T<sub>i</sub> per part</h2>\n").append(legend(t.length)).append(chart("T_i", t));
+    if (variant != null) {
+      sb.append(String.format(Locale.ROOT, "<p>random U + Algorithm 2 V: max T<sub>i</sub> %d, sum T<sub>i</sub> %d"
+          + " (the gain of placing V alone, against random: max %s, sum %s).</p>%n", variant.getMaxTraffic(),
+          variant.getSumTraffic(), pct(improvement(r.getRandom().getMaxTraffic(), variant.getMaxTraffic())),
+          pct(improvement(r.getRandom().getSumTraffic(), variant.getSumTraffic()))));
+    }
     sb.append("<h2>Table</h2>\n<table><tr><th>part</th><th>|U<sub>i</sub>|</th><th>M<sub>i</sub></th><th>|V<sub>i</sub>|</th>"
         + "<th>T<sub>i</sub></th><th>inner</th><th>inter</th><th>random |U<sub>i</sub>|</th><th>random M<sub>i</sub></th>"
         + "<th>random |V<sub>i</sub>|</th><th>random T<sub>i</sub></th></tr>\n");
@@ -179,13 +195,19 @@ public final class Reports {
 
   private static final String PLACED_COLOR = "#2b6cb0";
   private static final String RANDOM_COLOR = "#dd8452";
+  private static final String VARIANT_COLOR = "#55a868";
+  private static final String[] COLORS = {PLACED_COLOR, RANDOM_COLOR, VARIANT_COLOR};
+  private static final String[] SERIES = {"placed", "random", "random U + Algorithm 2 V"};
 
-  private static String legend() {
-    return "<div class=\"legend\"><span style=\"background:" + PLACED_COLOR + "\"></span>placed"
-        + "<span style=\"background:" + RANDOM_COLOR + "\"></span>random</div>\n";
+  private static String legend(int series) {
+    StringBuilder sb = new StringBuilder("<div class=\"legend\">");
+    for (int s = 0; s < series; s++) {
+      sb.append("<span style=\"background:").append(COLORS[s]).append("\"></span>").append(SERIES[s]);
+    }
+    return sb.append("</div>\n").toString();
   }
 
-  /** Grouped bars: series[0] placed, series[1] random, one group per part, with a y axis. */
+  /** Grouped bars: series[0] placed, series[1] random (series[2] the variant), one group per part, with a y axis. */
   private static String chart(String what, long[][] series) {
     int k = series[0].length;
     long max = 1;
@@ -209,19 +231,19 @@ public final class Reports {
       sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
           + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", left, width - 10, y, y, left - 6, y + 4, v));
     }
-    double bar = (group - 6) / 2.0;
+    double bar = (group - 6) / (double) series.length;
     for (int i = 0; i < k; i++) {
       double x0 = left + i * group + 3;
-      for (int s = 0; s < 2; s++) {
+      for (int s = 0; s < series.length; s++) {
         long v = series[s][i];
         double h = plotH * (v / (double) max);
         sb.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
                 + "<title>part %d %s: %d</title></rect>\n", x0 + s * bar, top + plotH - h, bar, h,
-            s == 0 ? PLACED_COLOR : RANDOM_COLOR, i, s == 0 ? "placed" : "random", v));
+            COLORS[s], i, SERIES[s], v));
       }
       if (k <= 40 || i % Math.max(1, k / 20) == 0) {
         sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
-            x0 + bar, top + plotH + 15, i));
+            x0 + bar * series.length / 2.0, top + plotH + 15, i));
       }
     }
     sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", left,

@@ -12,7 +12,7 @@ import org.apache.hadoop.io.WritableUtils;
  * bytes and weight), an assignment of something to a part, or a pair of parts.
  *
  * <pre>
- * wire layout: tag:byte | a:vint | b:vint | nLongs:vint | longs:vlong* | hasRaw:byte [ len:vint bytes* ] | weight:double
+ * wire layout: tag:byte | id:vlong | a:vint | b:vint | nLongs:vint | longs:vlong* | hasRaw:byte [ len:vint bytes* ] | weight:double
  * </pre>
  */
 public final class JoinValue implements Writable {
@@ -27,6 +27,7 @@ public final class JoinValue implements Writable {
   public static final byte PARTS = 4;
 
   private byte tag;
+  private long id;
   private int a;
   private int b;
   private long[] longs = new long[0];
@@ -45,8 +46,14 @@ public final class JoinValue implements Writable {
   }
 
   public JoinValue setPart(int part) {
+    return setPart(part, 0);
+  }
+
+  /** A part from one of several sources ({@link #b()}), e.g. two v-assignments joined in one job. */
+  public JoinValue setPart(int part, int source) {
     clear(PART);
     this.a = part;
+    this.b = source;
     return this;
   }
 
@@ -58,8 +65,9 @@ public final class JoinValue implements Writable {
   }
 
   /** Sets a row; {@code raw} may be null (not carried), {@code weight} NaN for none. */
-  public JoinValue setRow(long[] keys, int n, byte[] raw, double weight) {
+  public JoinValue setRow(long id, long[] keys, int n, byte[] raw, double weight) {
     clear(ROW);
+    this.id = id;
     setLongs(keys, n);
     this.raw = raw;
     this.weight = weight;
@@ -74,6 +82,7 @@ public final class JoinValue implements Writable {
 
   private void clear(byte t) {
     tag = t;
+    id = 0;
     a = 0;
     b = 0;
     nLongs = 0;
@@ -91,6 +100,11 @@ public final class JoinValue implements Writable {
 
   public byte tag() {
     return tag;
+  }
+
+  /** Row id of a ROW value. */
+  public long id() {
+    return id;
   }
 
   public int a() {
@@ -127,6 +141,7 @@ public final class JoinValue implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeByte(tag);
+    WritableUtils.writeVLong(out, id);
     WritableUtils.writeVInt(out, a);
     WritableUtils.writeVInt(out, b);
     WritableUtils.writeVInt(out, nLongs);
@@ -146,6 +161,7 @@ public final class JoinValue implements Writable {
   @Override
   public void readFields(DataInput in) throws IOException {
     tag = in.readByte();
+    id = WritableUtils.readVLong(in);
     a = WritableUtils.readVInt(in);
     b = WritableUtils.readVInt(in);
     int n = WritableUtils.readVInt(in);
@@ -171,7 +187,7 @@ public final class JoinValue implements Writable {
       return false;
     }
     JoinValue v = (JoinValue) o;
-    return tag == v.tag && a == v.a && b == v.b
+    return tag == v.tag && id == v.id && a == v.a && b == v.b
         && Arrays.equals(longs, 0, nLongs, v.longs, 0, v.nLongs)
         && Arrays.equals(raw, v.raw)
         && Double.compare(weight, v.weight) == 0;
@@ -179,7 +195,7 @@ public final class JoinValue implements Writable {
 
   @Override
   public int hashCode() {
-    int h = tag * 31 + a;
+    int h = (tag * 31 + Long.hashCode(id)) * 31 + a;
     h = h * 31 + b;
     for (int i = 0; i < nLongs; i++) {
       h = h * 31 + Long.hashCode(longs[i]);
@@ -189,7 +205,7 @@ public final class JoinValue implements Writable {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("JoinValue{tag=").append(tag).append(", a=").append(a).append(", b=").append(b);
+    StringBuilder sb = new StringBuilder("JoinValue{tag=").append(tag).append(", id=").append(id).append(", a=").append(a).append(", b=").append(b);
     if (nLongs > 0) {
       sb.append(", longs=").append(Arrays.toString(longs()));
     }

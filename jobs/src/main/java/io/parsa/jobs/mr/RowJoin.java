@@ -13,6 +13,7 @@ public final class RowJoin {
   private byte[] raw;
   private double weight;
   private int part;
+  private long id;
 
   /** Consumes the values of one row id; returns true if there was exactly one row and exactly one part. */
   public boolean join(Iterable<JoinValue> values, TaskInputOutputContext<?, ?, ?, ?> context) {
@@ -29,6 +30,7 @@ public final class RowJoin {
           System.arraycopy(v.longsArray(), 0, keys, 0, n);
           nKeys = n;
           raw = v.raw();
+          id = v.id();
           weight = v.weight();
         }
       } else if (v.tag() == JoinValue.PART) {
@@ -57,6 +59,11 @@ public final class RowJoin {
     }
     context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
     return true;
+  }
+
+  /** Row id of the joined row. */
+  public long id() {
+    return id;
   }
 
   public int part() {

@@ -48,7 +48,7 @@ public class RowMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWrita
     context.getCounter(JoinCounters.ROW_HASH_SUM_IN).increment(Mix.hashBytes(HASH_SEED_1, raw, 0, raw.length));
     context.getCounter(JoinCounters.ROW_HASH2_SUM_IN).increment(Mix.hashBytes(HASH_SEED_2, raw, 0, raw.length));
     Double w = row.getWeight();
-    outValue.setRow(keys, n, carryRaw ? raw : null, carryRaw && w != null ? w : Double.NaN);
+    outValue.setRow(row.getId(), keys, n, carryRaw ? raw : null, carryRaw && w != null ? w : Double.NaN);
     outKey.set(row.getId());
     context.write(outKey, outValue);
   }

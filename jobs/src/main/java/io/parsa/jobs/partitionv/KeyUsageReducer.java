@@ -21,10 +21,12 @@ public class KeyUsageReducer extends Reducer<LongWritable, JoinValue, LongWritab
   private long[] workingSet;
   private boolean[] used;
   private long[] parts;
+  private boolean randomPart;
 
   @Override
   protected void setup(Context context) {
     int k = MrKeys.k(context.getConfiguration());
+    randomPart = context.getConfiguration().getBoolean(PartitionVTool.USE_RANDOM_PART, false);
     workingSet = stats.array(WORKING_SET, k);
     used = new boolean[k];
     parts = new long[k];
@@ -33,19 +35,23 @@ public class KeyUsageReducer extends Reducer<LongWritable, JoinValue, LongWritab
   @Override
   protected void reduce(LongWritable key, Iterable<JoinValue> values, Context context)
       throws IOException, InterruptedException {
-    java.util.Arrays.fill(used, false);
+    // O(parts using the key), not O(k): collect the touched parts, sort them, reset only those
+    int n = 0;
     for (JoinValue v : values) {
       if (v.tag() != JoinValue.PAIR) {
         throw new IllegalStateException("unexpected value for key " + key + ": " + v);
       }
-      used[v.a()] = true;
-    }
-    int n = 0;
-    for (int i = 0; i < used.length; i++) {
-      if (used[i]) {
-        parts[n++] = i;
-        workingSet[i]++;
+      int p = randomPart ? v.b() : v.a();
+      if (!used[p]) {
+        used[p] = true;
+        parts[n++] = p;
       }
+    }
+    java.util.Arrays.sort(parts, 0, n);
+    for (int t = 0; t < n; t++) {
+      int i = (int) parts[t];
+      used[i] = false;
+      workingSet[i]++;
     }
     context.getCounter(PartitionVTool.Counters.KEYS).increment(1);
     context.getCounter(PartitionVTool.Counters.KEY_PART_PAIRS).increment(n);

@@ -65,6 +65,8 @@ public class PartitionVTool extends ParsaTool {
   public static final String WORKING_SETS = "parsa.partitionv.working.sets";
   /** Number of sweeper shares R (int). */
   public static final String SHARES = "parsa.partitionv.shares";
+  /** Whether the key-usage job takes a row's part from the PAIR's random part (boolean, default false). */
+  public static final String USE_RANDOM_PART = "parsa.partitionv.use.random.part";
   /** Renumber start offsets: "task:o_0,o_1,...;task:..." (set by the driver for the renumber pass). */
   public static final String OFFSETS = "parsa.partitionv.renumber.offsets";
 
@@ -140,58 +142,14 @@ public class PartitionVTool extends ParsaTool {
       long rows = RowJoinJob.check(join);
       long pairs = Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS);
 
-      // 2. key usage
-      Job usage = Jobs.newJob(conf, name(), "key usage u_ij and |N(U_i)|", PartitionVTool.class);
-      usage.getConfiguration().setInt(MrKeys.K, k);
-      usage.setInputFormatClass(SequenceFileInputFormat.class);
-      FileInputFormat.addInputPath(usage, joinDir);
-      usage.setMapperClass(Mapper.class);
-      usage.setCombinerClass(DedupCombiner.class);
-      usage.setReducerClass(KeyUsageReducer.class);
-      usage.setPartitionerClass(SharePartitioner.class);
-      usage.setNumReduceTasks(r);
-      usage.setMapOutputKeyClass(LongWritable.class);
-      usage.setMapOutputValueClass(JoinValue.class);
-      usage.setOutputKeyClass(LongWritable.class);
-      usage.setOutputValueClass(JoinValue.class);
-      usage.setOutputFormatClass(SequenceFileOutputFormat.class);
-      Path usageDir = new Path(work, "usage");
-      FileOutputFormat.setOutputPath(usage, usageDir);
-      Jobs.run(usage);
-      Jobs.checkEqual("partition-v usage: map input vs (row, key) pairs", pairs,
-          usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
-      long keys = Jobs.count(usage, Counters.KEYS);
-      long keyParts = Jobs.count(usage, Counters.KEY_PART_PAIRS);
-      Jobs.checkEqual("partition-v usage: keys written", keys,
-          usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
-      long[] workingSets = PartStats.sum(PartStats.readPerTask(fs, usageDir), KeyUsageReducer.WORKING_SET, k);
-      Jobs.checkEqual("partition-v usage: sum_i |N(U_i)| vs key-part pairs", keyParts, Arrays.stream(workingSets).sum());
-      PartStats.delete(fs, usageDir);
-
-      // 3. sweep
-      Job sweep = Jobs.newJob(conf, name(), "Algorithm 2 sweep over " + r + " share(s)", PartitionVTool.class);
-      Configuration sc = sweep.getConfiguration();
-      sc.setInt(MrKeys.K, k);
-      sc.setInt(SHARES, r);
-      sc.set(WORKING_SETS, join(workingSets));
-      sweep.setInputFormatClass(WholeFileSequenceInputFormat.class);
-      FileInputFormat.addInputPath(sweep, usageDir);
-      sweep.setMapperClass(SweepMapper.class);
-      sweep.setNumReduceTasks(0);
-      AvroJob.setDataModelClass(sweep, SpecificData.class);
-      AvroJob.setOutputKeySchema(sweep, VAssignment.getClassSchema());
-      sweep.setOutputFormatClass(AvroKeyOutputFormat.class);
+      // 2. key usage, 3. sweep
       Path sweepDir = renumber ? new Path(work, "sweep") : tmp;
-      FileOutputFormat.setOutputPath(sweep, sweepDir);
-      Jobs.run(sweep);
-      Jobs.checkEqual("partition-v sweep: keys assigned", keys, Jobs.count(sweep, Counters.KEYS_ASSIGNED));
-      Jobs.checkEqual("partition-v sweep: map input records", keys,
-          sweep.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
-      Map<String, Map<String, long[]>> perTask = PartStats.readPerTask(fs, sweepDir);
-      long[] vSizes = PartStats.sum(perTask, SweepMapper.KEYS, k);
-      long[] delta = PartStats.sum(perTask, SweepMapper.DELTA, k);
-      Jobs.checkEqual("partition-v sweep: sum_i |V_i|", keys, Arrays.stream(vSizes).sum());
-      PartStats.delete(fs, sweepDir);
+      SweepResult sr = usageAndSweep(conf, name(), joinDir, work, sweepDir, k, r, false, pairs);
+      long keys = sr.keys;
+      long[] workingSets = sr.workingSets;
+      long[] vSizes = sr.vSizes;
+      long[] delta = sr.delta;
+      Map<String, Map<String, long[]>> perTask = sr.perTask;
 
       // 4. renumber
       if (renumber) {
@@ -228,6 +186,99 @@ public class PartitionVTool extends ParsaTool {
       OutputPaths.discard(fs, tmp);
       OutputPaths.discard(fs, work);
     }
+  }
+
+  /** Outcome of the key-usage and sweep jobs. */
+  public static final class SweepResult {
+    /** |V|. */
+    public final long keys;
+    /** |N(U_i)|, |V_i| and the summed Algorithm 2 cost updates per part (T_i = workingSets + delta). */
+    public final long[] workingSets;
+    public final long[] vSizes;
+    public final long[] delta;
+    /** Part stats of each sweep task (for renumbering). */
+    public final Map<String, Map<String, long[]>> perTask;
+
+    SweepResult(long keys, long[] workingSets, long[] vSizes, long[] delta, Map<String, Map<String, long[]>> perTask) {
+      this.keys = keys;
+      this.workingSets = workingSets;
+      this.vSizes = vSizes;
+      this.delta = delta;
+      this.perTask = perTask;
+    }
+
+    /** T_i of the assignment written. */
+    public long[] traffic() {
+      long[] t = new long[workingSets.length];
+      for (int i = 0; i < t.length; i++) {
+        t[i] = workingSets[i] + delta[i];
+      }
+      return t;
+    }
+  }
+
+  /**
+   * Runs the key-usage job over a row-join output ((key, PAIR(placed, random)) SequenceFiles, one record per
+   * distinct (row, key)) and the Algorithm 2 sweep, writing VAssignment files (newKey null) into {@code sweepDir}.
+   *
+   * @param randomPart take each row's part from the PAIR's random part instead of its placed part (metrics uses
+   *     this for its random-U + Algorithm-2-V variant)
+   * @param pairs number of records in {@code joinDir}, checked against the usage job's input
+   */
+  public static SweepResult usageAndSweep(Configuration conf, String step, Path joinDir, Path work, Path sweepDir,
+      int k, int r, boolean randomPart, long pairs) throws Exception {
+    FileSystem fs = sweepDir.getFileSystem(conf);
+    Job usage = Jobs.newJob(conf, step, "key usage u_ij and |N(U_i)|", PartitionVTool.class);
+    usage.getConfiguration().setInt(MrKeys.K, k);
+    usage.getConfiguration().setBoolean(USE_RANDOM_PART, randomPart);
+    usage.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(usage, joinDir);
+    usage.setMapperClass(Mapper.class);
+    usage.setCombinerClass(DedupCombiner.class);
+    usage.setReducerClass(KeyUsageReducer.class);
+    usage.setPartitionerClass(SharePartitioner.class);
+    usage.setNumReduceTasks(r);
+    usage.setMapOutputKeyClass(LongWritable.class);
+    usage.setMapOutputValueClass(JoinValue.class);
+    usage.setOutputKeyClass(LongWritable.class);
+    usage.setOutputValueClass(JoinValue.class);
+    usage.setOutputFormatClass(SequenceFileOutputFormat.class);
+    Path usageDir = new Path(work, randomPart ? "usage-random" : "usage");
+    FileOutputFormat.setOutputPath(usage, usageDir);
+    Jobs.run(usage);
+    Jobs.checkEqual("partition-v usage: map input vs (row, key) pairs", pairs,
+        usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    long keys = Jobs.count(usage, Counters.KEYS);
+    long keyParts = Jobs.count(usage, Counters.KEY_PART_PAIRS);
+    Jobs.checkEqual("partition-v usage: keys written", keys,
+        usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
+    long[] workingSets = PartStats.sum(PartStats.readPerTask(fs, usageDir), KeyUsageReducer.WORKING_SET, k);
+    Jobs.checkEqual("partition-v usage: sum_i |N(U_i)| vs key-part pairs", keyParts, Arrays.stream(workingSets).sum());
+    PartStats.delete(fs, usageDir);
+
+    Job sweep = Jobs.newJob(conf, step, "Algorithm 2 sweep over " + r + " share(s)", PartitionVTool.class);
+    Configuration sc = sweep.getConfiguration();
+    sc.setInt(MrKeys.K, k);
+    sc.setInt(SHARES, r);
+    sc.set(WORKING_SETS, join(workingSets));
+    sweep.setInputFormatClass(WholeFileSequenceInputFormat.class);
+    FileInputFormat.addInputPath(sweep, usageDir);
+    sweep.setMapperClass(SweepMapper.class);
+    sweep.setNumReduceTasks(0);
+    AvroJob.setDataModelClass(sweep, SpecificData.class);
+    AvroJob.setOutputKeySchema(sweep, VAssignment.getClassSchema());
+    sweep.setOutputFormatClass(AvroKeyOutputFormat.class);
+    FileOutputFormat.setOutputPath(sweep, sweepDir);
+    Jobs.run(sweep);
+    Jobs.checkEqual("partition-v sweep: keys assigned", keys, Jobs.count(sweep, Counters.KEYS_ASSIGNED));
+    Jobs.checkEqual("partition-v sweep: map input records", keys,
+        sweep.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    Map<String, Map<String, long[]>> perTask = PartStats.readPerTask(fs, sweepDir);
+    long[] vSizes = PartStats.sum(perTask, SweepMapper.KEYS, k);
+    long[] delta = PartStats.sum(perTask, SweepMapper.DELTA, k);
+    Jobs.checkEqual("partition-v sweep: sum_i |V_i|", keys, Arrays.stream(vSizes).sum());
+    PartStats.delete(fs, sweepDir);
+    return new SweepResult(keys, workingSets, vSizes, delta, perTask);
   }
 
   private static long max(long[] a) {

@@ -5,6 +5,7 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.ParsaCli;
+import io.parsa.jobs.metrics.MetricsTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -151,7 +152,9 @@ public final class PipelineTool extends ParsaTool {
       }
       long t0 = System.nanoTime();
       System.err.println(tag + " running: parsa " + s.name + " " + String.join(" ", s.args));
-      int rc = ParsaCli.runStep(new Configuration(conf), s.name, s.args.toArray(new String[0]));
+      Configuration stepConf = new Configuration(conf);
+      stepConf.setBoolean(MetricsTool.PRINT_TABLE, false);
+      int rc = ParsaCli.runStep(stepConf, s.name, s.args.toArray(new String[0]));
       double secs = (System.nanoTime() - t0) / 1e9;
       if (rc != 0) {
         System.err.printf("%s FAILED (exit %d) after %.1f s; fix the cause and re-run the same command to resume%n",

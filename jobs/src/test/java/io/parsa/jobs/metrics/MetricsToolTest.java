@@ -119,12 +119,17 @@ class MetricsToolTest {
     assertArrayEquals(ref.workingSet, col(r.getRandom(), PartMetrics::getWorkingSet));
     assertArrayEquals(ref.rows, col(r.getRandom(), PartMetrics::getRows));
     assertEquals(Reports.improvement(r.getRandom().getMaxTraffic(), 3), r.getImprovementMaxTraffic(), 1e-9);
+    ReferenceMetrics variant = new ReferenceMetrics(ROWS, ru, ReferenceMetrics.algorithm2(ROWS, ru, 3), 3);
+    assertArrayEquals(variant.traffic, col(r.getRandomUAlgorithm2V(), PartMetrics::getTraffic));
 
     String txt = new String(fs.open(new Path(dir, "metrics/report.txt")).readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(txt.contains("algorithm=figure4 k=3"), txt);
     String html = new String(fs.open(new Path(dir, "metrics/report.html")).readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(html.contains("<svg") && !html.contains("http://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""));
-    assertTrue(!html.contains("<script src") && !html.contains("<link"), "HTML must be self-contained");
+    assertTrue(html.contains("<svg"), "charts are inline SVG");
+    assertTrue(!html.replace("http://www.w3.org/2000/svg", "").contains("http"), "no network references");
+    assertTrue(!html.contains("<script") && !html.contains("<link") && !html.contains("src="),
+        "HTML must be self-contained");
+    assertTrue(html.contains("random U + Algorithm 2 V"));
     assertTrue(fs.exists(new Path(dir, "metrics/_SUCCESS")));
   }
 
@@ -140,7 +145,8 @@ class MetricsToolTest {
   void vAssignmentMissingAKeyFailsLoudly() throws Exception {
     writeV("v-short", 0, 1, 2);
     assertEquals(1, ToolRunner.run(CONF, new MetricsTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--v-assignment", dir + "/v-short", "--output", dir + "/m-short", "--k", "3"}));
+        "--u-assignment", dir + "/u", "--v-assignment", dir + "/v-short", "--output", dir + "/m-short", "--k", "3",
+        "--no-variant"}));
     assertTrue(!fs.exists(new Path(dir, "m-short")));
   }
 }

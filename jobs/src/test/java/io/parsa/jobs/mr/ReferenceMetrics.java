@@ -77,4 +77,31 @@ public final class ReferenceMetrics {
       traffic[i] = inter[i] + served;
     }
   }
+
+  /**
+   * Algorithm 2 written out plainly: one sweep over the used keys in ascending order, cost_i from |N(U_i)|, each
+   * key to the cheapest part using it (ties: lowest index), cost += -1 + (parts using it - 1).
+   */
+  public static Map<Long, Integer> algorithm2(Map<Long, long[]> rowKeys, Map<Long, Integer> uPart, int k) {
+    java.util.TreeMap<Long, java.util.TreeSet<Integer>> usage = new java.util.TreeMap<>();
+    rowKeys.forEach((id, ks) -> {
+      for (long key : ks) {
+        usage.computeIfAbsent(key, x -> new java.util.TreeSet<>()).add(uPart.get(id));
+      }
+    });
+    double[] cost = new double[k];
+    usage.values().forEach(s -> s.forEach(p -> cost[p]++));
+    Map<Long, Integer> v = new HashMap<>();
+    usage.forEach((key, parts) -> {
+      int xi = -1;
+      for (int p : parts) {
+        if (xi < 0 || cost[p] < cost[xi]) {
+          xi = p;
+        }
+      }
+      cost[xi] += -1 + parts.size() - 1;
+      v.put(key, xi);
+    });
+    return v;
+  }
 }

@@ -8,6 +8,7 @@ import io.parsa.engine.Initialisation;
 import io.parsa.engine.ParsaEngine;
 import io.parsa.engine.PlacementEvaluator;
 import io.parsa.engine.PlacementMetrics;
+import io.parsa.engine.gen.PowerLawGenerator;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -36,17 +37,22 @@ public final class EngineBench {
 
   static final String USAGE = String.join("\n",
       "usage: parsa engine-bench (--input FILE [--format libsvm|edges] [--symmetric]",
-      "                          | --generate ROWS [--keys N] [--avg-degree D] [--key-exponent S])",
+      "                          | --generate ROWS [--columns C] [--non-zeros N] [--row-exponent R]",
+      "                            [--column-exponent S])",
       "                          [-k K[,K..]] [-b B[,B..]] [-a A[,A..]] [--a-percent P[,P..]]",
-      "                          [--theta T] [--seed S] [--no-quality] [--json FILE]",
+      "                          [--theta T] [--structure linked-list|bucket-stacks] [--seed S] [--repeat R]",
+      "                          [--no-quality] [--json FILE]",
       "  --input FILE       libsvm(.gz) or edge list(.gz); format from the name (*.edges*) unless --format",
       "  --symmetric        edge list: add both directions of every edge",
-      "  --generate ROWS    in-memory power-law graph (defaults: --keys ROWS, --avg-degree 20,",
-      "                     --key-exponent 1.1)",
+      "  --generate ROWS    power-law graph from io.parsa.engine.gen.PowerLawGenerator, held in memory",
+      "                     (defaults: --columns ROWS, --non-zeros 20*ROWS, --row-exponent 2.2,",
+      "                     --column-exponent 1.0, seed = --seed)",
       "  -k                 parts (default 16)      -b  blocks (default 16)",
       "  -a                 warm-up blocks (default 0); --a-percent: a = round(P/100 * b) instead",
       "  --theta            head pointers for costs 0..T (default " + ParsaEngine.DEFAULT_THETA + ")",
+      "  --structure        per-part cost structure (default linked-list = paper's Figure 5)",
       "  --seed             seed of the block split and the random baseline (default 1)",
+      "  --repeat R         run every combination R times (default 1; later runs have a warm JIT)",
       "  --no-quality       skip the metrics (speed only)",
       "  --json FILE        also write the results as JSON");
 
@@ -90,8 +96,9 @@ public final class EngineBench {
       String a = args[i];
       switch (a) {
         case "--symmetric", "--no-quality", "--help", "-h" -> o.put(a.replaceFirst("^-+", ""), "true");
-        case "--input", "--format", "--generate", "--keys", "--avg-degree", "--key-exponent", "-k", "-b",
-            "-a", "--a-percent", "--theta", "--seed", "--json" -> {
+        case "--input", "--format", "--generate", "--columns", "--non-zeros", "--row-exponent",
+            "--column-exponent", "-k", "-b",
+            "-a", "--a-percent", "--theta", "--seed", "--json", "--repeat", "--structure" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException("option " + a + " needs a value");
           }
@@ -136,6 +143,13 @@ public final class EngineBench {
     int theta = ints(o, "theta", String.valueOf(ParsaEngine.DEFAULT_THETA), 0)[0];
     long seed = Long.parseLong(o.getOrDefault("seed", "1"));
     boolean quality = !o.containsKey("no-quality");
+    int repeat = ints(o, "repeat", "1", 1)[0];
+    ParsaEngine.Structure structure = switch (o.getOrDefault("structure", "linked-list")) {
+      case "bucket-stacks" -> ParsaEngine.Structure.BUCKET_STACKS;
+      case "linked-list" -> ParsaEngine.Structure.LINKED_LIST;
+      default -> throw new IllegalArgumentException("--structure must be bucket-stacks or linked-list, was "
+          + o.get("structure"));
+    };
 
     long t0 = System.nanoTime();
     InMemoryGraph g;
@@ -155,19 +169,21 @@ public final class EngineBench {
       source = in.toString();
     } else {
       int rows = ints(o, "generate", "0", 1)[0];
-      long keys = Long.parseLong(o.getOrDefault("keys", String.valueOf(rows)));
-      double deg = Double.parseDouble(o.getOrDefault("avg-degree", "20"));
-      double s = Double.parseDouble(o.getOrDefault("key-exponent", "1.1"));
-      g = PowerLawGraph.generate(rows, keys, deg, s, seed);
-      source = String.format(Locale.ROOT, "power-law rows=%d keys=%d avg-degree=%s key-exponent=%s seed=%d",
-          rows, keys, deg, s, seed);
+      long cols = Long.parseLong(o.getOrDefault("columns", String.valueOf(rows)));
+      long nnz = Long.parseLong(o.getOrDefault("non-zeros", String.valueOf(20L * rows)));
+      double re = Double.parseDouble(o.getOrDefault("row-exponent", "2.2"));
+      double ce = Double.parseDouble(o.getOrDefault("column-exponent", "1.0"));
+      g = generate(rows, cols, nnz, re, ce, seed);
+      source = String.format(Locale.ROOT,
+          "PowerLawGenerator rows=%d columns=%d non-zeros=%d row-exponent=%s column-exponent=%s seed=%d",
+          rows, cols, nnz, re, ce, seed);
     }
     double loadSec = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "# %s: %d rows, %d non-zeros (loaded in %.1f s)%n", source, g.numRows(),
         g.numNonZeros(), loadSec);
-    out.printf(Locale.ROOT, "# theta=%d seed=%d java=%s maxHeap=%d MB%n", theta, seed,
+    out.printf(Locale.ROOT, "# theta=%d structure=%s seed=%d java=%s maxHeap=%d MB%n", theta, structure, seed,
         System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
-    out.println("k\tb\ta\tedges\tengine_s\tMedges/s\tblocks_s\tpeak_heap_MB"
+    out.println("k\tb\ta\tedges\tengine_s\tMedges/s\tcpu_s\tMedges/cpu_s\tblocks_s\tpeak_heap_MB"
         + (quality ? "\tM_max\tT_max\tT_sum\trnd_M_max\trnd_T_max\trnd_T_sum\timp_M_max%\timp_T_max%\timp_T_sum%"
         : ""));
 
@@ -180,14 +196,17 @@ public final class EngineBench {
         PlacementMetrics random = quality
             ? PlacementEvaluator.evaluate(k, blocks, PlacementEvaluator.randomPlacement(k, blocks, seed + 1))
             : null;
-        for (int aIn : as) {
+        for (int rep = 0; rep < repeat * as.length; rep++) {
+          int aIn = as[rep / repeat];
           int a = percent ? (int) Math.round(aIn / 100.0 * b) : aIn;
           System.gc();
           resetPeaks();
+          long c0 = THREADS.getCurrentThreadCpuTime();
           long w0 = System.nanoTime();
           BlockSequencePartitioner.Result r =
-              new BlockSequencePartitioner(k, theta).partition(blocks, Initialisation.individual(a));
+              new BlockSequencePartitioner(k, theta, structure).partition(blocks, Initialisation.individual(a));
           double wall = (System.nanoTime() - w0) / 1e9;
+          double cpu = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
           long peak = peakHeap();
           double engineSec = r.engineNanos() / 1e9;
           double eps = r.edgesProcessed() / engineSec;
@@ -199,15 +218,20 @@ public final class EngineBench {
           row.put("b", b);
           row.put("a", a);
           row.put("theta", theta);
+          row.put("structure", structure.name());
           row.put("seed", seed);
+          row.put("repetition", rep % repeat);
           row.put("edgesProcessed", r.edgesProcessed());
           row.put("engineSeconds", engineSec);
           row.put("wallSeconds", wall);
           row.put("edgesPerSecond", eps);
+          row.put("cpuSeconds", cpu);
+          row.put("edgesPerCpuSecond", r.edgesProcessed() / cpu);
           row.put("blockBuildSeconds", blockSec);
           row.put("peakHeapMB", peak >> 20);
-          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%d\t%d\t%d\t%d\t%.3f\t%.2f\t%.2f\t%d",
-              k, b, a, r.edgesProcessed(), engineSec, eps / 1e6, blockSec, peak >> 20));
+          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%d\t%d\t%d\t%d\t%.3f\t%.2f\t%.3f\t%.2f\t%.2f\t%d",
+              k, b, a, r.edgesProcessed(), engineSec, eps / 1e6, cpu, r.edgesProcessed() / cpu / 1e6, blockSec,
+              peak >> 20));
           if (quality) {
             PlacementMetrics p = PlacementEvaluator.evaluate(k, blocks, r.parts());
             double im = PlacementMetrics.improvementPercent(random.mMax(), p.mMax());
@@ -231,6 +255,29 @@ public final class EngineBench {
     }
     return 0;
   }
+
+  /** Collects the lead's streaming generator's rows into an in-memory CSR graph. */
+  static InMemoryGraph generate(int rows, long cols, long nnz, double rowExp, double colExp, long seed)
+      throws IOException {
+    if (nnz > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("--non-zeros must be < 2^31 for an in-memory graph, was " + nnz);
+    }
+    long[] ids = new long[rows];
+    int[] start = new int[rows + 1];
+    GraphReader.LongList keys = new GraphReader.LongList();
+    keys.data = new long[(int) Math.max(16, nnz)];
+    int[] r = {0};
+    new PowerLawGenerator(rows, cols, nnz, rowExp, colExp, seed).generate((row, ks, n) -> {
+      ids[r[0]] = row;
+      for (int i = 0; i < n; i++) {
+        keys.add(ks[i]);
+      }
+      start[++r[0]] = keys.size;
+    });
+    return new InMemoryGraph(ids, start, keys.data.length == keys.size ? keys.data : keys.toArray());
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private static void resetPeaks() {
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {

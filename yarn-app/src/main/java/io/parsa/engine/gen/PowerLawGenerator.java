@@ -16,6 +16,12 @@ import java.util.SplittableRandom;
  * a continuous power law on [1, columns+1) with density ∝ x^(-columnExponent), then scattered over the key space
  * by a fixed bijection so that popular keys are not all small numbers. Keys of a row are distinct and ascending.
  *
+ * <p>Communities (optional). Real data has topics: documents on one subject share vocabulary. With
+ * {@code clusters = c > 1} and {@code locality = p}, row r belongs to cluster {@code mix(seed, r) mod c}, the
+ * key space is cut into c contiguous rank ranges, and each key is drawn with probability p from the row's own
+ * cluster range (by the same power law restricted to that range) and otherwise from the whole key space. With
+ * the defaults (c = 1, p = 0) keys are independent of the row.
+ *
  * <p>Deterministic: the same parameters and seed give the same rows.
  */
 public final class PowerLawGenerator {
@@ -32,6 +38,8 @@ public final class PowerLawGenerator {
   private final double rowExponent;
   private final double columnExponent;
   private final long seed;
+  private final int clusters;
+  private final double locality;
   private final long scatterMult;
   private final long scatterOffset;
 
@@ -45,6 +53,17 @@ public final class PowerLawGenerator {
    */
   public PowerLawGenerator(long rows, long columns, long nonZeros, double rowExponent, double columnExponent,
       long seed) {
+    this(rows, columns, nonZeros, rowExponent, columnExponent, seed, 1, 0.0);
+  }
+
+  /**
+   * As {@link #PowerLawGenerator(long, long, long, double, double, long)} with community structure.
+   *
+   * @param clusters number of communities c (1 ≤ c ≤ columns)
+   * @param locality probability p in [0, 1] that a key comes from the row's own community
+   */
+  public PowerLawGenerator(long rows, long columns, long nonZeros, double rowExponent, double columnExponent,
+      long seed, int clusters, double locality) {
     if (rows < 1 || columns < 1 || nonZeros < 0) {
       throw new IllegalArgumentException("need rows >= 1, columns >= 1, nonZeros >= 0; got " + rows + ", "
           + columns + ", " + nonZeros);
@@ -53,6 +72,12 @@ public final class PowerLawGenerator {
       throw new IllegalArgumentException("need rowExponent > 1 and columnExponent >= 0; got " + rowExponent
           + ", " + columnExponent);
     }
+    if (clusters < 1 || clusters > columns || !(locality >= 0.0 && locality <= 1.0)) {
+      throw new IllegalArgumentException("need 1 <= clusters <= columns and 0 <= locality <= 1; got " + clusters
+          + ", " + locality);
+    }
+    this.clusters = clusters;
+    this.locality = locality;
     this.rows = rows;
     this.columns = columns;
     this.nonZeros = nonZeros;
@@ -93,8 +118,14 @@ public final class PowerLawGenerator {
       }
       seen.clear();
       int n = 0;
+      int cluster = clusters == 1 ? 0 : (int) Long.remainderUnsigned(mix(seed + r), clusters);
+      long lo = columns * cluster / clusters;
+      long span = columns * (cluster + 1) / clusters - lo;
+      d = (int) Math.min(d, locality >= 1.0 ? Math.max(1, span / 2) : d);
       while (n < d) {
-        long k = drawKey(keysRnd);
+        long k = locality > 0 && keysRnd.nextDouble() < locality
+            ? scatter(lo + drawRank(keysRnd, span)) + 1
+            : scatter(drawRank(keysRnd, columns)) + 1;
         if (seen.add(k)) {
           buf[n++] = k;
         }
@@ -111,21 +142,27 @@ public final class PowerLawGenerator {
     return Math.pow(u, -1.0 / (rowExponent - 1.0));
   }
 
-  /** One key in [1, columns], power-law popular, scattered by a bijection of [0, columns). */
-  private long drawKey(SplittableRandom rnd) {
+  /** A rank in [0, range), power-law popular (rank 0 most popular). */
+  private long drawRank(SplittableRandom rnd, long range) {
     double u = rnd.nextDouble();
-    double hi = columns + 1.0;
+    double hi = range + 1.0;
     double x;
     if (columnExponent == 0.0) {
-      x = 1.0 + u * columns;
+      x = 1.0 + u * range;
     } else if (Math.abs(columnExponent - 1.0) < 1e-9) {
       x = Math.pow(hi, u);
     } else {
       double a = 1.0 - columnExponent;
       x = Math.pow(u * (Math.pow(hi, a) - 1.0) + 1.0, 1.0 / a);
     }
-    long rank = Math.min(columns - 1, Math.max(0, (long) x - 1));
-    return scatter(rank) + 1;
+    return Math.min(range - 1, Math.max(0, (long) x - 1));
+  }
+
+  /** SplitMix64 finaliser: a well-mixed 64-bit hash. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   /** A bijection of [0, columns): affine map with a multiplier coprime to columns. */

@@ -23,7 +23,7 @@ class EngineBenchTest {
   void generatedGraphWithJson() throws Exception {
     Path json = dir.resolve("r.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int rc = EngineBench.run(new String[] {"--generate", "2000", "--avg-degree", "8", "-k", "4,8", "-b", "4",
+    int rc = EngineBench.run(new String[] {"--generate", "2000", "--non-zeros", "16000", "-k", "4,8", "-b", "4",
         "-a", "0,2", "--seed", "3", "--json", json.toString()}, new PrintStream(out, true), System.err);
     assertEquals(0, rc);
     JsonNode results = new ObjectMapper().readTree(json.toFile());

@@ -56,7 +56,35 @@ class PowerLawGeneratorTest {
   }
 
   @Test
+  void fullLocalityConfinesEachRowToItsCommunity() throws Exception {
+    // clusters = 2, locality = 1: every row draws only from its community's half of the key space, so the
+    // keys fall into exactly two groups that no row bridges.
+    int columns = 1_000;
+    int[] parent = new int[columns + 1];
+    for (int i = 0; i <= columns; i++) {
+      parent[i] = i;
+    }
+    new PowerLawGenerator(2_000, columns, 20_000, 2.5, 0.5, 5, 2, 1.0).generate((row, keys, n) -> {
+      for (int i = 1; i < n; i++) {
+        parent[find(parent, (int) keys[i])] = find(parent, (int) keys[0]);
+      }
+    });
+    long roots = java.util.stream.IntStream.rangeClosed(1, columns).filter(i -> find(parent, i) == i).count();
+    assertEquals(2, roots, "two disconnected communities");
+  }
+
+  private static int find(int[] parent, int x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  }
+
+  @Test
   void rejectsBadParameters() {
+    assertThrows(IllegalArgumentException.class, () -> new PowerLawGenerator(10, 10, 10, 2, 1, 1, 0, 0.5));
+    assertThrows(IllegalArgumentException.class, () -> new PowerLawGenerator(10, 10, 10, 2, 1, 1, 2, 1.5));
     assertThrows(IllegalArgumentException.class, () -> new PowerLawGenerator(0, 10, 10, 2, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> new PowerLawGenerator(10, 10, 10, 1.0, 1, 1));
   }

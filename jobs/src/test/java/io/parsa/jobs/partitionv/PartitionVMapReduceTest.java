@@ -1,0 +1,99 @@
+package io.parsa.jobs.partitionv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.parsa.avro.VAssignment;
+import io.parsa.jobs.mr.JoinValue;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.MrUnitAvro;
+import io.parsa.jobs.mr.PartStats;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mrunit.mapreduce.MapDriver;
+import org.apache.hadoop.mrunit.mapreduce.ReduceDriver;
+import org.junit.jupiter.api.Test;
+
+/** MRUnit tests of partition-v's reducer and mappers, and of Algorithm 2 itself. */
+class PartitionVMapReduceTest {
+
+  private static JoinValue parts(long... p) {
+    return new JoinValue().setParts(p, p.length);
+  }
+
+  @Test
+  void keyUsageReducerBuildsSortedPartSetsAndWorkingSets() throws Exception {
+    ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> d =
+        ReduceDriver.newReduceDriver(new KeyUsageReducer());
+    d.getConfiguration().setInt(MrKeys.K, 3);
+    d.withInput(new LongWritable(10), List.of(JoinValue.pair(2, 0), JoinValue.pair(0, 1), JoinValue.pair(2, 2)))
+        .withInput(new LongWritable(11), List.of(JoinValue.pair(1, 0)))
+        .withOutput(new LongWritable(10), parts(0, 2))
+        .withOutput(new LongWritable(11), parts(1)).runTest();
+    assertEquals(2, d.getCounters().findCounter(PartitionVTool.Counters.KEYS).getValue());
+    assertEquals(3, d.getCounters().findCounter(PartitionVTool.Counters.KEY_PART_PAIRS).getValue());
+    assertArrayEquals(new long[] {1, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET));
+  }
+
+  /** The hand-worked example of PartitionVToolTest, one share: cost [3, 4] -> V_0 = {1,2,3}, V_1 = {4,5}. */
+  @Test
+  void sweepMapperRunsAlgorithm2InKeyOrder() throws Exception {
+    MapDriver<LongWritable, JoinValue, AvroKey<VAssignment>, NullWritable> d = MapDriver.newMapDriver(new SweepMapper());
+    MrUnitAvro.configure(d.getConfiguration(), null, VAssignment.getClassSchema());
+    d.getConfiguration().setInt(MrKeys.K, 2);
+    d.getConfiguration().set(PartitionVTool.WORKING_SETS, "3,4");
+    d.getConfiguration().setInt(PartitionVTool.SHARES, 1);
+    long[][] usage = {{0, 1}, {0}, {0, 1}, {1}, {1}};
+    int[] expected = {0, 0, 0, 1, 1};
+    for (int key = 1; key <= 5; key++) {
+      d.withInput(new LongWritable(key), parts(usage[key - 1]));
+      d.withOutput(new AvroKey<>(new VAssignment((long) key, expected[key - 1], null)), NullWritable.get());
+    }
+    d.runTest();
+    assertEquals(5, d.getCounters().findCounter(PartitionVTool.Counters.KEYS_ASSIGNED).getValue());
+    Map<String, long[]> stats = PartStats.lastUnwritten();
+    assertArrayEquals(new long[] {3, 2}, stats.get(SweepMapper.KEYS));
+    // T_i = |N(U_i)| + delta_i = [3 - 1, 4 - 2] = [2, 2]
+    assertArrayEquals(new long[] {-1, -2}, stats.get(SweepMapper.DELTA));
+  }
+
+  @Test
+  void renumberMapperNumbersFromTheFilesOffsets() throws Exception {
+    MapDriver<AvroKey<VAssignment>, NullWritable, AvroKey<VAssignment>, NullWritable> d =
+        MapDriver.newMapDriver(new RenumberMapper());
+    MrUnitAvro.configure(d.getConfiguration(), null, VAssignment.getClassSchema());
+    d.getConfiguration().setInt(MrKeys.K, 2);
+    d.getConfiguration().set(PartitionVTool.OFFSETS, "0:0,10;1:4,12");
+    d.setMapInputPath(new Path("file:///x/part-m-00001.avro"));
+    d.withInput(new AvroKey<>(new VAssignment(7L, 1, null)), NullWritable.get())
+        .withInput(new AvroKey<>(new VAssignment(8L, 0, null)), NullWritable.get())
+        .withInput(new AvroKey<>(new VAssignment(9L, 1, null)), NullWritable.get())
+        .withOutput(new AvroKey<>(new VAssignment(7L, 1, 12L)), NullWritable.get())
+        .withOutput(new AvroKey<>(new VAssignment(8L, 0, 4L)), NullWritable.get())
+        .withOutput(new AvroKey<>(new VAssignment(9L, 1, 13L)), NullWritable.get()).runTest();
+  }
+
+  @Test
+  void offsetsStartEachPartAfterThePreviousOnes() {
+    Map<String, Map<String, long[]>> perTask = new java.util.TreeMap<>();
+    perTask.put("task_local1_0001_m_000000", Map.of(SweepMapper.KEYS, new long[] {4, 2}));
+    perTask.put("task_local1_0001_m_000001", Map.of(SweepMapper.KEYS, new long[] {1, 3}));
+    assertEquals("0:0,5;1:4,7", PartitionVTool.offsetsString(perTask, new long[] {5, 5}, 2));
+  }
+
+  @Test
+  void algorithm2TiesGoToTheLowestPartAndSharesStartProportionally() {
+    Algorithm2 a = new Algorithm2(new long[] {4, 4, 2}, 2); // costs 2, 2, 1
+    assertEquals(0, a.assign(new long[] {0, 1}, 2)); // tie -> 0; cost0 = 2 - 1 + 1 = 2
+    assertEquals(2, a.assign(new long[] {0, 1, 2}, 3)); // cost2 = 1 - 1 + 2 = 2
+    assertEquals(1, a.assign(new long[] {1}, 1)); // cost1 = 1
+    assertArrayEquals(new double[] {2, 1, 2}, a.cost(), 1e-12);
+    assertArrayEquals(new long[] {0, -1, 1}, a.delta());
+    assertEquals(1, a.assign(new long[0], 0)); // unused key: least cost over all parts, costs unchanged
+    assertArrayEquals(new long[] {1, 2, 1}, a.keysPerPart());
+  }
+}

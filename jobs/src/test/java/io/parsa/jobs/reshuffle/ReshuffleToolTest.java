@@ -1,0 +1,125 @@
+package io.parsa.jobs.reshuffle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.avro.VAssignment;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.TestData;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Local-mode reshuffle of a small mixed graph (libsvm rows with qid, comments, odd whitespace; edge-list rows with
+ * several lines; a target-only vertex with empty raw), k = 3 with part = id mod 3 and part 2 left EMPTY.
+ */
+class ReshuffleToolTest {
+
+  private static final Configuration CONF = TestData.localConf();
+  private static FileSystem fs;
+  private static Path dir;
+
+  @BeforeAll
+  static void writeInput() throws Exception {
+    fs = FileSystem.get(CONF);
+    dir = TestData.tempDir("reshuffle");
+    List<GraphRow> rows = new ArrayList<>();
+    rows.add(TestData.row(0, "2 qid:3 5:0.5  7:1 # five and seven", 5, 7));
+    rows.add(TestData.row(1, "1", new long[0]));
+    rows.add(TestData.row(3, "-1\t3:2 5:1", 3, 5));
+    rows.add(TestData.row(4, "4\t5\n4\t3 extra", 5, 3));
+    rows.add(TestData.row(6, "", new long[0]));
+    rows.add(TestData.row(7, "7 3", 3));
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    Map<Long, Integer> u = new HashMap<>();
+    for (GraphRow r : rows) {
+      u.put(r.getId(), (int) (r.getId() % 2)); // parts 0 and 1 only; part 2 stays empty
+    }
+    TestData.writeUAssignment(fs, new Path(dir, "u"), u);
+    List<VAssignment> v = List.of(new VAssignment(3L, 0, 0L), new VAssignment(5L, 1, 1L),
+        new VAssignment(7L, 1, 2L));
+    TestData.writeAvro(fs, new Path(dir, "v/part-m-00000.avro"), v);
+    fs.create(new Path(dir, "v/_SUCCESS"), true).close();
+  }
+
+  private static String read(Path p) throws Exception {
+    return new String(fs.open(p).readAllBytes(), StandardCharsets.UTF_8);
+  }
+
+  private static int run(String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--blocks", dir + "/blocks", "--u-assignment", dir + "/u",
+        "--k", "3"));
+    args.addAll(List.of(extra));
+    return ToolRunner.run(CONF, new ReshuffleTool(), args.toArray(new String[0]));
+  }
+
+  @Test
+  void textShardsAreTheRowsByteForByte() throws Exception {
+    assertEquals(0, run("--output", dir + "/shards"));
+    assertEquals("2 qid:3 5:0.5  7:1 # five and seven\n4\t5\n4\t3 extra\n", read(new Path(dir, "shards/part-00000")));
+    assertEquals("1\n-1\t3:2 5:1\n7 3\n", read(new Path(dir, "shards/part-00001")));
+    assertEquals("", read(new Path(dir, "shards/part-00002")));
+    assertEquals(3, fs.globStatus(new Path(dir, "shards/part-*")).length);
+    assertTrue(fs.exists(new Path(dir, "shards/_SUCCESS")));
+    assertEquals(2, run("--output", dir + "/shards"), "existing output refused");
+  }
+
+  @Test
+  void renumberedTextRewritesOnlyTheKeys() throws Exception {
+    assertEquals(0, run("--output", dir + "/renumbered", "--renumber", "--v-assignment", dir + "/v"));
+    // libsvm: idx -> newKey + 1 (3->1, 5->2, 7->3); edges: second column -> newKey (3->0, 5->1)
+    assertEquals("2 qid:3 2:0.5  3:1 # five and seven\n4\t1\n4\t0 extra\n",
+        read(new Path(dir, "renumbered/part-00000")));
+    assertEquals("1\n-1\t1:2 2:1\n7 0\n", read(new Path(dir, "renumbered/part-00001")));
+    assertEquals("", read(new Path(dir, "renumbered/part-00002")));
+  }
+
+  @Test
+  void avroShardsHoldTheRowsWithRenumberedKeys() throws Exception {
+    assertEquals(0, run("--output", dir + "/avro", "--output-format", "avro", "--renumber", "--v-assignment",
+        dir + "/v"));
+    List<GraphRow> s0 = Jobs.readAvroDir(fs, new Path(dir, "avro"), GraphRow.class);
+    assertEquals(6, s0.size());
+    TreeSet<Long> ids = new TreeSet<>();
+    for (int part = 0; part < 3; part++) {
+      List<GraphRow> rows = new ArrayList<>();
+      try (org.apache.avro.file.DataFileStream<GraphRow> in = new org.apache.avro.file.DataFileStream<>(
+          fs.open(new Path(dir, String.format("avro/part-%05d.avro", part))),
+          new org.apache.avro.specific.SpecificDatumReader<>(GraphRow.class))) {
+        in.forEach(rows::add);
+      }
+      for (GraphRow r : rows) {
+        assertEquals(part, (int) (r.getId() % 2));
+        ids.add(r.getId());
+        if (r.getId() == 3) {
+          assertEquals(List.of(0L, 1L), r.getKeys());
+          assertEquals("-1\t1:2 2:1", StandardCharsets.UTF_8.decode(r.getRaw()).toString());
+        }
+      }
+      if (part == 2) {
+        assertTrue(rows.isEmpty());
+      }
+    }
+    assertEquals(new TreeSet<>(List.of(0L, 1L, 3L, 4L, 6L, 7L)), ids);
+  }
+
+  @Test
+  void renumberWithoutNewKeysFailsLoudly() throws Exception {
+    List<VAssignment> v = List.of(new VAssignment(3L, 0, 0L), new VAssignment(5L, 1, 1L));
+    TestData.writeAvro(fs, new Path(dir, "v-short/part-m-00000.avro"), v);
+    fs.create(new Path(dir, "v-short/_SUCCESS"), true).close();
+    assertEquals(1, run("--output", dir + "/bad", "--renumber", "--v-assignment", dir + "/v-short"));
+    assertTrue(!fs.exists(new Path(dir, "bad")));
+  }
+}
