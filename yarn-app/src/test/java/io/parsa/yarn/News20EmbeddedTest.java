@@ -28,7 +28,7 @@ class News20EmbeddedTest {
     Path blocks = new Path(base, "blocks");
     List<TestBlocks.Row> rows = TestBlocks.readLibsvm(data, Integer.MAX_VALUE);
     TestBlocks.write(fs, blocks, rows, 16, 42);
-    int k = 8;
+    int k = 16;
     long t0 = System.currentTimeMillis();
     long ref = SequentialReference.mMax(fs, blocks, k);
     long refMs = System.currentTimeMillis() - t0;
