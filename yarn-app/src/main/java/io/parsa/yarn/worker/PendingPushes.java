@@ -35,12 +35,13 @@ final class PendingPushes {
     }
   }
 
-  /** ORs every pending push into {@code membership} (layout of {@code keys}, which are ascending). */
-  void overlay(long[] keys, long[] membership, int wpk) {
-    List<Entry> snapshot;
-    synchronized (this) {
-      snapshot = new ArrayList<>(entries);
-    }
+  /** The pushes not yet acknowledged; take it before pulling. */
+  synchronized List<Entry> snapshot() {
+    return new ArrayList<>(entries);
+  }
+
+  /** ORs the pushes of {@code snapshot} into {@code membership} (layout of {@code keys}, which are ascending). */
+  static void overlay(List<Entry> snapshot, long[] keys, long[] membership, int wpk) {
     for (Entry e : snapshot) {
       int i = 0;
       int j = 0;

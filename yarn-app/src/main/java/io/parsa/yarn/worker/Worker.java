@@ -119,8 +119,11 @@ public final class Worker {
           long started = System.currentTimeMillis();
           BlockPartitioner.Prepared b = item.block;
           long[] keys = b.keys();
+          // Snapshot before pulling: an entry is removed only after the servers applied it, so anything missing
+          // from the snapshot is already in the pulled sets.
+          java.util.List<PendingPushes.Entry> mineInFlight = pending.snapshot();
           long[] membership = pulls.pull(keys);
-          pending.overlay(keys, membership, wpk);
+          PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
           double[] loadsIn = loads.clone();
