@@ -17,6 +17,9 @@ public final class LocalJobs {
   public static final String LOCAL_MAPS = "mapreduce.local.map.tasks.maximum";
   public static final String LOCAL_REDUCES = "mapreduce.local.reduce.tasks.maximum";
   public static final String SHUFFLE_BUFFER = "mapreduce.reduce.shuffle.input.buffer.percent";
+  /** Per-map sort buffer: Hadoop's 100 MiB, allocated by every concurrent local map, is made for clusters. */
+  public static final String SORT_MB = "mapreduce.task.io.sort.mb";
+  public static final int LOCAL_SORT_MB = 32;
   /** How often Job.waitForCompletion checks for the end (Hadoop's default, 5 s, is most of a small local job). */
   public static final String COMPLETION_POLL = "mapreduce.client.completion.pollinterval";
   public static final int LOCAL_COMPLETION_POLL_MS = 50;
@@ -56,6 +59,9 @@ public final class LocalJobs {
       return;
     }
     int cores = Math.max(1, Math.min(MAX_DEFAULT_PARALLELISM, Runtime.getRuntime().availableProcessors()));
+    if (!isUserSet(conf, SORT_MB)) {
+      conf.setInt(SORT_MB, LOCAL_SORT_MB);
+    }
     if (!isUserSet(conf, LOCAL_MAPS)) {
       conf.setInt(LOCAL_MAPS, cores);
     }

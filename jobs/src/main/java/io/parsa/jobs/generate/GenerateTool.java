@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Line r (0-based) is {@code label k1:1 k2:1 ...} with the row's keys ascending and 1-based; the label is
  * +1 or -1 from a seeded hash of r. A {@code .gz} or {@code .bz2} output name is compressed with Hadoop's codec.
- * The file is written under a hidden temporary name beside the output and renamed when complete.
+ * The file is written under a hidden temporary name beside the output and renamed when complete. With
+ * {@code --files n} the output is a directory of n files holding contiguous row ranges (the same rows, split),
+ * so that ingest, which reads each text file with one mapper, can use n mappers.
  */
 public class GenerateTool extends ParsaTool {
 
@@ -51,10 +53,16 @@ public class GenerateTool extends ParsaTool {
     o.addOption(opt("row-exponent", "a", "power-law exponent of row degrees, > 1 (default 2.2)"));
     o.addOption(opt("column-exponent", "s", "power-law exponent of key popularity, >= 0; 0 = uniform, 1 = Zipf "
         + "(default 1.0)"));
+    o.addOption(opt("clusters", "c", "number of topic-like communities (default 1: none)"));
+    o.addOption(opt("locality", "p", "probability that a key comes from the row's own community, 0..1 "
+        + "(default 0)"));
     o.addOption(opt("seed", "n", "random seed (default 42)"));
     o.addOption(opt("output", "file", "libsvm file to write, on any Hadoop file system; .gz/.bz2 compress "
         + "(required)"));
-    o.addOption(flag("overwrite", "replace the output file if it exists"));
+    o.addOption(opt("files", "n", "write a directory of n files part-00000.libsvm ... (rows split into n "
+        + "contiguous ranges, so that ingest reads them with n mappers) instead of one file (default 1)"));
+    o.addOption(opt("compress", "c", "with --files: none (default), gz or bz2"));
+    o.addOption(flag("overwrite", "replace the output if it exists"));
     return o;
   }
 
@@ -74,6 +82,12 @@ public class GenerateTool extends ParsaTool {
     if (!(colExp >= 0.0)) {
       throw new UsageException("--column-exponent must be at least 0, got " + colExp);
     }
+    int clusters = intOpt(cl, "clusters", 1, 1);
+    double locality = doubleOpt(cl, "locality", 0.0);
+    if (!(locality >= 0.0 && locality <= 1.0) || clusters > columns) {
+      throw new UsageException("--locality must be in [0, 1] and --clusters at most --columns; got " + locality
+          + " and " + clusters);
+    }
     long seed = longOpt(cl, "seed", 42, Long.MIN_VALUE);
     boolean overwrite = cl.hasOption("overwrite");
     Configuration conf = getConf();
@@ -81,20 +95,46 @@ public class GenerateTool extends ParsaTool {
     FileSystem fs = out.getFileSystem(conf);
     out = fs.makeQualified(out);
     OutputPaths.checkWritable(fs, out, overwrite);
-    if (fs.exists(out) && fs.getFileStatus(out).isDirectory()) {
-      throw new UsageException("output " + out + " is a directory; generate writes one file");
+    int files = intOpt(cl, "files", 1, 1);
+    String compress = choiceOpt(cl, "compress", "none", "none", "gz", "bz2");
+    if (files == 1 && cl.hasOption("compress")) {
+      throw new UsageException("--compress goes with --files; a single output file is compressed by its "
+          + "extension (.gz, .bz2)");
+    }
+    if (files == 1 && fs.exists(out) && fs.getFileStatus(out).isDirectory()) {
+      throw new UsageException("output " + out + " is a directory; generate writes one file (or use --files)");
+    }
+    if (files > rows) {
+      throw new UsageException("--files " + files + " is more than --rows " + rows);
     }
 
     long start = System.nanoTime();
+    PowerLawGenerator gen = new PowerLawGenerator(rows, columns, nonZeros, rowExp, colExp, seed, clusters,
+        locality);
+    long[] written = new long[2];
+    if (files == 1) {
+      writeFile(conf, fs, out, gen, rows, seed, written);
+    } else {
+      writeFiles(conf, fs, out, files, compress, overwrite, gen, rows, seed, written);
+    }
+    double secs = (System.nanoTime() - start) / 1e9;
+    LOG.info("generate: {} rows, {} non-zeros -> {}", written[0], written[1], out);
+    System.out.printf(Locale.ROOT,
+        "generate: %,d rows, %,d non-zeros, %,d columns -> %s (%.1f s, %.1f M non-zeros/s)%n",
+        written[0], written[1], columns, out, secs, written[1] / secs / 1e6);
+    return 0;
+  }
+
+  /** One libsvm file, written under a hidden temporary name and renamed into place. */
+  private static void writeFile(Configuration conf, FileSystem fs, Path out, PowerLawGenerator gen, long rows,
+      long seed, long[] written) throws IOException {
     Path tmp = new Path(out.getParent(), "." + out.getName() + ".tmp-" + java.util.UUID.randomUUID());
     CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(out);
-    long[] written = new long[2];
     boolean done = false;
     try {
-      try (OutputStream raw = fs.create(tmp, false);
-           OutputStream os = new BufferedOutputStream(codec == null ? raw : codec.createOutputStream(raw), BUFFER)) {
+      try (OutputStream os = open(fs, tmp, codec)) {
         LineWriter w = new LineWriter(os, seed);
-        written[1] = new PowerLawGenerator(rows, columns, nonZeros, rowExp, colExp, seed).generate(w::row);
+        written[1] = gen.generate(w::row);
         w.flush();
         written[0] = rows;
       }
@@ -111,12 +151,50 @@ public class GenerateTool extends ParsaTool {
         OutputPaths.discard(fs, tmp);
       }
     }
-    double secs = (System.nanoTime() - start) / 1e9;
-    LOG.info("generate: {} rows, {} non-zeros -> {}", written[0], written[1], out);
-    System.out.printf(Locale.ROOT,
-        "generate: %,d rows, %,d non-zeros, %,d columns -> %s (%.1f s, %.1f M non-zeros/s)%n",
-        written[0], written[1], columns, out, secs, written[1] / secs / 1e6);
-    return 0;
+  }
+
+  /** A directory of {@code files} libsvm files holding contiguous row ranges, committed with _SUCCESS. */
+  private static void writeFiles(Configuration conf, FileSystem fs, Path out, int files, String compress,
+      boolean overwrite, PowerLawGenerator gen, long rows, long seed, long[] written) throws IOException {
+    Path tmp = OutputPaths.tempFor(out);
+    String ext = ".libsvm" + (compress.equals("none") ? "" : "." + compress);
+    CompressionCodec codec = compress.equals("none") ? null
+        : new CompressionCodecFactory(conf).getCodec(new Path("x" + ext));
+    boolean done = false;
+    try {
+      fs.mkdirs(tmp);
+      OutputStream[] current = new OutputStream[1];
+      LineWriter[] writer = new LineWriter[1];
+      int[] file = {-1};
+      long[] nextBoundary = {0};
+      written[1] = gen.generate((row, keys, n) -> {
+        while (row >= nextBoundary[0]) {
+          if (current[0] != null) {
+            writer[0].flush();
+            current[0].close();
+          }
+          file[0]++;
+          current[0] = open(fs, new Path(tmp, String.format(Locale.ROOT, "part-%05d%s", file[0], ext)), codec);
+          writer[0] = new LineWriter(current[0], seed);
+          nextBoundary[0] = file[0] + 1 == files ? Long.MAX_VALUE : rows * (file[0] + 1) / files;
+        }
+        writer[0].row(row, keys, n);
+      });
+      writer[0].flush();
+      current[0].close();
+      written[0] = rows;
+      OutputPaths.commit(fs, tmp, out, overwrite);
+      done = true;
+    } finally {
+      if (!done) {
+        OutputPaths.discard(fs, tmp);
+      }
+    }
+  }
+
+  private static OutputStream open(FileSystem fs, Path p, CompressionCodec codec) throws IOException {
+    OutputStream raw = fs.create(p, false);
+    return new BufferedOutputStream(codec == null ? raw : codec.createOutputStream(raw), BUFFER);
   }
 
   /** Formats rows as libsvm lines straight into bytes (no per-row strings). */

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The summary ingest writes as {@code _stats.json} beside the blocks (public fields, serialised by Jackson).
- * Row degree = non-zeros of a row; key degree = occurrences of a key over all rows.
+ * Row degree = non-zeros of a row (as listed, duplicates included); key degree = number of rows using the key.
  */
 public class IngestStats {
   public String format;

@@ -25,6 +25,7 @@ import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
+import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
@@ -172,6 +173,12 @@ public class IngestTool extends ParsaTool {
         throw new UsageException(skipped + " malformed lines, more than --skip-bad-records " + skip
             + (reports.isEmpty() ? "" : "; first: " + reports.get(0)));
       }
+      int shown = 0;
+      for (BadRecordLog.Entry e : reports) {
+        if (!e.fatal() && shown++ < 5) {
+          LOG.warn("ingest: skipped malformed line {}", e);
+        }
+      }
       List<String> problems = verify(format, c);
       if (!problems.isEmpty()) {
         System.err.println("ingest: counters do not add up, output discarded: " + String.join("; ", problems));
@@ -198,7 +205,8 @@ public class IngestTool extends ParsaTool {
           System.err.println("ingest: key-statistics job failed: " + keyJob.getStatus().getFailureInfo());
           return 1;
         }
-        keys = KeyStatsJob.read(outFs, keyOut);
+        keys = KeyStatsJob.read(outFs, keyOut,
+            keyJob.getCounters().findCounter(KeyStatsCounters.KEY_OCCURRENCES).getValue());
         if (keyJob.getCounters().findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
           System.err.println("ingest: key-statistics job read " + keyJob.getCounters()
               .findCounter(KeyStatsCounters.ROWS_READ).getValue() + " rows, the blocks hold " + rows
@@ -302,6 +310,8 @@ public class IngestTool extends ParsaTool {
     job.setNumReduceTasks(blocks);
     job.setOutputFormatClass(AvroKeyOutputFormat.class);
     AvroJob.setOutputKeySchema(job, GraphRow.getClassSchema());
+    // the generated-class writer; avro-mapred's default (reflection) looks up encodings per record
+    AvroJob.setDataModelClass(job, SpecificData.class);
     job.setOutputValueClass(NullWritable.class);
     if (!"null".equals(codec)) {
       FileOutputFormat.setCompressOutput(job, true);
@@ -428,7 +438,7 @@ public class IngestTool extends ParsaTool {
     s.blockImbalance = mean == 0 ? 0 : worst / mean;
     s.rowDegree = new IngestStats.Degree(maxRow, s.rows == 0 ? 0 : (double) s.nonZeros / s.rows);
     s.keyDegree = new IngestStats.Degree(keys.maxDegree(),
-        keys.distinctKeys() == 0 ? 0 : (double) keys.occurrences() / keys.distinctKeys());
+        keys.distinctKeys() == 0 ? 0 : (double) keys.sumDegree() / keys.distinctKeys());
     return s;
   }
 }

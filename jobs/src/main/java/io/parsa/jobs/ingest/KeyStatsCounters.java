@@ -6,6 +6,8 @@ public enum KeyStatsCounters {
   ROWS_READ,
   /** Distinct keys V over all rows. */
   DISTINCT_KEYS,
-  /** Key occurrences (= non-zeros) seen by the reducers; must equal the ingest job's NONZEROS_OUT. */
-  KEY_OCCURRENCES
+  /** Key occurrences (= non-zeros) read by the mappers; must equal the ingest job's NONZEROS_OUT. */
+  KEY_OCCURRENCES,
+  /** Sum of key degrees (rows per key) over the reducers. */
+  KEY_ROWS
 }

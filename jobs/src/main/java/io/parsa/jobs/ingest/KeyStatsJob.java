@@ -27,9 +27,10 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 
 /**
  * The second, small aggregation of ingest: reads the blocks just written and computes the key side of the
- * statistics — distinct keys, largest and mean key degree (rows per key occurrence). Mappers pre-aggregate
- * key counts in a bounded in-memory map (and a combiner sums what is left), each reducer counts its keys and
- * writes one summary line {@code distinct<TAB>maxDegree<TAB>occurrences}; the client adds them up.
+ * statistics — distinct keys, largest and mean key degree (rows per key). Mappers pre-aggregate
+ * per-key row counts in a bounded in-memory map (and a combiner sums what is left), each reducer counts its keys
+ * and writes one summary line {@code distinct<TAB>maxDegree<TAB>sumDegree}; the client adds them up. A key's
+ * degree is the number of rows using it (a row listing a key twice counts once).
  */
 public final class KeyStatsJob {
 
@@ -58,23 +59,54 @@ public final class KeyStatsJob {
 
   /** The same statistics computed in this JVM by streaming {@code blocks}; memory grows with distinct keys. */
   public static Result computeLocally(Configuration conf, List<Path> blocks) throws IOException {
-    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap counts = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap rowsPerKey = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
     long[] occ = new long[1];
+    RowKeys rk = new RowKeys();
     io.parsa.jobs.common.AvroFiles.forEach(conf, blocks, GraphRow.class, row -> {
-      for (Long k : row.getKeys()) {
-        counts.addTo(k, 1);
-      }
       occ[0] += row.getKeys().size();
+      int n = rk.distinct(row.getKeys());
+      for (int i = 0; i < n; i++) {
+        rowsPerKey.addTo(rk.keys[i], 1);
+      }
     });
     long max = 0;
-    for (int c : counts.values()) {
+    long sum = 0;
+    for (int c : rowsPerKey.values()) {
       max = Math.max(max, c);
+      sum += c;
     }
-    return new Result(counts.size(), max, occ[0]);
+    return new Result(rowsPerKey.size(), max, sum, occ[0]);
   }
 
-  /** Key statistics summed over all reducers. */
-  public record Result(long distinctKeys, long maxDegree, long occurrences) {}
+  /** The distinct keys of one row (a row may list a key twice; a key's degree counts rows, not listings). */
+  static final class RowKeys {
+    long[] keys = new long[64];
+
+    /** Puts the row's distinct keys, ascending, into {@link #keys}; returns how many. */
+    int distinct(List<Long> ks) {
+      int n = ks.size();
+      if (keys.length < n) {
+        keys = new long[Math.max(n, keys.length * 2)];
+      }
+      for (int i = 0; i < n; i++) {
+        keys[i] = ks.get(i);
+      }
+      java.util.Arrays.sort(keys, 0, n);
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        if (m == 0 || keys[i] != keys[m - 1]) {
+          keys[m++] = keys[i];
+        }
+      }
+      return m;
+    }
+  }
+
+  /**
+   * Key statistics: distinct keys; largest and total key degree (rows using a key); key occurrences (non-zeros,
+   * counting a key a row lists twice twice).
+   */
+  public record Result(long distinctKeys, long maxDegree, long sumDegree, long occurrences) {}
 
   /** Builds the job reading {@code blocks} (Avro GraphRow files) and writing summaries to {@code out}. */
   public static Job create(Configuration conf, List<Path> blocks, Path out, int reducers) throws IOException {
@@ -82,6 +114,7 @@ public final class KeyStatsJob {
     job.setJarByClass(KeyStatsJob.class);
     job.setInputFormatClass(AvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
+    AvroJob.setDataModelClass(job, org.apache.avro.specific.SpecificData.class);
     FileInputFormat.setInputPaths(job, blocks.toArray(new Path[0]));
     job.setMapperClass(KeyCountMapper.class);
     job.setCombinerClass(SumCombiner.class);
@@ -96,11 +129,11 @@ public final class KeyStatsJob {
     return job;
   }
 
-  /** Sums the summary lines the reducers wrote under {@code out}. */
-  public static Result read(FileSystem fs, Path out) throws IOException {
+  /** Sums the summary lines the reducers wrote under {@code out}; occurrences come from the job's counter. */
+  public static Result read(FileSystem fs, Path out, long occurrences) throws IOException {
     long distinct = 0;
     long max = 0;
-    long occ = 0;
+    long sum = 0;
     for (FileStatus st : fs.listStatus(out, p -> p.getName().startsWith("part-"))) {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()),
           StandardCharsets.UTF_8))) {
@@ -109,14 +142,14 @@ public final class KeyStatsJob {
           String[] f = l.trim().split("\t");
           distinct += Long.parseLong(f[0]);
           max = Math.max(max, Long.parseLong(f[1]));
-          occ += Long.parseLong(f[2]);
+          sum += Long.parseLong(f[2]);
         }
       }
     }
-    return new Result(distinct, max, occ);
+    return new Result(distinct, max, sum, occurrences);
   }
 
-  /** Emits (key, occurrences) per row key, pre-aggregated in a bounded map. */
+  /** Emits (key, rows using it), pre-aggregated in a bounded map. */
   public static class KeyCountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWritable, LongWritable> {
     private final Long2LongOpenHashMap counts = new Long2LongOpenHashMap();
     private final LongWritable k = new LongWritable();
@@ -128,12 +161,17 @@ public final class KeyStatsJob {
       limit = context.getConfiguration().getInt(MAP_BUFFER_ENTRIES, DEFAULT_MAP_BUFFER_ENTRIES);
     }
 
+    private final RowKeys rowKeys = new RowKeys();
+
     @Override
     protected void map(AvroKey<GraphRow> key, NullWritable value, Context context)
         throws IOException, InterruptedException {
+      List<Long> ks = key.datum().getKeys();
       context.getCounter(KeyStatsCounters.ROWS_READ).increment(1);
-      for (Long x : key.datum().getKeys()) {
-        counts.addTo(x, 1L);
+      context.getCounter(KeyStatsCounters.KEY_OCCURRENCES).increment(ks.size());
+      int n = rowKeys.distinct(ks);
+      for (int i = 0; i < n; i++) {
+        counts.addTo(rowKeys.keys[i], 1L);
       }
       if (counts.size() >= limit) {
         flush(context);
@@ -171,11 +209,11 @@ public final class KeyStatsJob {
     }
   }
 
-  /** Counts its share of distinct keys, their largest degree and total occurrences; one output line. */
+  /** Counts its share of distinct keys, their largest and total degree; one output line. */
   public static class KeyStatsReducer extends Reducer<LongWritable, LongWritable, Text, NullWritable> {
     private long distinct;
     private long max;
-    private long occurrences;
+    private long sum;
 
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context) {
@@ -184,15 +222,15 @@ public final class KeyStatsJob {
         s += v.get();
       }
       distinct++;
-      occurrences += s;
+      sum += s;
       max = Math.max(max, s);
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
       context.getCounter(KeyStatsCounters.DISTINCT_KEYS).increment(distinct);
-      context.getCounter(KeyStatsCounters.KEY_OCCURRENCES).increment(occurrences);
-      context.write(new Text(distinct + "\t" + max + "\t" + occurrences), NullWritable.get());
+      context.getCounter(KeyStatsCounters.KEY_ROWS).increment(sum);
+      context.write(new Text(distinct + "\t" + max + "\t" + sum), NullWritable.get());
     }
   }
 }

@@ -50,7 +50,7 @@
  *
  * <h2>Statistics</h2>
  * {@code _stats.json} ({@link io.parsa.jobs.ingest.IngestStats}): rows, non-zeros, distinct keys, max and mean
- * row degree (non-zeros per row) and key degree (occurrences per key), rows and non-zeros per block, block
+ * row degree (non-zeros per row) and key degree (rows using the key), rows and non-zeros per block, block
  * imbalance, line counts, skipped lines, inputs, resolved files, format, seed, b and the rules. The key side
  * comes from a second aggregation over the written blocks ({@link io.parsa.jobs.ingest.KeyStatsJob}): a
  * MapReduce job with in-mapper combining, or, up to {@code parsa.ingest.keystats.local.max.nonzeros}

@@ -100,7 +100,7 @@ public class MetricsTool extends ParsaTool {
         .addOption(opt("k", "K", "number of parts"))
         .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT + ")"))
         .addOption(opt("algorithm", "LABEL", "label of the placement in the report (default parsa)"))
-        .addOption(opt("reducers", "R", "reducers of each job (default 1)"))
+        .addOption(opt("reducers", "R", "reducers of each job (default: -D mapreduce.job.reduces, else 1)"))
         .addOption(flag("no-variant", "skip the random-U + Algorithm-2-V figures (two jobs fewer)"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
@@ -115,7 +115,7 @@ public class MetricsTool extends ParsaTool {
     int k = intOpt(cl, "k", 0, 1);
     long seed = longOpt(cl, "seed", MrKeys.SEED_DEFAULT, Long.MIN_VALUE);
     String algorithm = cl.getOptionValue("algorithm", "parsa");
-    int r = intOpt(cl, "reducers", 1, 1);
+    int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean withVariant = !cl.hasOption("no-variant");
     boolean overwrite = cl.hasOption("overwrite");
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
+import io.parsa.jobs.common.LocalJobs;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -30,38 +31,9 @@ public final class Jobs {
     // the 5 s default completion poll dominates small jobs (and every local-mode run); 200 ms costs nothing
     job.getConfiguration().setInt(Job.COMPLETION_POLL_INTERVAL_KEY,
         conf.getInt(POLL_MS, POLL_MS_DEFAULT));
-    localDefaults(job.getConfiguration());
+    LocalJobs.applyDefaults(job.getConfiguration());
     job.setJarByClass(jarClass);
     return job;
-  }
-
-  /**
-   * In local mode (LocalJobRunner), replaces two Hadoop defaults made for clusters, unless the user set them: a
-   * 100 MiB sort buffer allocated per map task, and one map / reduce task at a time. Halves a local run on
-   * Reuters-21578 (partition-v 31 s to 15 s on 2 cores).
-   */
-  static void localDefaults(Configuration c) {
-    if (!"local".equals(c.get("mapreduce.framework.name", "local"))) {
-      return;
-    }
-    String tasks = Integer.toString(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
-    setIfDefault(c, "mapreduce.task.io.sort.mb", "32");
-    setIfDefault(c, "mapreduce.local.map.tasks.maximum", tasks);
-    setIfDefault(c, "mapreduce.local.reduce.tasks.maximum", tasks);
-  }
-
-  private static void setIfDefault(Configuration c, String key, String value) {
-    String[] sources = c.getPropertySources(key);
-    boolean fromDefaults = sources == null;
-    if (sources != null) {
-      fromDefaults = true;
-      for (String s : sources) {
-        fromDefaults &= s.endsWith("-default.xml");
-      }
-    }
-    if (fromDefaults) {
-      c.set(key, value);
-    }
   }
 
   /** Runs the job to completion; throws if it failed (a failed MR job is not a consistency question). */

@@ -101,8 +101,8 @@ public class PartitionVTool extends ParsaTool {
         .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment)"))
         .addOption(opt("output", "DIR", "v-assignment output directory (Avro VAssignment)"))
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
-        .addOption(opt("reducers", "R", "reducers of the join and number of independent sweeper shares (default 1:"
-            + " exactly the paper's single sweep)"))
+        .addOption(opt("reducers", "R", "reducers of the join and number of independent sweeper shares (default:"
+            + " -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep)"))
         .addOption(flag("renumber", "give new keys so that each part owns one contiguous key range"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
@@ -114,7 +114,7 @@ public class PartitionVTool extends ParsaTool {
     Path out = new Path(required(cl, "output"));
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 1);
-    int r = intOpt(cl, "reducers", 1, 1);
+    int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean renumber = cl.hasOption("renumber");
     boolean overwrite = cl.hasOption("overwrite");
 

@@ -88,6 +88,27 @@ class GenerateToolTest {
         .getValue());
   }
 
+  @Test
+  void filesModeSplitsTheSameRowsIntoContiguousRanges() throws Exception {
+    File one = new File(tmp, "one.libsvm");
+    File dir = new File(tmp, "split");
+    String[] common = {"--rows", "1000", "--columns", "100000", "--nonzeros", "9000", "--seed", "5"};
+    assertEquals(0, generate(concat(common, "--output", one.getPath())));
+    assertEquals(0, generate(concat(common, "--output", dir.getPath(), "--files", "3", "--compress", "gz")));
+    String[] names = dir.list((d, n) -> !n.startsWith("."));
+    java.util.Arrays.sort(names);
+    assertEquals(List.of("_SUCCESS", "part-00000.libsvm.gz", "part-00001.libsvm.gz", "part-00002.libsvm.gz"),
+        List.of(names));
+    List<String> joined = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      List<String> part = lines(new File(dir, names[i + 1]));
+      assertTrue(part.size() >= 333 && part.size() <= 334, "rows in part " + i + ": " + part.size());
+      joined.addAll(part);
+    }
+    assertEquals(lines(one), joined, "same rows, same order, split into files");
+    assertEquals(2, generate(concat(common, "--output", one.getPath() + "2", "--compress", "gz")));
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);

@@ -10,36 +10,23 @@ import java.io.File;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
+import io.parsa.jobs.testing.SharedMiniCluster;
 import org.apache.hadoop.mapreduce.Counters;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Ingest reading from and writing to a real (in-process) HDFS: one MiniDFSCluster for the class. */
+/** Ingest reading from and writing to a real (in-process) HDFS: the jobs module's shared mini cluster. */
 class IngestMiniDfsIT {
 
-  private static MiniDFSCluster cluster;
   private static Configuration conf;
   private static FileSystem fs;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    Configuration c = IngestTestSupport.localConf();
-    File base = new File("target/minidfs-" + IngestMiniDfsIT.class.getSimpleName()).getAbsoluteFile();
-    cluster = new MiniDFSCluster.Builder(c, base).numDataNodes(1).build();
-    cluster.waitActive();
-    conf = new Configuration(cluster.getConfiguration(0));
+    SharedMiniCluster cluster = SharedMiniCluster.get();
+    conf = cluster.conf();
     conf.set("mapreduce.framework.name", "local");   // the job itself in the LocalJobRunner
-    fs = cluster.getFileSystem();
-    conf.set("fs.defaultFS", fs.getUri().toString());
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.shutdown();
-    }
+    fs = cluster.dfs().getFileSystem();
   }
 
   @Test

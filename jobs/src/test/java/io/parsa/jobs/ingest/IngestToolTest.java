@@ -45,7 +45,7 @@ class IngestToolTest {
   @Test
   void readsDirectoriesGlobsGzipAndBzip2WithPathOrderedIds() throws Exception {
     File d1 = new File(tmp, "in1");
-    write(new File(d1, "a.libsvm"), "1 1:1 2:1\n# comment\n-1 3:0.5\n");
+    write(new File(d1, "a.libsvm"), "1 1:1 2:1 1:0\n# comment\n-1 3:0.5\n");
     write(new File(d1, "b.libsvm.gz"), "1 4:1\n1 5:1 6:1\n");
     write(new File(d1, "sub/c.libsvm.bz2"), "-1 7:2\n");
     write(new File(d1, "_ignored.libsvm"), "not libsvm at all\n");
@@ -68,7 +68,8 @@ class IngestToolTest {
     }
     // files sorted by path: in1/a, in1/b.gz, in1/sub/c.bz2, in2/d
     assertEquals(6, byId.size());
-    assertEquals("1 1:1 2:1", raw(byId.get(0L)));
+    assertEquals("1 1:1 2:1 1:0", raw(byId.get(0L)));
+    assertEquals(List.of(1L, 2L, 1L), byId.get(0L).getKeys(), "every non-zero kept, in input order");
     assertEquals("-1 3:0.5", raw(byId.get(2L)), "the comment line keeps its line number");
     assertEquals(List.of(5L, 6L), byId.get(1L << 40 | 1).getKeys());
     assertEquals(2.0, byId.get(1L << 40 | 1).getWeight());
@@ -77,10 +78,11 @@ class IngestToolTest {
 
     IngestStats s = stats(out);
     assertEquals(6, s.rows);
-    assertEquals(7, s.nonZeros);
+    assertEquals(8, s.nonZeros);
     assertEquals(7, s.distinctKeys);
-    assertEquals(2, s.rowDegree.max);
-    assertEquals(1, s.keyDegree.max);
+    assertEquals(3, s.rowDegree.max);
+    assertEquals(1, s.keyDegree.max, "key 1 is listed twice by one row: degree 1 (rows using it)");
+    assertEquals(1.0, s.keyDegree.mean, 1e-12);
     assertEquals(4, s.files.size());
     assertEquals(3, s.rowsPerBlock.size());
     assertEquals(6, s.rowsPerBlock.stream().mapToLong(Long::longValue).sum());
@@ -217,20 +219,23 @@ class IngestToolTest {
 
   @Test
   void directedEdgeListsMakeEveryVertexARow() throws Exception {
-    File in = write(new File(tmp, "g.edges"), "# directed\n1\t2\n1\t3\n3\t1\n");
+    File in = write(new File(tmp, "g.edges"), "# directed\n1\t2\n1\t3\n3\t1\n1 2\n");
     File out = new File(tmp, "g");
     assertExit(0, ingest(conf, "--input", in.getPath(), "--format", "edges", "--output", out.getPath(),
         "--blocks", "2"));
     Map<Long, GraphRow> byId = new HashMap<>();
     IngestTestSupport.rows(conf, out).forEach(r -> byId.put(r.getId(), r));
     assertEquals(3, byId.size());
-    assertEquals(List.of(2L, 3L), byId.get(1L).getKeys());
-    assertEquals("1\t2\n1\t3", raw(byId.get(1L)));
+    assertEquals(List.of(2L, 3L, 2L), byId.get(1L).getKeys());
+    assertEquals("1\t2\n1\t3\n1 2", raw(byId.get(1L)));
     assertEquals(List.of(), byId.get(2L).getKeys(), "target-only vertex: a row without keys");
     assertEquals("", raw(byId.get(2L)));
     IngestStats s = stats(out);
-    assertEquals(3, s.nonZeros);
+    assertEquals(4, s.nonZeros);
     assertEquals(1, s.emptyRows);
+    assertEquals(3, s.distinctKeys);
+    assertEquals(1, s.keyDegree.max, "the duplicate edge 1->2 does not make key 2's degree 2");
+    assertEquals(3, s.rowDegree.max);
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -23,8 +24,13 @@ public final class SharedMiniCluster {
   private final MiniDFSCluster dfs;
   private final MiniMRClientCluster mr;
   private final Configuration conf;
+  private final File site;
 
   private SharedMiniCluster() throws IOException {
+    // A yarn-site.xml left by a killed earlier run would point every Configuration at a dead cluster.
+    if (new File("target/test-classes/yarn-site.xml").delete()) {
+      Configuration.reloadExistingConfigurations();
+    }
     File base = new File("target/minicluster").getAbsoluteFile();
     FileUtil.fullyDelete(base);
     Configuration c = new Configuration();
@@ -48,9 +54,17 @@ public final class SharedMiniCluster {
     conf = new Configuration(mr.getConfig());
     // A YARN application master started in the mini cluster finds the ResourceManager only through a
     // yarn-site.xml on its classpath (as Hadoop's own distributedshell tests do).
-    File site = new File("target/test-classes/yarn-site.xml");
+    // Only the ResourceManager keys: once YarnConfiguration is loaded, yarn-site.xml is a default resource of
+    // every Configuration in this JVM, and the rest of the cluster's settings must not leak into other tests.
+    Configuration rm = new Configuration(false);
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("yarn.resourcemanager.")) {
+        rm.set(e.getKey(), e.getValue());
+      }
+    }
+    site = new File("target/test-classes/yarn-site.xml").getAbsoluteFile();
     try (OutputStream out = new FileOutputStream(site)) {
-      conf.writeXml(out);
+      rm.writeXml(out);
     }
     Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "minicluster-stop"));
   }
@@ -79,5 +93,6 @@ public final class SharedMiniCluster {
       // JVM is exiting
     }
     dfs.shutdown();
+    site.delete();
   }
 }

@@ -116,7 +116,12 @@ public final class PowerLawGenerator {
       if (buf.length < d) {
         buf = new long[Math.max(d, buf.length * 2)];
       }
-      seen.clear();
+      if (seen.size() > 4096) {
+        // clear() costs the table's capacity, which one long row inflates for good: start small again
+        seen = new LongOpenHashSet();
+      } else {
+        seen.clear();
+      }
       int n = 0;
       int cluster = clusters == 1 ? 0 : (int) Long.remainderUnsigned(mix(seed + r), clusters);
       long lo = columns * cluster / clusters;
