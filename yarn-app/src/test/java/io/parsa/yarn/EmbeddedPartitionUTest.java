@@ -133,4 +133,21 @@ class EmbeddedPartitionUTest {
     c.set("mapreduce.framework.name", "yarn");
     assertEquals(true, PartitionUToolAccess.clusterConfigured(c));
   }
+
+  @Test
+  void oneWorkerIsExactlyTheSequentialEngine() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("one-worker");
+    Path blocks = new Path(base, "blocks");
+    TestBlocks.write(fs, blocks, TestBlocks.random(3000, 3000, 10, 5), 12, 2);
+    long ref = SequentialReference.mMax(fs, blocks, 6);
+    for (int run = 0; run < 2; run++) {
+      Path out = new Path(base, "out" + run);
+      assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+          "--output", out.toString(), "--k", "6", "--workers", "1", "--mode", "embedded"}));
+      JsonNode st = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
+      assertEquals(ref, st.get("mMax").asLong(), "unbounded tau, yet the worker sees all its own pushes");
+    }
+  }
 }

@@ -90,7 +90,7 @@ class PartitionUYarnIT {
     Path blocks = new Path("/news20/blocks");
     List<TestBlocks.Row> rows = TestBlocks.readLibsvm(data, Integer.MAX_VALUE);
     TestBlocks.write(fs, blocks, rows, 16, 42);
-    int k = 8;
+    int k = 16;
     long ref = SequentialReference.mMax(fs, blocks, k);
     Path out = new Path("/news20/out");
     long t0 = System.currentTimeMillis();

@@ -49,7 +49,7 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("max-delay", "TAU", "maximal delay tau in blocks: a worker waits for its own pushes of blocks "
         + "older than tau before pulling; 0 = synchronous; default unbounded"));
     o.addOption(opt("init-blocks", "N", "global initialisation (stage 0): one worker first partitions N sampled "
-        + "blocks and the servers start from its neighbor sets; results dropped (default 0)"));
+        + "blocks and the servers start from its neighbor sets; results dropped (default 1 with several workers, else 0)"));
     o.addOption(opt("init-fraction", "F", "as --init-blocks, given as a fraction of the blocks (rounded up)"));
     o.addOption(opt("warmup-blocks", "A", "individual initialisation: A warm-up blocks per worker in stage 0 "
         + "whose results are dropped (default 0)"));
@@ -114,7 +114,9 @@ public final class PartitionUTool extends ParsaTool {
       }
       job.initBlocks = (int) Math.ceil(f * blocks.size());
     } else {
-      job.initBlocks = intOpt(cl, "init-blocks", 0, 0);
+      // Parallel runs start from a consistent labelling of the parts (paper §4.4, global initialisation);
+      // without it, concurrent first blocks would each number the parts differently.
+      job.initBlocks = intOpt(cl, "init-blocks", job.workers > 1 ? 1 : 0, 0);
     }
     if (cl.hasOption("initial-neighbor-sets")) {
       Path ins = new Path(cl.getOptionValue("initial-neighbor-sets"));

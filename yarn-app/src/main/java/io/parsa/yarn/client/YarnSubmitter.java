@@ -70,6 +70,12 @@ public final class YarnSubmitter {
 
       Map<String, LocalResource> resources = new HashMap<>();
       if (!mini) {
+        for (String p : new String[] {job.blockPaths.get(0), job.output}) {
+          if ("file".equals(new Path(p).toUri().getScheme())) {
+            throw new UsageException("partition-u --mode yarn needs paths on the cluster file system; " + p
+                + " is on the local file system of this machine (use --mode embedded for local paths)");
+          }
+        }
         File jar = codeSource();
         if (jar.isDirectory()) {
           throw new UsageException("partition-u --mode yarn must be started from the shaded job jar (parsa-job.jar, "

@@ -82,6 +82,7 @@ public final class Worker {
 
     long testDelayMs = conf.getLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 0);
     BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
+    PendingPushes pending = new PendingPushes();
     Committer committer = new Committer();
     try (SchedulerClient master = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
         SchedulerClient master2 = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
@@ -97,7 +98,12 @@ public final class Worker {
       int finished = 0;
       try {
         while (true) {
-          Loaded item = ready.take();
+          Loaded item = ready.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+          if (item == null) {
+            // nothing to do yet; a failed push must not leave us waiting for a block that never comes
+            committer.checkError();
+            continue;
+          }
           if (item == END) {
             if (prefetchError != null) {
               throw prefetchError;
@@ -113,7 +119,11 @@ public final class Worker {
           long started = System.currentTimeMillis();
           BlockPartitioner.Prepared b = item.block;
           long[] keys = b.keys();
+          // Snapshot before pulling: an entry is removed only after the servers applied it, so anything missing
+          // from the snapshot is already in the pulled sets.
+          java.util.List<PendingPushes.Entry> mineInFlight = pending.snapshot();
           long[] membership = pulls.pull(keys);
+          PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
           double[] loadsIn = loads.clone();
@@ -132,8 +142,10 @@ public final class Worker {
           long[][] push = stage0 ? nonZero(keys, membership, null, wpk) : nonZero(keys, membership, before, wpk);
           long millis = System.currentTimeMillis() - started;
           final int seqNo = t;
+          PendingPushes.Entry mine = stage0 ? null : pending.add(push[0], push[1]);
           committer.submit(seqNo, () -> {
             pushes.push(push[0], push[1], stage0);
+            pending.remove(mine);
             master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, millis);
           });
           finished++;
@@ -237,6 +249,12 @@ public final class Worker {
           }
         }
       });
+    }
+
+    synchronized void checkError() throws IOException {
+      if (error != null) {
+        throw new IOException("worker " + workerId + ": push or report failed: " + error.getMessage(), error);
+      }
     }
 
     synchronized void awaitDone(long seqNo) throws IOException, InterruptedException {
