@@ -36,7 +36,7 @@ class News20EmbeddedTest {
     t0 = System.currentTimeMillis();
     assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
         "--output", out.toString(), "--k", Integer.toString(k), "--workers", "2", "--servers", "1", "--mode",
-        "embedded"}));
+        "embedded", "--init-blocks", "0"}));
     long runMs = System.currentTimeMillis() - t0;
     JsonNode stats = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
     long mMax = stats.get("mMax").asLong();
