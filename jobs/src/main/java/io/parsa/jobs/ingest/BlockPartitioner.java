@@ -1,6 +1,6 @@
 package io.parsa.jobs.ingest;
 
-import io.parsa.jobs.common.Mix64;
+import io.parsa.engine.Mix64;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Partitioner;

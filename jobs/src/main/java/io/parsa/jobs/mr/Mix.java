@@ -1,5 +1,7 @@
 package io.parsa.jobs.mr;
 
+import io.parsa.engine.Mix64;
+
 /**
  * Seeded 64-bit mixing for the random baselines and row checksums: a SplitMix64 finaliser, so that
  * {@code part(seed, x, k)} is a fixed, well spread function of (seed, x) that every task computes alike.
@@ -13,10 +15,7 @@ public final class Mix {
 
   /** SplitMix64 finaliser of {@code x}. */
   public static long mix64(long x) {
-    long z = x + 0x9e3779b97f4a7c15L;
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return Mix64.mix(x + 0x9e3779b97f4a7c15L);
   }
 
   /** A seeded mix of {@code x}: {@code mix64(mix64(seed) ^ x)}. */

@@ -1,5 +1,6 @@
 package io.parsa.engine.gen;
 
+import io.parsa.engine.Mix64;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.io.IOException;
 import java.util.Arrays;
@@ -123,7 +124,7 @@ public final class PowerLawGenerator {
         seen.clear();
       }
       int n = 0;
-      int cluster = clusters == 1 ? 0 : (int) Long.remainderUnsigned(mix(seed + r), clusters);
+      int cluster = clusters == 1 ? 0 : (int) Long.remainderUnsigned(Mix64.mix(seed + r), clusters);
       long lo = columns * cluster / clusters;
       long span = columns * (cluster + 1) / clusters - lo;
       d = (int) Math.min(d, locality >= 1.0 ? Math.max(1, span / 2) : d);
@@ -161,13 +162,6 @@ public final class PowerLawGenerator {
       x = Math.pow(u * (Math.pow(hi, a) - 1.0) + 1.0, 1.0 / a);
     }
     return Math.min(range - 1, Math.max(0, (long) x - 1));
-  }
-
-  /** SplitMix64 finaliser: a well-mixed 64-bit hash. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 
   /** A bijection of [0, columns): affine map with a multiplier coprime to columns. */

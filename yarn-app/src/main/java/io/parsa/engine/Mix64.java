@@ -1,4 +1,4 @@
-package io.parsa.jobs.common;
+package io.parsa.engine;
 
 /**
  * Seeded 64-bit mixing (the SplitMix64 finaliser): turns (seed, value) into a well-spread hash, so that

@@ -1,14 +1,14 @@
-package io.parsa.jobs.common;
+package io.parsa.jobs.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.parsa.jobs.ingest.BlockPartitioner;
+import io.parsa.engine.Mix64;
 import org.junit.jupiter.api.Test;
 
 /** The row-to-block hash: reproducible, seed-dependent and balanced. */
-class Mix64Test {
+class BlockPartitionerTest {
 
   @Test
   void sameSeedSameBlockDifferentSeedDifferentAssignment() {

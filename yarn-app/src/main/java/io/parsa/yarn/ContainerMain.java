@@ -1,0 +1,60 @@
+package io.parsa.yarn;
+
+import io.parsa.yarn.rpc.SchedulerClient;
+import io.parsa.yarn.rpc.Secrets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the worker and server container mains share: their command line ({@code --master host:port --id N}), the
+ * secret from the container's credentials, the job spec fetched from the master, and turning the outcome into the
+ * process exit code.
+ */
+public final class ContainerMain {
+
+  /** The body of a container main, given its explicit id, master address, secret and job. */
+  @FunctionalInterface
+  public interface Body {
+    void run(int id, String master, String secret, JobSpec job) throws Exception;
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerMain.class);
+
+  private ContainerMain() {}
+
+  /** Runs {@code body} for a container of {@code role} and exits the JVM with 0, 1 (failure) or 2 (usage). */
+  public static void main(String role, String[] args, Body body) {
+    int rc;
+    try {
+      rc = run(role, args, body);
+    } catch (Throwable t) {
+      LOG.error("{} failed", role, t);
+      rc = 1;
+    }
+    System.exit(rc);
+  }
+
+  static int run(String role, String[] args, Body body) throws Exception {
+    String master = null;
+    int id = -1;
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (args[i].equals("--master")) {
+        master = args[i + 1];
+      } else if (args[i].equals("--id")) {
+        id = Integer.parseInt(args[i + 1]);
+      }
+    }
+    if (master == null || id < 0) {
+      System.err.println("usage: " + role + " container --master host:port --id N");
+      return 2;
+    }
+    String secret = Secrets.fromCurrentUser();
+    JobSpec job;
+    try (SchedulerClient c = new SchedulerClient(master, secret, id, 10_000, 60_000)) {
+      job = JobSpec.fromJson(c.job());
+    }
+    LOG.info("{} {} starting (master {})", role, id, master);
+    body.run(id, master, secret, job);
+    return 0;
+  }
+}
