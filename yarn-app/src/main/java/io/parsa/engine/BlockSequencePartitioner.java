@@ -1,5 +1,6 @@
 package io.parsa.engine;
 
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -27,7 +28,10 @@ public final class BlockSequencePartitioner {
       this.engineNanos = engineNanos;
     }
 
-    /** {@code parts()[b][r]}: the part of row r of block b (warm-up results are not included). */
+    /**
+     * {@code parts()[b][r]}: the part of row r of block b (warm-up results are not included); null when the
+     * assignments went to a {@link BlockSink}.
+     */
     public int[][] parts() {
       return parts;
     }
@@ -74,45 +78,65 @@ public final class BlockSequencePartitioner {
     this.engine = new ParsaEngine(k, theta, structure);
   }
 
-  /** Partitions {@code blocks} in order after the given initialisation. */
+  /** Receives each block's assignment as soon as it is made (never called for warm-up blocks). */
+  @FunctionalInterface
+  public interface BlockSink {
+    void accept(int blockIndex, Block block, int[] parts);
+  }
+
+  /** Partitions {@code blocks} in order after the given initialisation; all assignments kept in the result. */
   public Result partition(List<Block> blocks, Initialisation init) {
+    int[][] parts = new int[blocks.size()][];
+    Result r = partition(blocks, init, (b, block, p) -> parts[b] = p);
+    return new Result(parts, r.sets(), r.loads(), r.edgesProcessed(), r.engineNanos());
+  }
+
+  /**
+   * Partitions {@code blocks} in order after the given initialisation, handing each block's assignment to
+   * {@code sink} and keeping none ({@link Result#parts()} is null), so only one block need be in memory when
+   * the iterable loads blocks lazily. Warm-up iterates {@code blocks} again from the start as often as needed.
+   */
+  public Result partition(Iterable<Block> blocks, Initialisation init, BlockSink sink) {
     NeighborSets sets = init.startingSets() == null ? new NeighborSets(k) : init.startingSets().copy();
     if (sets.k() != k) {
       throw new IllegalArgumentException("starting sets have k = " + sets.k() + ", expected " + k);
     }
     int a = init.warmupBlocks();
-    if (a > 0 && blocks.isEmpty()) {
-      throw new IllegalArgumentException("warm-up needs at least one block");
-    }
     long edges = 0;
     long nanos = 0;
+    Iterator<Block> warm = blocks.iterator();
     for (int t = 0; t < a; t++) {
-      Block block = blocks.get(t % blocks.size());
+      if (!warm.hasNext()) {
+        warm = blocks.iterator();
+        if (!warm.hasNext()) {
+          throw new IllegalArgumentException("warm-up needs at least one block");
+        }
+      }
+      Block block = warm.next();
       long t0 = System.nanoTime();
       long[] m = pull(sets, block);
       int[] parts = engine.partition(block, m, new double[k]);
       // reset S to exactly this block's N(U_{i,t})
       sets.clear();
-      long[] own = ownSets(block, parts, k);
-      sets.replace(block.keys(), own);
+      sets.replace(block.keys(), ownSets(block, parts, k));
       nanos += System.nanoTime() - t0;
       edges += block.numEdges();
     }
     double[] loads = new double[k];
-    int[][] result = new int[blocks.size()][];
-    for (int b = 0; b < blocks.size(); b++) {
-      Block block = blocks.get(b);
+    int b = 0;
+    for (Block block : blocks) {
       long t0 = System.nanoTime();
       int nk = block.numKeys();
       slots = sets.resolve(block.keys(), slots);
       long[] m = buffer(nk);
       sets.pullSlots(slots, nk, m);
-      result[b] = engine.partition(block, m, loads);
+      int[] parts = engine.partition(block, m, loads);
       sets.unionSlots(slots, nk, m);
       nanos += System.nanoTime() - t0;
       edges += block.numEdges();
+      sink.accept(b++, block, parts);
     }
-    return new Result(result, sets, loads, edges, nanos);
+    return new Result(null, sets, loads, edges, nanos);
   }
 
   private long[] pull(NeighborSets sets, Block block) {

@@ -13,8 +13,9 @@ import java.util.Arrays;
  *   part i of a key  =  bit (i &amp; 63) of word (i &gt;&gt;&gt; 6)
  * </pre>
  * The same layout is used for the {@code bits} / {@code out} arrays of {@link #pull}, {@link #union} and
- * {@link #replace}: key {@code keys[j]} occupies words {@code [j*wpk, (j+1)*wpk)}. Memory is about
- * 8·wpk + 13 bytes per key (k ≤ 64: ~21 bytes/key; k = 1024: ~141 bytes/key). Not thread-safe.
+ * {@link #replace}: key {@code keys[j]} occupies words {@code [j*wpk, (j+1)*wpk)}. Memory per key: 8·wpk (slab)
+ * + 8 (key of slot) + 12 / load factor (hash map), each array up to 2× over-allocated by doubling — roughly
+ * 40–70 bytes per key for k ≤ 64 and 150–300 bytes per key for k = 1024. Not thread-safe.
  */
 public final class NeighborSets {
   private final int k;

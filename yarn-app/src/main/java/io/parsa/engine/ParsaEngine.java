@@ -45,6 +45,8 @@ import java.util.Arrays;
 public final class ParsaEngine {
   /** Default θ: costs 0..θ get head pointers (the paper found 1000 covers over 99% of costs). */
   public static final int DEFAULT_THETA = 1000;
+  /** Largest accepted θ (the head arrays take 4·(θ+2) bytes per part). */
+  public static final int MAX_THETA = 1 << 24;
 
   /** Observer of each pick, for tests and tracing. */
   interface PickListener {
@@ -105,8 +107,8 @@ public final class ParsaEngine {
     if (k < 1) {
       throw new IllegalArgumentException("k must be >= 1, was " + k);
     }
-    if (theta < 0) {
-      throw new IllegalArgumentException("theta must be >= 0, was " + theta);
+    if (theta < 0 || theta > MAX_THETA) {
+      throw new IllegalArgumentException("theta must be in [0, " + MAX_THETA + "], was " + theta);
     }
     this.k = k;
     this.wpk = NeighborSets.wordsPerKey(k);
@@ -165,6 +167,11 @@ public final class ParsaEngine {
     if (loads == null || loads.length != k) {
       throw new IllegalArgumentException("loads.length must be k = " + k + ", was "
           + (loads == null ? "null" : loads.length));
+    }
+    for (int j = 0; j < k; j++) {
+      if (!(loads[j] >= 0) || Double.isInfinite(loads[j])) {
+        throw new IllegalArgumentException("loads[" + j + "] must be finite and >= 0, was " + loads[j]);
+      }
     }
     int[] result = new int[n];
     if (n == 0) {

@@ -127,6 +127,29 @@ class BlockSequencePartitionerTest {
   }
 
   @Test
+  void streamingVariantMatchesListVariant() {
+    List<Block> bs = blocks(new SplittableRandom(8), 6, false);
+    BlockSequencePartitioner.Result list =
+        new BlockSequencePartitioner(5).partition(bs, Initialisation.individual(4));
+    List<int[]> seen = new ArrayList<>();
+    Iterable<Block> lazy = () -> bs.iterator(); // re-iterable, as a lazily loading source would be
+    BlockSequencePartitioner.Result streamed = new BlockSequencePartitioner(5).partition(lazy,
+        Initialisation.individual(4), (b, block, parts) -> {
+          assertEquals(seen.size(), b);
+          assertEquals(bs.get(b).numRows(), parts.length);
+          seen.add(parts.clone());
+        });
+    assertEquals(null, streamed.parts());
+    assertEquals(bs.size(), seen.size());
+    for (int i = 0; i < bs.size(); i++) {
+      assertArrayEquals(list.parts()[i], seen.get(i));
+    }
+    assertArrayEquals(list.loads(), streamed.loads());
+    assertSameSets(list.sets(), streamed.sets(), "streamed");
+    assertEquals(list.edgesProcessed(), streamed.edgesProcessed());
+  }
+
+  @Test
   void deterministic() {
     List<Block> bs = blocks(new SplittableRandom(1), 5, false);
     BlockSequencePartitioner.Result a = new BlockSequencePartitioner(7).partition(bs, Initialisation.individual(3));

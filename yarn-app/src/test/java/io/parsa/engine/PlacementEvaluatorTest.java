@@ -52,4 +52,45 @@ class PlacementEvaluatorTest {
       assertEquals(true, c == total / 4 || c == total / 4 + 1);
     }
   }
+
+  @Test
+  void parsaBeatsRandomOnClusteredDataAndWarmupRecoversTheClusters() {
+    // 4 clusters of 25 rows; a row of cluster c draws 6 keys (duplicates possible) from the 10 keys of cluster c,
+    // plus one key shared by all rows
+    SplittableRandom rnd = new SplittableRandom(17);
+    int n = 100;
+    long[] ids = new long[n];
+    int[] start = new int[n + 1];
+    List<Long> keys = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      ids[r] = r;
+      int c = r % 4;
+      for (int j = 0; j < 6; j++) {
+        keys.add(c * 100L + rnd.nextInt(10));
+      }
+      keys.add(999L);
+      start[r + 1] = keys.size();
+    }
+    Block b = new Block(ids, start, keys.stream().mapToLong(Long::longValue).toArray(), null);
+    List<Block> blocks = List.of(b);
+
+    // From empty sets the greedy's first picks (lowest distinct degree) mix two clusters in two parts.
+    BlockSequencePartitioner.Result cold =
+        new BlockSequencePartitioner(4).partition(blocks, Initialisation.none());
+    PlacementEvaluator.Comparison cmp = PlacementEvaluator.compare(4, blocks, cold.parts(), 5);
+    assertEquals(21, cmp.placed().mMax());
+    assertEquals(true, cmp.random().mMax() > 30, "random M_max " + cmp.random().mMax());
+    assertEquals(PlacementMetrics.improvementPercent(cmp.random().mMax(), cmp.placed().mMax()),
+        cmp.mMaxImprovement(), 1e-12);
+    assertEquals(true, cmp.tSumImprovement() > 0, "T_sum improvement " + cmp.tSumImprovement());
+
+    // One warm-up pass (individual initialisation, §4.4) gives every part exactly one cluster: 10 keys + 1.
+    BlockSequencePartitioner.Result warm =
+        new BlockSequencePartitioner(4).partition(blocks, Initialisation.individual(1));
+    PlacementMetrics w = PlacementEvaluator.evaluate(4, blocks, warm.parts());
+    assertArrayEquals(new long[] {11, 11, 11, 11}, w.workingSetSizes());
+    for (int r = 0; r < n; r++) {
+      assertEquals(warm.parts()[0][r % 4], warm.parts()[0][r], "row " + r);
+    }
+  }
 }
