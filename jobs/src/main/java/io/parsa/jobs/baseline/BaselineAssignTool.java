@@ -80,7 +80,7 @@ public class BaselineAssignTool extends ParsaTool {
     boolean overwrite = cl.hasOption("overwrite");
 
     FileSystem fs = out.getFileSystem(getConf());
-    Jobs.requireComplete(blocks.getFileSystem(getConf()), blocks, "blocks");
+    Jobs.requireComplete(getConf(), blocks, "blocks");
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
     try {

@@ -121,9 +121,9 @@ public class MetricsTool extends ParsaTool {
 
     Configuration conf = getConf();
     FileSystem fs = out.getFileSystem(conf);
-    Jobs.requireComplete(blocks.getFileSystem(conf), blocks, "blocks");
-    Jobs.requireComplete(uAssign.getFileSystem(conf), uAssign, "u-assignment");
-    Jobs.requireComplete(vAssign.getFileSystem(conf), vAssign, "v-assignment");
+    Jobs.requireComplete(conf, blocks, "blocks");
+    Jobs.requireComplete(conf, uAssign, "u-assignment");
+    Jobs.requireComplete(conf, vAssign, "v-assignment");
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);

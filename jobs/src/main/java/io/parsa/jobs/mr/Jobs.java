@@ -96,8 +96,9 @@ public final class Jobs {
     return out;
   }
 
-  /** Fails with a usage error unless {@code dir} is a complete step output (has _SUCCESS). */
-  public static void requireComplete(FileSystem fs, Path dir, String what) throws IOException {
+  /** Fails with a usage error unless {@code dir} (on its own file system) is a complete step output (_SUCCESS). */
+  public static void requireComplete(Configuration conf, Path dir, String what) throws IOException {
+    FileSystem fs = dir.getFileSystem(conf);
     if (!fs.exists(dir)) {
       throw new io.parsa.common.UsageException(what + " " + dir + " does not exist");
     }

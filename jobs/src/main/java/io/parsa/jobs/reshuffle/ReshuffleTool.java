@@ -127,10 +127,10 @@ public class ReshuffleTool extends ParsaTool {
 
     Configuration conf = getConf();
     FileSystem fs = out.getFileSystem(conf);
-    Jobs.requireComplete(blocks.getFileSystem(conf), blocks, "blocks");
-    Jobs.requireComplete(uAssign.getFileSystem(conf), uAssign, "u-assignment");
+    Jobs.requireComplete(conf, blocks, "blocks");
+    Jobs.requireComplete(conf, uAssign, "u-assignment");
     if (renumber) {
-      Jobs.requireComplete(vAssign.getFileSystem(conf), vAssign, "v-assignment");
+      Jobs.requireComplete(conf, vAssign, "v-assignment");
     }
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
