@@ -39,8 +39,15 @@ public final class News20Quality {
       }
       JsonNode st = JsonFiles.read(fs, new Path(new Path(dir, "out"), "_stats.json"), JsonNode.class);
       long m = st.get("mMax").asLong();
-      System.out.printf("QUALITY blocks=%d k=%d extra=%s ref=%d mMax=%d change=%+.2f%%%n", nBlocks, k,
-          a.subList(11, a.size()), ref, m, 100.0 * (m - ref) / ref);
+      List<long[]> sizes = new ArrayList<>();
+      JsonNode ws = st.get("workingSetSizes");
+      for (int i = 0; i < ws.size(); i++) {
+        sizes.add(new long[] {ws.get(i).asLong(), i});
+      }
+      sizes.sort((x, y) -> Long.compare(y[0], x[0]));
+      System.out.printf("QUALITY blocks=%d k=%d extra=%s ref=%d mMax=%d largest parts %d:%d %d:%d change=%+.2f%%%n",
+          nBlocks, k, a.subList(11, a.size()), ref, m, sizes.get(0)[1], sizes.get(0)[0], sizes.get(1)[1],
+          sizes.get(1)[0], 100.0 * (m - ref) / ref);
       System.out.flush();
     }
   }

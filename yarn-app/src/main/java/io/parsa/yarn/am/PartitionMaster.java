@@ -9,6 +9,7 @@ import io.parsa.common.JsonFiles;
 import io.parsa.common.OutputPaths;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.SchedulerClient;
@@ -136,6 +137,41 @@ public final class PartitionMaster {
     return scheduler;
   }
 
+  /**
+   * Rows per block, counted from the Avro block headers on a few threads (the scheduler fixes each block's
+   * starting loads from them; see {@link BlockScheduler}).
+   */
+  private long[] countRows() throws IOException, InterruptedException {
+    long t0 = System.currentTimeMillis();
+    int n = job.blockPaths.size();
+    long[] rows = new long[n];
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.min(8, n), r -> {
+          Thread t = new Thread(r, "parsa-count-rows");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      List<java.util.concurrent.Future<Long>> counts = new ArrayList<>();
+      for (String b : job.blockPaths) {
+        Path p = new Path(b);
+        counts.add(pool.submit(() -> BlockFiles.countRows(p.getFileSystem(conf), p)));
+      }
+      for (int i = 0; i < n; i++) {
+        try {
+          rows[i] = counts.get(i).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          Throwable c = e.getCause();
+          throw c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    LOG.info("counted the rows of {} blocks in {} ms", n, System.currentTimeMillis() - t0);
+    return rows;
+  }
+
   /** Runs the whole application; never throws for a failed run (see the outcome's diagnostics). */
   public Outcome run(Launcher launcher, ProgressSink sink) throws InterruptedException {
     this.launcher = launcher;
@@ -156,6 +192,9 @@ public final class PartitionMaster {
         }
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
+      if (!job.weighted) {
+        scheduler.fixRowCounts(countRows());
+      }
       synchronized (this) {
         for (int w = 0; w < job.workers; w++) {
           launcher.launchWorker(nextWorkerId++);
@@ -440,6 +479,9 @@ public final class PartitionMaster {
     out.put("maxDelay", job.maxDelay);
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
+    String mismatch = scheduler.rowCountMismatch();
+    out.put("startingLoads", job.weighted ? "reservation order (weighted rows)"
+        : mismatch == null ? "sequential (block order)" : "reservation order after a mismatch: " + mismatch);
     out.put("weighted", job.weighted);
     out.put("seed", job.seed);
     synchronized (this) {

@@ -125,6 +125,15 @@ public final class Worker {
           long[] membership = pulls.pull(keys);
           PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
+          int known = 0;
+          for (int j = 0; j < keys.length; j++) {
+            for (int w = 0; w < wpk; w++) {
+              if (membership[j * wpk + w] != 0) {
+                known++;
+                break;
+              }
+            }
+          }
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
           double[] loadsIn = loads.clone();
           int[] parts = b.partition(membership, loads);
@@ -149,9 +158,12 @@ public final class Worker {
             master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, millis);
           });
           finished++;
-          LOG.debug("worker {}: block {} (stage {}) done: {} rows, {} keys, pushed {} keys, {} ms (+{} ms load)",
-              workerId, task.getBlockIndex(), task.getStage(), b.numRows(), keys.length, push[0].length, millis,
-              item.loadMillis);
+          if (LOG.isDebugEnabled()) {
+            LOG.debug("worker {}: block {} (stage {}) done: {} rows, {} keys ({} already in S), pushed {} keys, "
+                + "starting loads {}, {} ms (+{} ms load)", workerId, task.getBlockIndex(), task.getStage(),
+                b.numRows(), keys.length, known, push[0].length, java.util.Arrays.toString(loadsIn), millis,
+                item.loadMillis);
+          }
           if (testDelayMs > 0) {
             Thread.sleep(testDelayMs);
           }

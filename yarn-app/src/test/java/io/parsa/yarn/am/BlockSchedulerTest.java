@@ -121,6 +121,72 @@ class BlockSchedulerTest {
     assertTrue(max - min <= 1, "spread " + (max - min));
   }
 
+  /**
+   * With the row counts fixed, block j starts from the loads the sequential engine carries into it, whichever
+   * block reserves first; the real engine still ends every part within one row.
+   */
+  @Test
+  void fixedRowCountsGiveSequentialStartingLoadsInAnyReservationOrder() {
+    int k = 5;
+    long[] rows = {7, 3, 11, 4, 9, 2};
+    BlockScheduler s = new BlockScheduler(k, rows.length, List.of(), List.of(), false, () -> 0L);
+    s.fixRowCounts(rows);
+    List<BlockScheduler.Assignment> handed = new ArrayList<>();
+    for (int i = 0; i < rows.length; i++) {
+      handed.add(s.next(i % 2));
+    }
+    // sequential: loads after blocks 0..j-1 (lowest load first, ties to the lowest index)
+    double[][] expected = new double[rows.length][];
+    double[] carried = new double[k];
+    for (int j = 0; j < rows.length; j++) {
+      expected[j] = carried.clone();
+      double[] q = LoadQuotas.unitQuota(carried, rows[j]);
+      for (int i = 0; i < k; i++) {
+        carried[i] += q[i];
+      }
+    }
+    ParsaEngine engine = new ParsaEngine(k);
+    Random rnd = new Random(5);
+    for (int j : new int[] {4, 1, 5, 0, 3, 2}) {
+      BlockScheduler.Assignment a = handed.get(j);
+      int worker = j % 2;
+      double[] loads = s.reserve(worker, a.taskId, rows[j], rows[j]);
+      assertArrayEquals(expected[a.blockIndex], loads, "starting loads of block " + a.blockIndex);
+      int n = (int) rows[j];
+      long[] ids = new long[n];
+      int[] start = new int[n + 1];
+      long[] keys = new long[n * 2];
+      for (int r = 0; r < n; r++) {
+        ids[r] = r;
+        start[r + 1] = 2 * (r + 1);
+        keys[2 * r] = rnd.nextInt(20);
+        keys[2 * r + 1] = 20 + rnd.nextInt(20);
+      }
+      Block blk = new Block(ids, start, keys, null);
+      double[] before = loads.clone();
+      engine.partition(blk, new long[blk.keys().length], loads);
+      double[] delta = new double[k];
+      for (int i = 0; i < k; i++) {
+        delta[i] = loads[i] - before[i];
+      }
+      assertTrue(s.done(worker, a.taskId, delta, n, 2L * n));
+    }
+    assertTrue(s.finished());
+    assertArrayEquals(carried, s.committedLoads());
+    assertEquals(null, s.rowCountMismatch());
+  }
+
+  @Test
+  void aBlockWhoseRowCountChangedFallsBackToReservationOrder() {
+    BlockScheduler s = new BlockScheduler(2, 2, List.of(), List.of(), false, () -> 0L);
+    s.fixRowCounts(new long[] {3, 4});
+    BlockScheduler.Assignment a = s.next(0);
+    BlockScheduler.Assignment b = s.next(1);
+    assertArrayEquals(new double[] {2, 1}, s.reserve(1, b.taskId, 4, 4), "block 1 starts after block 0's 3 rows");
+    assertArrayEquals(new double[] {2, 2}, s.reserve(0, a.taskId, 5, 5), "reservation-order base after a mismatch");
+    assertTrue(s.rowCountMismatch().contains("block 0 has 5 rows but 3 were counted"));
+  }
+
   @Test
   void weightQuotaFillsTheLowestFirst() {
     double[] q = LoadQuotas.weightQuota(new double[] {0, 4, 10}, 8);
