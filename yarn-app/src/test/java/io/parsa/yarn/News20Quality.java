@@ -30,7 +30,7 @@ public final class News20Quality {
     long ref = SequentialReference.mMax(fs, blocks, k);
     for (int r = 0; r < runs; r++) {
       List<String> a = new ArrayList<>(List.of("--blocks", blocks.toString(), "--output", new Path(dir, "out").toString(),
-          "--k", Integer.toString(k), "--workers", "2", "--mode", "embedded", "--overwrite"));
+          "--k", Integer.toString(k), "--workers", System.getProperty("workers", "2"), "--mode", "embedded", "--overwrite"));
       for (int i = 4; i < args.length; i++) {
         a.add(args[i]);
       }
