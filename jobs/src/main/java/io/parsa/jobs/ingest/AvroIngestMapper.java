@@ -49,7 +49,12 @@ public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, Ro
 
   @Override
   protected void setup(Context context) {
-    context.getCounter(IngestCounters.FILES).increment(1);
+    // Avro container files are split at sync markers: count a file once, at its first split
+    if (!(context.getInputSplit() instanceof org.apache.hadoop.mapreduce.lib.input.FileSplit fs)
+        || fs.getStart() == 0) {
+      context.getCounter(IngestCounters.FILES).increment(1);
+    }
+    context.getCounter(IngestCounters.SPLITS).increment(1);
   }
 
   @Override

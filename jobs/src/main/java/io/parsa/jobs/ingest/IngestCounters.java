@@ -6,8 +6,10 @@ package io.parsa.jobs.ingest;
  * RECORDS_IN (every data line lands in exactly one row's raw bytes).
  */
 public enum IngestCounters {
-  /** Input files read (one mapper each). */
+  /** Input files read. */
   FILES,
+  /** Map tasks over the input: one per file, or one per byte range of a large uncompressed text file. */
+  SPLITS,
   /** Text lines read, of every kind. */
   LINES,
   /** Lines that are only a comment ('#', and '%' in edge lists). */

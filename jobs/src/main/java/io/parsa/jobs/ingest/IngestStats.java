@@ -42,6 +42,10 @@ public class IngestStats {
   public long wallTimeMs;
   public long blockJobMs;
   public long keyStatsMs;
+  /** Wall time of the line-count pass over large uncompressed text files (0 if none ran), in milliseconds. */
+  public long lineCountMs;
+  /** Map tasks that read the input (text: files read whole plus byte ranges of large files). */
+  public int inputSplits;
 
   /** Largest and mean degree of one side of the graph. */
   public static class Degree {

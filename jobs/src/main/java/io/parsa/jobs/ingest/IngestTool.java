@@ -158,8 +158,27 @@ public class IngestTool extends ParsaTool {
     Path work = new Path(tmp, "_work");
     conf.set(IngestConfig.REPORT_DIR, work.toString());
     boolean committed = false;
+    Path lineCounts = null;
     try {
       Job job = createIngestJob(conf, format, files, tmp, blocks, codec);
+      long lineCountMs = 0;
+      if (format.isText() && LineNumberInputFormat.needsLineCounts(job)) {
+        // large uncompressed files are read in byte ranges; a first pass counts each range's lines so that
+        // line numbers (and the row ids made from them) are those of the whole file
+        long t0 = System.nanoTime();
+        lineCounts = OutputPaths.tempFor(out); // a sibling: the block job's output directory must not exist yet
+        Path counts = lineCounts;
+        Job countJob = LineNumberInputFormat.countJob(job, counts);
+        if (!runJob(countJob, conf)) {
+          System.err.println("ingest: line-count job failed: " + countJob.getStatus().getFailureInfo());
+          return 1;
+        }
+        job.getConfiguration().set(LineNumberInputFormat.LINE_COUNTS, counts.toString());
+        lineCountMs = (System.nanoTime() - t0) / 1_000_000;
+        LOG.info("ingest: counted the lines of {} byte ranges in {} ms",
+            countJob.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS)
+                .getValue(), lineCountMs);
+      }
       long jobStart = System.nanoTime();
       boolean jobOk = runJob(job, conf);
       long blockJobMs = (System.nanoTime() - jobStart) / 1_000_000;
@@ -225,6 +244,8 @@ public class IngestTool extends ParsaTool {
       IngestStats stats = stats(outFs, work, c, keys, blocks);
       stats.blockJobMs = blockJobMs;
       stats.keyStatsMs = keyStatsMs;
+      stats.lineCountMs = lineCountMs;
+      stats.inputSplits = (int) c.findCounter(IngestCounters.SPLITS).getValue();
       stats.format = format.cliName();
       stats.inputs = inputs;
       for (FileStatus f : files) {
@@ -258,6 +279,9 @@ public class IngestTool extends ParsaTool {
     } finally {
       if (!committed) {
         OutputPaths.discard(outFs, tmp);
+      }
+      if (lineCounts != null) {
+        OutputPaths.discard(outFs, lineCounts);
       }
     }
   }

@@ -9,9 +9,15 @@
  * features), {@code edges} / {@code uedges} ({@code u v [ignored columns]}, whitespace separated, {@code #} and
  * {@code %} comment lines) and {@code avro} (GraphRow container files).
  *
- * <p>Text files are never split: each is read by one mapper from its first line
- * ({@link io.parsa.jobs.common.LineNumberInputFormat}), because ids and error messages use the line number in the
- * file and a mapper starting mid-file cannot know it. Parallelism comes from the number of files.
+ * <p>Compressed text files are read whole, one mapper each. An uncompressed text file larger than the split size
+ * (Hadoop's {@code max(minsize, min(maxsize, block size))}: 128 MiB on a default HDFS, 32 MiB on the local file
+ * system; tune with {@code -D mapreduce.input.fileinputformat.split.maxsize=...}) is read in byte ranges by
+ * parallel mappers. Ids and error messages use the line number in the whole file, which a mapper starting
+ * mid-file cannot know, so a map-only line-count job first counts the lines of every range with the same line
+ * reader, and each range then numbers its lines from 1 + the lines of the file's earlier ranges
+ * ({@link io.parsa.jobs.common.LineNumberInputFormat}): ids do not depend on the split size. The count pass reads
+ * those files twice; {@code -D parsa.input.text.split=false} reads every file whole instead. {@code _stats.json}
+ * records {@code inputSplits} and {@code lineCountMs}.
  *
  * <h2>Row ids (stable: the same input gives the same ids on every run)</h2>
  * <ul>

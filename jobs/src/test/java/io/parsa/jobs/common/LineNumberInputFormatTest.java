@@ -1,12 +1,14 @@
 package io.parsa.jobs.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.common.BadRecordException;
 import io.parsa.jobs.ingest.IngestTestSupport;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,6 +77,63 @@ class LineNumberInputFormatTest {
     in.reset(out.getData(), out.getLength());
     copy.readFields(in);
     assertEquals(2, copy.ordinal());
+  }
+
+  /**
+   * A plain file cut into many small byte ranges (mixed LF, CR LF and CR terminators, empty lines, a line
+   * longer than a range): the count pass plus numbered ranges return exactly the whole-file lines and numbers.
+   */
+  @Test
+  void rangesOfALargeFileNumberTheirLinesAsTheWholeFile() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    java.util.Random rnd = new java.util.Random(7);
+    String[] ends = {"\n", "\r\n", "\r", "\n\n"};
+    for (int i = 0; i < 400; i++) {
+      sb.append("row ").append(i).append(" ").append("x".repeat(i == 200 ? 700 : rnd.nextInt(30)))
+          .append(ends[rnd.nextInt(ends.length)]);
+    }
+    sb.append("last line without terminator");
+    File f = IngestTestSupport.write(new File(tmp, "big.txt"), sb.toString());
+    conf.setBoolean(LineNumberInputFormat.SPLIT_TEXT, false);
+    List<String> whole = read(splits(f).get(0));
+    conf.setBoolean(LineNumberInputFormat.SPLIT_TEXT, true);
+    conf.setLong(FileInputFormat.SPLIT_MAXSIZE, 97);
+
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, new Path(f.toURI()));
+    assertTrue(LineNumberInputFormat.needsLineCounts(job));
+    IOException missing = assertThrows(IOException.class, () -> new LineNumberInputFormat().getSplits(job));
+    assertTrue(missing.getMessage().contains(LineNumberInputFormat.LINE_COUNTS), missing.getMessage());
+
+    // the count pass, as LineCountMapper does it: read each range, write ordinal<TAB>start<TAB>lines
+    conf.setBoolean(LineNumberInputFormat.COUNT_PASS, true);
+    List<InputSplit> ranges = splits(f);
+    assertTrue(ranges.size() > 50, ranges.size() + " ranges");
+    StringBuilder counts = new StringBuilder();
+    for (InputSplit r : ranges) {
+      OrdinalFileSplit os = (OrdinalFileSplit) r;
+      assertFalse(os.wholeFile());
+      counts.append(os.ordinal()).append('\t').append(os.getStart()).append('\t').append(read(r).size()).append('\n');
+    }
+    IngestTestSupport.write(new File(tmp, "counts/part-m-00000"), counts.toString());
+    conf.setBoolean(LineNumberInputFormat.COUNT_PASS, false);
+    conf.set(LineNumberInputFormat.LINE_COUNTS, new File(tmp, "counts").toURI().toString());
+
+    List<String> joined = new ArrayList<>();
+    List<InputSplit> numbered = splits(f);
+    assertEquals(ranges.size(), numbered.size());
+    for (InputSplit r : numbered) {
+      // serialised and read back, as a task receives it
+      OrdinalFileSplit copy = new OrdinalFileSplit();
+      org.apache.hadoop.io.DataOutputBuffer out = new org.apache.hadoop.io.DataOutputBuffer();
+      ((OrdinalFileSplit) r).write(out);
+      org.apache.hadoop.io.DataInputBuffer in = new org.apache.hadoop.io.DataInputBuffer();
+      in.reset(out.getData(), out.getLength());
+      copy.readFields(in);
+      joined.addAll(read(copy));
+    }
+    assertEquals(whole, joined);
+    assertTrue(whole.size() > 400, whole.size() + " lines");
   }
 
   @Test

@@ -135,6 +135,43 @@ class IngestToolTest {
     assertEquals(stats(a).rowsPerBlock, stats(b).rowsPerBlock);
   }
 
+  /** A plain file read in many byte ranges gives the rows, ids and raw lines of whole-file reading. */
+  @Test
+  void largePlainFilesAreReadInRangesWithWholeFileLineNumbers() throws Exception {
+    File in = write(new File(tmp, "data.libsvm"), "# header comment\n\n" + libsvm(3000).replace("\n1 2", "\r\n1 2"));
+    File whole = new File(tmp, "whole");
+    File ranged = new File(tmp, "ranged");
+    Configuration noSplit = new Configuration(conf);
+    noSplit.setBoolean(io.parsa.jobs.common.LineNumberInputFormat.SPLIT_TEXT, false);
+    assertExit(0, ingest(noSplit, "--input", in.getPath(), "--output", whole.getPath(), "--blocks", "3"));
+    Configuration small = new Configuration(conf);
+    small.setLong(org.apache.hadoop.mapreduce.lib.input.FileInputFormat.SPLIT_MAXSIZE, in.length() / 9);
+    IngestTestSupport.Run r = ingest(small, "--input", in.getPath(), "--output", ranged.getPath(), "--blocks", "3");
+    assertExit(0, r);
+    assertEquals(1, stats(whole).inputSplits);
+    assertEquals(9, stats(ranged).inputSplits);
+    assertTrue(stats(ranged).lineCountMs > 0);
+    assertEquals(1, r.tool().lastCounters().findCounter(IngestCounters.FILES).getValue());
+    assertEquals(3002, r.tool().lastCounters().findCounter(IngestCounters.LINES).getValue());
+    List<String> a = new ArrayList<>();
+    List<String> b = new ArrayList<>();
+    IngestTestSupport.rows(conf, whole).forEach(x -> a.add(x.getId() + " " + x.getKeys() + " " + raw(x)));
+    IngestTestSupport.rows(conf, ranged).forEach(x -> b.add(x.getId() + " " + x.getKeys() + " " + raw(x)));
+    assertEquals(3000, a.size());
+    assertEquals(a, b);
+    assertEquals(stats(whole).rowsPerBlock, stats(ranged).rowsPerBlock);
+
+    // a bad line deep inside a later range is reported with its line number in the whole file
+    String text = Files.readString(in.toPath());
+    int at = text.indexOf("\n", text.length() * 7 / 9) + 1;
+    long lineNo = text.substring(0, at).chars().filter(ch -> ch == '\n').count() + 1;
+    File bad = write(new File(tmp, "bad.libsvm"), text.substring(0, at) + "1 5:x\n" + text.substring(at));
+    IngestTestSupport.Run e = ingest(small, "--input", bad.getPath(), "--output", new File(tmp, "bad").getPath());
+    assertExit(2, e);
+    assertTrue(e.err().contains("ingest: file:" + bad.getPath() + ":" + lineNo + ": bad value in feature '5:x'"),
+        "expected line " + lineNo + ": " + e.err());
+  }
+
   @Test
   void refusesToOverwriteUnlessAsked() throws Exception {
     File in = write(new File(tmp, "data.libsvm"), libsvm(20));

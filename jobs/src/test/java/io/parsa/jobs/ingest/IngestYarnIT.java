@@ -59,6 +59,42 @@ class IngestYarnIT {
     assertEquals(4.0, s.rowDegree.mean, 1e-9);
   }
 
+  /** A plain HDFS file cut into byte ranges: a line-count job, then the ranges keep whole-file line ids. */
+  @Test
+  void plainFileReadInRangesOnYarn() throws Exception {
+    StringBuilder sb = new StringBuilder("# 6000 rows\n");
+    for (int i = 0; i < 6000; i++) {
+      sb.append(i % 3 == 0 ? "-1" : "1").append(' ').append(1 + i % 50).append(":1 ").append(100 + i % 7)
+          .append(":0.5").append(i % 11 == 0 ? "\r\n" : "\n");
+    }
+    byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+    try (var o = fs.create(new Path("/ingest-yarn/plain/rows.libsvm"))) {
+      o.write(bytes);
+    }
+    Configuration c = new Configuration(conf);
+    c.setLong(org.apache.hadoop.mapreduce.lib.input.FileInputFormat.SPLIT_MAXSIZE, bytes.length / 4 + 1);
+    String out = "/ingest-yarn/plain-blocks";
+    IngestTestSupport.Run r = ingest(c, "--input", "/ingest-yarn/plain", "--output", out, "--blocks", "2");
+    assertExit(0, r);
+    IngestCountersCheck.assertBalanced(r.tool().lastCounters());
+    IngestStats s = JsonFiles.read(fs, new Path(out, "_stats.json"), IngestStats.class);
+    assertEquals(4, s.inputSplits);
+    assertEquals(6000, s.rows);
+    String[] lines = sb.toString().split("\r?\n");
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(new Path(out), p -> p.getName().endsWith(".avro"))) {
+      try (var in = new org.apache.avro.file.DataFileStream<>(fs.open(st.getPath()),
+          new org.apache.avro.specific.SpecificDatumReader<>(io.parsa.avro.GraphRow.class))) {
+        for (io.parsa.avro.GraphRow row : in) {
+          assertTrue(seen.add(row.getId()), "duplicate id " + row.getId());
+          // id = 0-based line number in the file (one file: ordinal 0); the raw bytes are that line
+          assertEquals(lines[(int) row.getId()], IngestTestSupport.raw(row));
+        }
+      }
+    }
+    assertEquals(6000, seen.size());
+  }
+
   @Test
   void badLineInAContainerReachesTheClientAsFileAndLine() throws Exception {
     Path in = new Path("/ingest-yarn/bad/g.edges");
