@@ -43,14 +43,15 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  * ({@link #countJob}) reads every range with the same reader and counts its lines; {@link #getSplits} then
  * gives each range the number of its first line (1 + the lines of the file's earlier ranges), read from the
  * directory named by {@link #LINE_COUNTS}. Line numbers and ids are therefore the same as for whole-file
- * reading, whatever the split size. {@code parsa.input.text.split=false} reads every file whole.
+ * reading, whatever the split size. {@code parsa.input.text.split=false} reads every file whole (the default
+ * for the local job runner, see {@link #splitText}).
  *
  * <p>A compressed stream that ends early (a truncated .gz) or is corrupt fails with a
  * {@link BadRecordException} naming the file and the line where reading stopped.
  */
 public class LineNumberInputFormat extends FileInputFormat<LongWritable, Text> {
 
-  /** Cut large uncompressed files into byte ranges (default true). */
+  /** Cut large uncompressed files into byte ranges (default: true on a cluster, false in local mode). */
   public static final String SPLIT_TEXT = "parsa.input.text.split";
   /** Directory of the line-count pass's output (lines {@code ordinal<TAB>start<TAB>lines}). */
   public static final String LINE_COUNTS = "parsa.input.line.counts";
@@ -60,8 +61,16 @@ public class LineNumberInputFormat extends FileInputFormat<LongWritable, Text> {
 
   @Override
   protected boolean isSplitable(JobContext context, Path file) {
-    return context.getConfiguration().getBoolean(SPLIT_TEXT, true)
+    return splitText(context.getConfiguration())
         && new CompressionCodecFactory(context.getConfiguration()).getCodec(file) == null;
+  }
+
+  /**
+   * {@link #SPLIT_TEXT} if set; otherwise true on a cluster and false for the local job runner, where ranges
+   * only add the count pass (10^7 non-zeros, 90 MB, 2 cores: 7.4 s whole, 12.7 s in 3 ranges).
+   */
+  static boolean splitText(Configuration conf) {
+    return conf.getBoolean(SPLIT_TEXT, !"local".equals(conf.get("mapreduce.framework.name", "local")));
   }
 
   /** One file's byte ranges: {start, length} pairs; a single range for a file read whole. */

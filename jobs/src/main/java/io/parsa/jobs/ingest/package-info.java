@@ -12,7 +12,8 @@
  * <p>Compressed text files are read whole, one mapper each. An uncompressed text file larger than the split size
  * (Hadoop's {@code max(minsize, min(maxsize, block size))}: 128 MiB on a default HDFS, 32 MiB on the local file
  * system; tune with {@code -D mapreduce.input.fileinputformat.split.maxsize=...}) is read in byte ranges by
- * parallel mappers. Ids and error messages use the line number in the whole file, which a mapper starting
+ * parallel mappers when the job runs on a cluster (in local mode only with {@code -D
+ * parsa.input.text.split=true}: on 2 cores the ranges cost more than they gain). Ids and error messages use the line number in the whole file, which a mapper starting
  * mid-file cannot know, so a map-only line-count job first counts the lines of every range with the same line
  * reader, and each range then numbers its lines from 1 + the lines of the file's earlier ranges
  * ({@link io.parsa.jobs.common.LineNumberInputFormat}): ids do not depend on the split size. The count pass reads

@@ -146,6 +146,7 @@ class IngestToolTest {
     assertExit(0, ingest(noSplit, "--input", in.getPath(), "--output", whole.getPath(), "--blocks", "3"));
     Configuration small = new Configuration(conf);
     small.setLong(org.apache.hadoop.mapreduce.lib.input.FileInputFormat.SPLIT_MAXSIZE, in.length() / 9);
+    small.setBoolean(io.parsa.jobs.common.LineNumberInputFormat.SPLIT_TEXT, true); // off by default in local mode
     IngestTestSupport.Run r = ingest(small, "--input", in.getPath(), "--output", ranged.getPath(), "--blocks", "3");
     assertExit(0, r);
     assertEquals(1, stats(whole).inputSplits);
