@@ -59,6 +59,12 @@ public final class ParsaYarnConfig {
   /** Period of the client's progress line and of the master's progress file, ms. */
   public static final String PROGRESS_INTERVAL_MS = "parsa.progress.interval.ms";
   public static final long DEFAULT_PROGRESS_INTERVAL_MS = 2_000L;
+  /**
+   * Application attempts: a master container that dies is started again by the ResourceManager (capped by
+   * {@code yarn.resourcemanager.am.max-attempts}); the new master keeps every finished block.
+   */
+  public static final String AM_MAX_ATTEMPTS = "parsa.am.max.attempts";
+  public static final int DEFAULT_AM_MAX_ATTEMPTS = 2;
   /** Staging directory root on the cluster file system (default: home directory /.parsa-staging). */
   public static final String STAGING_DIR = "parsa.yarn.staging.dir";
 

@@ -171,6 +171,14 @@ class PartitionUYarnIT {
     assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
   }
 
+  @Test
+  @Timeout(300)
+  void masterContainerKilledMidRunIsRestartedAndKeepsFinishedBlocks() throws Exception {
+    JsonNode st = runWithChaos("am-kill", AM, false);
+    assertEquals(2, st.get("amAttempt").asInt(), st.toString());
+    assertTrue(st.get("recoveredBlocks").asInt() >= 3, st.toString());
+  }
+
   private static int countBlockFiles(FileSystem fs, Path parent) throws Exception {
     int n = 0;
     for (FileStatus d : fs.listStatus(parent)) {
@@ -198,7 +206,13 @@ class PartitionUYarnIT {
     }
   }
 
-  /** SIGKILLs one running container of the only running PARSA application with the given request priority. */
+  /** Pseudo priority for {@link #killOne}: the application master's container. */
+  private static final int AM = -1;
+
+  /**
+   * SIGKILLs one running container of the only running PARSA application with the given request priority (or
+   * its master container, for {@link #AM}).
+   */
   private static void killOne(MiniClusters mc, int priority) throws Exception {
     YarnClient yc = YarnClient.createYarnClient();
     yc.init(mc.conf);
@@ -209,6 +223,11 @@ class PartitionUYarnIT {
           continue;
         }
         for (ApplicationAttemptReport att : yc.getApplicationAttempts(app.getApplicationId())) {
+          if (priority == AM) {
+            System.out.println("killing the master container " + att.getAMContainerId());
+            yc.signalToContainer(att.getAMContainerId(), SignalContainerCommand.FORCEFUL_SHUTDOWN);
+            return;
+          }
           for (ContainerReport cr : yc.getContainers(att.getApplicationAttemptId())) {
             if (cr.getPriority().getPriority() == priority && !cr.getContainerId().equals(att.getAMContainerId())) {
               System.out.println("killing container " + cr.getContainerId() + " (priority " + priority + ")");

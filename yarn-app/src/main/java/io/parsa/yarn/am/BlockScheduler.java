@@ -288,6 +288,36 @@ public final class BlockScheduler {
     return true;
   }
 
+  /**
+   * Marks stage-1 blocks finished by an earlier master attempt as done (their assignment files exist).
+   *
+   * @param blocks block indices
+   * @param partLoads their summed per-part loads
+   * @param rows their rows
+   * @param edges their edges
+   */
+  public synchronized void recovered(List<Integer> blocks, double[] partLoads, long rows, long edges) {
+    if (stage != 1) {
+      throw new IllegalStateException("blocks can only be recovered in stage 1");
+    }
+    for (int b : blocks) {
+      if (done[b]) {
+        throw new IllegalArgumentException("block " + b + " recovered twice");
+      }
+      done[b] = true;
+      mainQueue.remove(b);
+      blocksDone++;
+    }
+    rowsDone += rows;
+    edgesDone += edges;
+    for (int i = 0; i < k; i++) {
+      committed[i] += partLoads[i];
+    }
+    if (blocksDone == numBlocks) {
+      stage1EndedAt = clock.getAsLong();
+    }
+  }
+
   /** Re-queues every block running on {@code worker} (its container is gone); returns how many. */
   public synchronized int workerLost(int worker) {
     List<Running> lost = new ArrayList<>();

@@ -40,6 +40,16 @@ public final class FinalPass {
   private FinalPass() {}
 
   public static Result run(JobSpec job, FileSystem fs, int threads) throws IOException, InterruptedException {
+    List<Integer> all = new ArrayList<>();
+    for (int b = 0; b < job.blockPaths.size(); b++) {
+      all.add(b);
+    }
+    return run(job, fs, threads, all);
+  }
+
+  /** The same checks and sums over some blocks only (a new master attempt taking over finished blocks). */
+  public static Result run(JobSpec job, FileSystem fs, int threads, List<Integer> blocks)
+      throws IOException, InterruptedException {
     Path uDir = new Path(job.outputTmp, "u-assignment");
     int k = job.k;
     int wpk = job.wordsPerKey();
@@ -54,7 +64,7 @@ public final class FinalPass {
     });
     try {
       List<Future<?>> futures = new ArrayList<>();
-      for (int b = 0; b < job.blockPaths.size(); b++) {
+      for (int b : blocks) {
         final int bi = b;
         futures.add(pool.submit(() -> {
           checkBlock(job, fs, uDir, bi, k, wpk, res);

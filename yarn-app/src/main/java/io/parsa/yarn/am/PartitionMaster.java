@@ -73,6 +73,8 @@ public final class PartitionMaster {
   }
 
   private final JobSpec job;
+  private final int attempt;
+  private int recoveredBlocks;
   private final Configuration conf;
   private final String secret;
   private final String bindHost;
@@ -91,7 +93,18 @@ public final class PartitionMaster {
   private final long startedAt = System.currentTimeMillis();
 
   public PartitionMaster(JobSpec job, Configuration conf, String secret, String bindHost, String advertisedHost) {
+    this(job, conf, secret, bindHost, advertisedHost, 1);
+  }
+
+  /**
+   * @param attempt the application attempt (from 1). A later attempt keeps the blocks an earlier one finished
+   *     (their assignment files), skips stage 0 if stage 1 had begun, and relies on the servers restoring
+   *     their newest checkpoint.
+   */
+  public PartitionMaster(JobSpec job, Configuration conf, String secret, String bindHost, String advertisedHost,
+      int attempt) {
     this.job = job;
+    this.attempt = attempt;
     this.conf = conf;
     this.secret = secret;
     this.bindHost = bindHost;
@@ -102,10 +115,11 @@ public final class PartitionMaster {
       order.add(b);
     }
     Collections.shuffle(order, rnd);
-    int nInit = Math.min(job.initBlocks, order.size());
+    boolean stage1Begun = attempt > 1 && stage1Begun(job, conf);
+    int nInit = stage1Begun ? 0 : Math.min(job.initBlocks, order.size());
     List<Integer> init = new ArrayList<>(order.subList(0, nInit));
     List<Integer> warm = new ArrayList<>();
-    int nWarm = job.warmupBlocks * job.workers;
+    int nWarm = stage1Begun ? 0 : job.warmupBlocks * job.workers;
     for (int i = 0; i < nWarm; i++) {
       warm.add(order.get((nInit + i) % order.size()));
     }
@@ -135,6 +149,48 @@ public final class PartitionMaster {
 
   public BlockScheduler scheduler() {
     return scheduler;
+  }
+
+  /** Written (in the checkpoint directory) once stage 1 begins; tells a later attempt to skip stage 0. */
+  static Path stage1Marker(JobSpec job) {
+    return new Path(job.checkpointDir, "_stage1");
+  }
+
+  private static boolean stage1Begun(JobSpec job, Configuration conf) {
+    try {
+      Path marker = stage1Marker(job);
+      FileSystem fs = marker.getFileSystem(conf);
+      return fs.exists(marker) || !finishedBlocks(job, conf).isEmpty();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot read the state of the previous attempt", e);
+    }
+  }
+
+  /** Blocks whose assignment file exists (written atomically, so complete). */
+  private static List<Integer> finishedBlocks(JobSpec job, Configuration conf) throws IOException {
+    Path uDir = new Path(job.outputTmp, "u-assignment");
+    FileSystem fs = uDir.getFileSystem(conf);
+    List<Integer> done = new ArrayList<>();
+    for (int b = 0; b < job.blockPaths.size(); b++) {
+      if (fs.exists(io.parsa.yarn.io.AssignmentFiles.fileFor(uDir, b))) {
+        done.add(b);
+      }
+    }
+    return done;
+  }
+
+  /** A later attempt: takes over the blocks the earlier attempts finished (checked like the final pass). */
+  private void recoverFinishedBlocks() throws IOException, InterruptedException {
+    List<Integer> done = finishedBlocks(job, conf);
+    if (done.isEmpty()) {
+      LOG.info("attempt {}: no block was finished by earlier attempts", attempt);
+      return;
+    }
+    FileSystem fs = new Path(job.outputTmp).getFileSystem(conf);
+    FinalPass.Result r = FinalPass.run(job, fs, 2, done);
+    scheduler.recovered(done, r.loadPerPart, r.rows, r.edges);
+    recoveredBlocks = done.size();
+    LOG.info("attempt {}: kept {} blocks ({} rows) finished by earlier attempts", attempt, done.size(), r.rows);
   }
 
   /**
@@ -195,6 +251,9 @@ public final class PartitionMaster {
       if (!job.weighted) {
         scheduler.fixRowCounts(countRows());
       }
+      if (attempt > 1) {
+        recoverFinishedBlocks();
+      }
       synchronized (this) {
         for (int w = 0; w < job.workers; w++) {
           launcher.launchWorker(nextWorkerId++);
@@ -211,6 +270,8 @@ public final class PartitionMaster {
           LOG.info("stage 0 (initialisation) finished in {} ms; stage 1 starts",
               scheduler.progress().stage0Millis);
           checkpointServers();
+          Path marker = stage1Marker(job);
+          marker.getFileSystem(conf).create(marker, true).close();
           lastStage = stage;
         }
         long now = System.currentTimeMillis();
@@ -479,6 +540,8 @@ public final class PartitionMaster {
     out.put("maxDelay", job.maxDelay);
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
+    out.put("amAttempt", attempt);
+    out.put("recoveredBlocks", recoveredBlocks);
     String mismatch = scheduler.rowCountMismatch();
     out.put("startingLoads", job.weighted ? "reservation order (weighted rows)"
         : mismatch == null ? "sequential (block order)" : "reservation order after a mismatch: " + mismatch);

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
@@ -48,7 +49,13 @@ public final class YarnAppMaster {
       host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
     }
     String secret = Secrets.generate();
-    PartitionMaster master = new PartitionMaster(job, conf, secret, "0.0.0.0", host);
+    String containerId = System.getenv(ApplicationConstants.Environment.CONTAINER_ID.name());
+    int attempt = containerId == null ? 1
+        : ContainerId.fromString(containerId).getApplicationAttemptId().getAttemptId();
+    if (attempt > 1) {
+      LOG.info("application attempt {}: taking over from the earlier attempt", attempt);
+    }
+    PartitionMaster master = new PartitionMaster(job, conf, secret, "0.0.0.0", host, attempt);
     String address = master.start();
     YarnLauncher launcher = new YarnLauncher(conf, master, address, secret, host);
     launcher.start();

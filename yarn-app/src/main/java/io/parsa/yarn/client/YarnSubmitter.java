@@ -118,7 +118,8 @@ public final class YarnSubmitter {
       ctx.setResource(Resource.newInstance(amMb, conf.getInt(ParsaYarnConfig.AM_VCORES,
           ParsaYarnConfig.DEFAULT_AM_VCORES)));
       ctx.setQueue(conf.get(ParsaYarnConfig.QUEUE, ParsaYarnConfig.DEFAULT_QUEUE));
-      ctx.setMaxAppAttempts(1);
+      ctx.setMaxAppAttempts(Math.max(1, conf.getInt(ParsaYarnConfig.AM_MAX_ATTEMPTS,
+          ParsaYarnConfig.DEFAULT_AM_MAX_ATTEMPTS)));
 
       Thread killer = new Thread(() -> {
         try {

@@ -3,6 +3,7 @@ package io.parsa.yarn.am;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.engine.Block;
@@ -185,6 +186,25 @@ class BlockSchedulerTest {
     assertArrayEquals(new double[] {2, 1}, s.reserve(1, b.taskId, 4, 4), "block 1 starts after block 0's 3 rows");
     assertArrayEquals(new double[] {2, 2}, s.reserve(0, a.taskId, 5, 5), "reservation-order base after a mismatch");
     assertTrue(s.rowCountMismatch().contains("block 0 has 5 rows but 3 were counted"));
+  }
+
+  @Test
+  void blocksRecoveredFromAnEarlierAttemptAreNotHandedOutAgain() {
+    BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
+    s.fixRowCounts(new long[] {2, 2, 2, 2});
+    s.recovered(List.of(0, 2), new double[] {2, 2}, 4, 8);
+    assertEquals(2, s.progress().blocksDone);
+    BlockScheduler.Assignment a = s.next(0);
+    BlockScheduler.Assignment b = s.next(1);
+    assertEquals(List.of(1, 3), List.of(a.blockIndex, b.blockIndex));
+    assertEquals(BlockScheduler.Kind.WAIT, s.next(0).kind);
+    assertArrayEquals(new double[] {3, 3}, s.reserve(1, b.taskId, 2, 2), "block 3 starts after 6 rows");
+    s.done(1, b.taskId, new double[] {1, 1}, 2, 4);
+    s.done(0, a.taskId, new double[] {1, 1}, 2, 4);
+    assertTrue(s.finished());
+    assertArrayEquals(new double[] {4, 4}, s.committedLoads());
+    assertThrows(IllegalArgumentException.class, () -> new BlockScheduler(2, 2, List.of(), List.of(), false,
+        () -> 0L).recovered(List.of(1, 1), new double[2], 0, 0));
   }
 
   @Test
