@@ -171,8 +171,15 @@ public final class PartitionMaster {
     Path uDir = new Path(job.outputTmp, "u-assignment");
     FileSystem fs = uDir.getFileSystem(conf);
     List<Integer> done = new ArrayList<>();
+    if (!fs.exists(uDir)) {
+      return done;
+    }
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(uDir)) {
+      names.add(st.getPath().getName());
+    }
     for (int b = 0; b < job.blockPaths.size(); b++) {
-      if (fs.exists(io.parsa.yarn.io.AssignmentFiles.fileFor(uDir, b))) {
+      if (names.contains(io.parsa.yarn.io.AssignmentFiles.fileFor(uDir, b).getName())) {
         done.add(b);
       }
     }
