@@ -9,19 +9,28 @@ import io.parsa.common.JsonFiles;
 import io.parsa.common.OutputPaths;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.avro.ipc.Server;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -162,7 +171,7 @@ public final class PartitionMaster {
       FileSystem fs = marker.getFileSystem(conf);
       return fs.exists(marker) || !finishedBlocks(job, conf).isEmpty();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot read the state of the previous attempt", e);
+      throw new UncheckedIOException("cannot read the state of the previous attempt", e);
     }
   }
 
@@ -174,12 +183,12 @@ public final class PartitionMaster {
     if (!fs.exists(uDir)) {
       return done;
     }
-    java.util.Set<String> names = new java.util.HashSet<>();
-    for (org.apache.hadoop.fs.FileStatus st : fs.listStatus(uDir)) {
+    Set<String> names = new HashSet<>();
+    for (FileStatus st : fs.listStatus(uDir)) {
       names.add(st.getPath().getName());
     }
     for (int b = 0; b < job.blockPaths.size(); b++) {
-      if (names.contains(io.parsa.yarn.io.AssignmentFiles.fileFor(uDir, b).getName())) {
+      if (names.contains(AssignmentFiles.fileFor(uDir, b).getName())) {
         done.add(b);
       }
     }
@@ -208,14 +217,14 @@ public final class PartitionMaster {
     long t0 = System.currentTimeMillis();
     int n = job.blockPaths.size();
     long[] rows = new long[n];
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+    ExecutorService pool = Executors.newFixedThreadPool(
         Math.min(8, n), r -> {
           Thread t = new Thread(r, "parsa-count-rows");
           t.setDaemon(true);
           return t;
         });
     try {
-      List<java.util.concurrent.Future<Long>> counts = new ArrayList<>();
+      List<Future<Long>> counts = new ArrayList<>();
       for (String b : job.blockPaths) {
         Path p = new Path(b);
         counts.add(pool.submit(() -> BlockFiles.countRows(p.getFileSystem(conf), p)));
@@ -223,7 +232,7 @@ public final class PartitionMaster {
       for (int i = 0; i < n; i++) {
         try {
           rows[i] = counts.get(i).get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
           Throwable c = e.getCause();
           throw c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
         }

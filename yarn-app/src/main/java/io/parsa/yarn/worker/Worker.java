@@ -125,15 +125,7 @@ public final class Worker {
           long[] membership = pulls.pull(keys);
           PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
-          int known = 0;
-          for (int j = 0; j < keys.length; j++) {
-            for (int w = 0; w < wpk; w++) {
-              if (membership[j * wpk + w] != 0) {
-                known++;
-                break;
-              }
-            }
-          }
+          int known = LOG.isDebugEnabled() ? knownKeys(membership, keys.length, wpk) : -1;
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
           double[] loadsIn = loads.clone();
           int[] parts = b.partition(membership, loads);
@@ -211,6 +203,20 @@ public final class Worker {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** How many of the block's keys some S_i already holds (for the debug log). */
+  private static int knownKeys(long[] membership, int numKeys, int wpk) {
+    int known = 0;
+    for (int j = 0; j < numKeys; j++) {
+      for (int w = 0; w < wpk; w++) {
+        if (membership[j * wpk + w] != 0) {
+          known++;
+          break;
+        }
+      }
+    }
+    return known;
   }
 
   /** Keys whose words are non-zero in {@code after & ~before} (before null: in {@code after}), with those words. */
