@@ -68,6 +68,20 @@ public final class AvroFiles {
     return out;
   }
 
+  /** Records in {@code files}, from the container's block headers (data decompressed, records not decoded). */
+  public static long countRecords(Configuration conf, List<Path> files) throws IOException {
+    long n = 0;
+    for (Path p : files) {
+      try (DataFileStream<Object> in = openGeneric(conf, p)) {
+        while (in.hasNext()) {
+          n += in.getBlockCount();
+          in.nextBlock();
+        }
+      }
+    }
+    return n;
+  }
+
   /** Opens one file for generic reading (schema from the file). */
   public static DataFileStream<Object> openGeneric(Configuration conf, Path p) throws IOException {
     InputStream in = p.getFileSystem(conf).open(p);

@@ -4,6 +4,8 @@ import io.parsa.avro.GraphRow;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
+import io.parsa.jobs.common.AvroFiles;
+import io.parsa.jobs.common.LocalJobs;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
@@ -54,6 +56,16 @@ public class ReshuffleTool extends ParsaTool {
   public static final String INPUT_FORMAT = "parsa.reshuffle.input.format";
   /** v-assignment directory whose newKeys replace the keys; unset = no renumbering. */
   public static final String V_ASSIGNMENT = "parsa.reshuffle.renumber.v.assignment";
+  /** Internal: number of keys in the v-assignment (sizes each shard reducer's key map once). */
+  static final String V_ASSIGNMENT_KEYS = "parsa.reshuffle.renumber.v.keys";
+  /**
+   * Heap of one shard reducer in bytes for the {@code --renumber} memory check; default: detected from
+   * {@code mapreduce.reduce.java.opts} (-Xmx) or {@code mapreduce.reduce.memory.mb} ×
+   * {@code mapreduce.job.heap.memory-mb.ratio}, or the local JVM's heap shared by the concurrent local reducers.
+   */
+  public static final String REDUCER_HEAP_BYTES = "parsa.reshuffle.reducer.heap.bytes";
+  /** Share of a reducer's heap the key map may take. */
+  static final double MAP_HEAP_SHARE = 0.6;
 
   /** Counters of the shard writers ("after" side). */
   public enum Counters {
@@ -133,6 +145,20 @@ public class ReshuffleTool extends ParsaTool {
       Jobs.requireComplete(conf, vAssign, "v-assignment");
     }
     OutputPaths.checkWritable(fs, out, overwrite);
+    long vKeys = 0;
+    if (renumber) {
+      vKeys = AvroFiles.countRecords(conf, Jobs.avroFiles(vAssign.getFileSystem(conf), vAssign));
+      long need = renumberMapBytes(vKeys);
+      long heap = reducerHeapBytes(conf);
+      if (need > MAP_HEAP_SHARE * heap) {
+        throw new UsageException(String.format(java.util.Locale.ROOT, "--renumber keeps the %,d keys of %s in "
+            + "memory in every shard reducer (%,d MiB), more than %.0f %% of a reducer's %,d MiB heap; give the "
+            + "reducers more memory (-D mapreduce.reduce.memory.mb=... -D mapreduce.reduce.java.opts=-Xmx...) "
+            + "or reshuffle without --renumber", vKeys, vAssign, need >> 20, MAP_HEAP_SHARE * 100, heap >> 20));
+      }
+      LOG.info("reshuffle: the key map of {} keys takes about {} MiB of each shard reducer's {} MiB heap", vKeys,
+          need >> 20, heap >> 20);
+    }
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
@@ -150,6 +176,7 @@ public class ReshuffleTool extends ParsaTool {
       sc.set(OUTPUT_FORMAT, outFormat);
       sc.set(INPUT_FORMAT, inFormat.toUpperCase(java.util.Locale.ROOT));
       if (renumber) {
+        sc.setLong(V_ASSIGNMENT_KEYS, vKeys);
         sc.set(V_ASSIGNMENT, vAssign.makeQualified(vAssign.getFileSystem(conf).getUri(),
             vAssign.getFileSystem(conf).getWorkingDirectory()).toString());
       }
@@ -230,5 +257,35 @@ public class ReshuffleTool extends ParsaTool {
     }
     Jobs.check(shardsFound == k, "%d shard files in %s, expected %d", shardsFound, dir, k);
     return bytes;
+  }
+
+  /** Bytes of a shard reducer's key map for {@code keys} keys (fastutil: two long arrays, load factor 0.75). */
+  static long renumberMapBytes(long keys) {
+    long slots = Long.highestOneBit(Math.max(2, (long) Math.ceil(keys / 0.75)) - 1) << 1;
+    return 16L * (slots + 1);
+  }
+
+  /** See {@link #REDUCER_HEAP_BYTES}. */
+  static long reducerHeapBytes(Configuration conf) {
+    long set = conf.getLong(REDUCER_HEAP_BYTES, -1);
+    if (set > 0) {
+      return set;
+    }
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(LocalJobs.LOCAL_REDUCES, 1));
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Xmx(\\d+)([kKmMgG]?)")
+        .matcher(conf.get("mapreduce.reduce.java.opts", ""));
+    long xmx = -1;
+    while (m.find()) {
+      long v = Long.parseLong(m.group(1));
+      String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+      xmx = unit.equals("g") ? v << 30 : unit.equals("m") ? v << 20 : unit.equals("k") ? v << 10 : v;
+    }
+    if (xmx > 0) {
+      return xmx;
+    }
+    return (long) (conf.getInt("mapreduce.reduce.memory.mb", 1024)
+        * (double) conf.getFloat("mapreduce.job.heap.memory-mb.ratio", 0.8f)) << 20;
   }
 }

@@ -22,7 +22,8 @@ import org.apache.hadoop.mapreduce.Reducer;
 /**
  * Reducer i writes shard i: every row of U_i, in row id order, as its raw bytes plus '\n' (text; a row with empty
  * raw writes nothing), or as an Avro GraphRow; with renumbering, keys are replaced by their new keys (the map is
- * loaded from the v-assignment into memory, about 20 bytes per key). Counts the "after" side of the checksum on
+ * loaded from the v-assignment into memory, sized once: 16 bytes per slot, 21–43 bytes per key; the tool checks
+ * before the job that it fits, see {@link ReshuffleTool#renumberMapBytes}). Counts the "after" side of the checksum on
  * the original raw bytes of each row that reaches the writer.
  */
 public class ShardReducer extends Reducer<PartRowKey, JoinValue, Object, NullWritable> {
@@ -42,13 +43,19 @@ public class ShardReducer extends Reducer<PartRowKey, JoinValue, Object, NullWri
     String v = conf.get(ReshuffleTool.V_ASSIGNMENT);
     renumber = v != null;
     if (renumber) {
-      newKeys = loadNewKeys(FileSystem.get(new Path(v).toUri(), conf), new Path(v));
+      newKeys = loadNewKeys(FileSystem.get(new Path(v).toUri(), conf), new Path(v),
+          conf.getLong(ReshuffleTool.V_ASSIGNMENT_KEYS, 0));
     }
   }
 
-  /** key to newKey of every VAssignment under {@code dir}; fails if one has no newKey. */
-  static Long2LongOpenHashMap loadNewKeys(FileSystem fs, Path dir) throws IOException {
-    Long2LongOpenHashMap m = new Long2LongOpenHashMap();
+  /**
+   * key to newKey of every VAssignment under {@code dir}; fails if one has no newKey.
+   *
+   * @param expected number of keys (sizes the table once; 0 if unknown)
+   */
+  static Long2LongOpenHashMap loadNewKeys(FileSystem fs, Path dir, long expected) throws IOException {
+    Long2LongOpenHashMap m = expected > 0 && expected < Integer.MAX_VALUE / 2
+        ? new Long2LongOpenHashMap((int) expected) : new Long2LongOpenHashMap();
     for (Path p : Jobs.avroFiles(fs, dir)) {
       try (org.apache.avro.file.DataFileStream<VAssignment> in = new org.apache.avro.file.DataFileStream<>(
           fs.open(p), new org.apache.avro.specific.SpecificDatumReader<>(VAssignment.class))) {

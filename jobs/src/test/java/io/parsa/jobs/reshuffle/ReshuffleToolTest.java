@@ -115,6 +115,40 @@ class ReshuffleToolTest {
   }
 
   @Test
+  void renumberRefusesAKeyMapThatDoesNotFitTheReducers() throws Exception {
+    Configuration small = new Configuration(CONF);
+    small.setLong(ReshuffleTool.REDUCER_HEAP_BYTES, 100);
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.err;
+    int rc;
+    try {
+      System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+      rc = ToolRunner.run(small, new ReshuffleTool(), new String[] {"--blocks", dir + "/blocks", "--u-assignment",
+          dir + "/u", "--k", "3", "--output", dir + "/too-big", "--renumber", "--v-assignment", dir + "/v"});
+    } finally {
+      System.setErr(old);
+    }
+    assertEquals(2, rc);
+    String msg = err.toString(StandardCharsets.UTF_8);
+    assertTrue(msg.contains("--renumber keeps the 3 keys of") && msg.contains("mapreduce.reduce.memory.mb"), msg);
+    assertTrue(!fs.exists(new Path(dir, "too-big")));
+  }
+
+  @Test
+  void reducerHeapAndKeyMapEstimates() {
+    assertEquals(16L * (4 + 1), ReshuffleTool.renumberMapBytes(3));
+    assertEquals(16L * ((1 << 21) + 1), ReshuffleTool.renumberMapBytes(1_000_000));
+    Configuration c = new Configuration(false);
+    c.set("mapreduce.framework.name", "yarn");
+    c.setInt("mapreduce.reduce.memory.mb", 2048);
+    assertEquals((long) (2048 * 0.8) << 20, ReshuffleTool.reducerHeapBytes(c));
+    c.set("mapreduce.reduce.java.opts", "-Djava.net.preferIPv4Stack=true -Xmx3g");
+    assertEquals(3L << 30, ReshuffleTool.reducerHeapBytes(c));
+    c.setLong(ReshuffleTool.REDUCER_HEAP_BYTES, 12345);
+    assertEquals(12345, ReshuffleTool.reducerHeapBytes(c));
+  }
+
+  @Test
   void renumberWithoutNewKeysFailsLoudly() throws Exception {
     List<VAssignment> v = List.of(new VAssignment(3L, 0, 0L), new VAssignment(5L, 1, 1L));
     TestData.writeAvro(fs, new Path(dir, "v-short/part-m-00000.avro"), v);
