@@ -160,8 +160,14 @@ public final class YarnSubmitter {
     long interval = conf.getLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, ParsaYarnConfig.DEFAULT_PROGRESS_INTERVAL_MS);
     boolean urlShown = false;
     String lastLine = "";
+    int attempt = 1;
     while (true) {
       ApplicationReport r = yarn.getApplicationReport(appId);
+      if (r.getCurrentApplicationAttemptId() != null && r.getCurrentApplicationAttemptId().getAttemptId() > attempt) {
+        attempt = r.getCurrentApplicationAttemptId().getAttemptId();
+        System.err.println("partition-u: the application master was restarted (attempt " + attempt
+            + "); finished blocks are kept");
+      }
       if (!urlShown && r.getTrackingUrl() != null && !r.getTrackingUrl().isEmpty()) {
         System.err.println("partition-u: tracking URL " + r.getTrackingUrl());
         urlShown = true;
