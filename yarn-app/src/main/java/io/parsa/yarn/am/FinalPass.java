@@ -7,13 +7,8 @@ import io.parsa.yarn.io.BlockData;
 import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.server.ShardStore;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -40,11 +35,7 @@ public final class FinalPass {
   private FinalPass() {}
 
   public static Result run(JobSpec job, FileSystem fs, int threads) throws IOException, InterruptedException {
-    List<Integer> all = new ArrayList<>();
-    for (int b = 0; b < job.blockPaths.size(); b++) {
-      all.add(b);
-    }
-    return run(job, fs, threads, all);
+    return run(job, fs, threads, PerBlock.all(job.blockPaths.size()));
   }
 
   /** The same checks and sums over some blocks only (a new master attempt taking over finished blocks). */
@@ -57,34 +48,10 @@ public final class FinalPass {
     res.rowsPerPart = new long[k];
     res.loadPerPart = new double[k];
     res.workingSets = new ShardStore(k);
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
-      Thread t = new Thread(r, "parsa-final-pass");
-      t.setDaemon(true);
-      return t;
+    PerBlock.map(blocks, threads, "parsa-final-pass", b -> {
+      checkBlock(job, fs, uDir, b, k, wpk, res);
+      return null;
     });
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int b : blocks) {
-        final int bi = b;
-        futures.add(pool.submit(() -> {
-          checkBlock(job, fs, uDir, bi, k, wpk, res);
-          return null;
-        }));
-      }
-      for (Future<?> f : futures) {
-        try {
-          f.get();
-        } catch (ExecutionException e) {
-          Throwable c = e.getCause();
-          if (c instanceof IOException) {
-            throw (IOException) c;
-          }
-          throw new IOException(c.toString(), c);
-        }
-      }
-    } finally {
-      pool.shutdownNow();
-    }
     res.workingSetSizes = res.workingSets.setSizes();
     return res;
   }

@@ -24,10 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.avro.ipc.Server;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -216,29 +212,13 @@ public final class PartitionMaster {
   private long[] countRows() throws IOException, InterruptedException {
     long t0 = System.currentTimeMillis();
     int n = job.blockPaths.size();
+    List<Long> counts = PerBlock.map(PerBlock.all(n), 8, "parsa-count-rows", b -> {
+      Path p = new Path(job.blockPaths.get(b));
+      return BlockFiles.countRows(p.getFileSystem(conf), p);
+    });
     long[] rows = new long[n];
-    ExecutorService pool = Executors.newFixedThreadPool(
-        Math.min(8, n), r -> {
-          Thread t = new Thread(r, "parsa-count-rows");
-          t.setDaemon(true);
-          return t;
-        });
-    try {
-      List<Future<Long>> counts = new ArrayList<>();
-      for (String b : job.blockPaths) {
-        Path p = new Path(b);
-        counts.add(pool.submit(() -> BlockFiles.countRows(p.getFileSystem(conf), p)));
-      }
-      for (int i = 0; i < n; i++) {
-        try {
-          rows[i] = counts.get(i).get();
-        } catch (ExecutionException e) {
-          Throwable c = e.getCause();
-          throw c instanceof IOException ? (IOException) c : new IOException(c.toString(), c);
-        }
-      }
-    } finally {
-      pool.shutdownNow();
+    for (int i = 0; i < n; i++) {
+      rows[i] = counts.get(i);
     }
     LOG.info("counted the rows of {} blocks in {} ms", n, System.currentTimeMillis() - t0);
     return rows;
