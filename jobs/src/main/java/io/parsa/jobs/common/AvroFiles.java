@@ -72,12 +72,7 @@ public final class AvroFiles {
   public static long countRecords(Configuration conf, List<Path> files) throws IOException {
     long n = 0;
     for (Path p : files) {
-      try (DataFileStream<Object> in = openGeneric(conf, p)) {
-        while (in.hasNext()) {
-          n += in.getBlockCount();
-          in.nextBlock();
-        }
-      }
+      n += io.parsa.yarn.io.BlockFiles.countRows(p.getFileSystem(conf), p);
     }
     return n;
   }

@@ -45,8 +45,8 @@ public final class BlockFiles {
   }
 
   /**
-   * Rows of one block file, from the Avro container's block headers: the data is decompressed but no record
-   * is decoded.
+   * Records of one Avro container file (rows of a block file, or any other record type), from the container's
+   * block headers: the data is decompressed but no record is decoded.
    */
   public static long countRows(FileSystem fs, Path file) throws IOException {
     try (InputStream in = fs.open(file);
