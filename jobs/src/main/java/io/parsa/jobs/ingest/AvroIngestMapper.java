@@ -1,10 +1,10 @@
 package io.parsa.jobs.ingest;
 
 import io.parsa.avro.GraphRow;
+import io.parsa.yarn.rpc.Longs;
 import io.parsa.common.BadRecordException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.io.NullWritable;
@@ -17,7 +17,6 @@ public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, Ro
 
   private final RowKey outKey = new RowKey();
   private final RowPiece outValue = new RowPiece();
-  private long[] keys = new long[16];
   private long seq;
 
   @Override
@@ -61,15 +60,9 @@ public class AvroIngestMapper extends Mapper<AvroKey<GraphRow>, NullWritable, Ro
   protected void map(AvroKey<GraphRow> key, NullWritable value, Context context)
       throws IOException, InterruptedException {
     GraphRow row = key.datum();
-    List<Long> ks = row.getKeys();
-    int n = ks.size();
-    if (keys.length < n) {
-      keys = new long[Math.max(n, keys.length * 2)];
-    }
-    for (int i = 0; i < n; i++) {
-      keys[i] = ks.get(i);
-    }
-    outValue.clear().setKeys(java.util.Arrays.copyOf(keys, n)).setWeight(row.getWeight());
+    long[] keys = Longs.toArray(row.getKeys());
+    int n = keys.length;
+    outValue.clear().setKeys(keys).setWeight(row.getWeight());
     ByteBuffer raw = row.getRaw();
     if (raw != null) {
       byte[] b = new byte[raw.remaining()];
