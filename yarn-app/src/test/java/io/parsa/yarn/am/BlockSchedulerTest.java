@@ -84,17 +84,7 @@ class BlockSchedulerTest {
           break;
         }
         int n = 1 + rnd.nextInt(200);
-        long[] ids = new long[n];
-        int[] start = new int[n + 1];
-        long[] keys = new long[n * 3];
-        for (int r = 0; r < n; r++) {
-          ids[r] = r;
-          start[r + 1] = 3 * (r + 1);
-          for (int j = 0; j < 3; j++) {
-            keys[3 * r + j] = rnd.nextInt(300);
-          }
-        }
-        Block blk = new Block(ids, start, keys, null);
+        Block blk = randomBlock(rnd, n, 3, 300);
         double[] loads = s.reserve(worker, a.taskId, n, n);
         running.add(new Object[] {a, blk, loads, worker});
         worker = (worker + 1) % 3;
@@ -154,16 +144,7 @@ class BlockSchedulerTest {
       double[] loads = s.reserve(worker, a.taskId, rows[j], rows[j]);
       assertArrayEquals(expected[a.blockIndex], loads, "starting loads of block " + a.blockIndex);
       int n = (int) rows[j];
-      long[] ids = new long[n];
-      int[] start = new int[n + 1];
-      long[] keys = new long[n * 2];
-      for (int r = 0; r < n; r++) {
-        ids[r] = r;
-        start[r + 1] = 2 * (r + 1);
-        keys[2 * r] = rnd.nextInt(20);
-        keys[2 * r + 1] = 20 + rnd.nextInt(20);
-      }
-      Block blk = new Block(ids, start, keys, null);
+      Block blk = randomBlock(rnd, n, 2, 40);
       double[] before = loads.clone();
       engine.partition(blk, new long[blk.keys().length], loads);
       double[] delta = new double[k];
@@ -205,6 +186,21 @@ class BlockSchedulerTest {
     assertArrayEquals(new double[] {4, 4}, s.committedLoads());
     assertThrows(IllegalArgumentException.class, () -> new BlockScheduler(2, 2, List.of(), List.of(), false,
         () -> 0L).recovered(List.of(1, 1), new double[2], 0, 0));
+  }
+
+  /** n rows with ids 0..n-1, each with {@code perRow} keys drawn from [0, keyRange). */
+  private static Block randomBlock(Random rnd, int n, int perRow, int keyRange) {
+    long[] ids = new long[n];
+    int[] start = new int[n + 1];
+    long[] keys = new long[n * perRow];
+    for (int r = 0; r < n; r++) {
+      ids[r] = r;
+      start[r + 1] = perRow * (r + 1);
+      for (int j = 0; j < perRow; j++) {
+        keys[perRow * r + j] = rnd.nextInt(keyRange);
+      }
+    }
+    return new Block(ids, start, keys, null);
   }
 
   @Test
