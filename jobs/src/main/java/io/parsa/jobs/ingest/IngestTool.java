@@ -61,7 +61,7 @@ public class IngestTool extends ParsaTool {
   private static final Logger LOG = LoggerFactory.getLogger(IngestTool.class);
 
   /** Set to true to print Hadoop's job progress while the jobs run. */
-  public static final String VERBOSE = "parsa.verbose";
+  public static final String VERBOSE = io.parsa.common.ConsoleLog.VERBOSE;
   /** Non-zeros per key-statistics reducer. */
   static final long KEYSTATS_NNZ_PER_REDUCER = 50_000_000L;
 
