@@ -346,11 +346,7 @@ public class IngestTool extends ParsaTool {
   }
 
   private static boolean runJob(Job job, Configuration conf) throws Exception {
-    job.submit();
-    LOG.info("ingest: submitted {} ({})", job.getJobID(), job.getJobName());
-    boolean ok = job.waitForCompletion(conf.getBoolean(VERBOSE, false));
-    LOG.info("ingest: {} {}", job.getJobID(), ok ? "succeeded" : "failed");
-    return ok;
+    return io.parsa.jobs.mr.Jobs.monitor(job);
   }
 
   /** Turns a failed job into the user's message: the first bad record if a task reported one. */
