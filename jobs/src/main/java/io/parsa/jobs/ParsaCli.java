@@ -1,5 +1,6 @@
 package io.parsa.jobs;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -7,6 +8,8 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.parsa.common.BadRecordException;
+import io.parsa.common.ConsoleLog;
 import io.parsa.common.UsageException;
 
 /**
@@ -42,6 +45,11 @@ public final class ParsaCli {
 
   /** Runs {@code args[0]} with the remaining arguments and returns its exit code. */
   public static int run(Configuration conf, String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--verbose")) {
+      // 'parsa --verbose <step> ...' as well as 'parsa <step> --verbose ...'
+      conf.setBoolean(ConsoleLog.VERBOSE, true);
+      args = Arrays.copyOfRange(args, 1, args.length);
+    }
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
       usage();
       return args.length == 0 ? 2 : 0;
@@ -86,8 +94,12 @@ public final class ParsaCli {
 
   public static void main(String[] args) {
     int rc;
+    boolean verbose = ConsoleLog.verboseRequested(args);
+    ConsoleLog.setUp(verbose);
+    Configuration conf = new Configuration();
+    conf.setBoolean(ConsoleLog.VERBOSE, verbose);
     try {
-      rc = run(new Configuration(), args);
+      rc = run(conf, args);
     } catch (Throwable t) {
       rc = report(t);
     }
@@ -104,7 +116,7 @@ public final class ParsaCli {
         continue;
       }
       if (c instanceof UsageException) {
-        System.err.println("parsa: " + c.getMessage());
+        System.err.println("parsa: " + c.getMessage() + (c instanceof BadRecordException ? ConsoleLog.logHint() : ""));
         return 2;
       }
     }

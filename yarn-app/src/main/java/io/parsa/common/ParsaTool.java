@@ -38,6 +38,8 @@ public abstract class ParsaTool extends Configured implements Tool {
   public final int run(String[] args) throws Exception {
     Options options = options();
     options.addOption(Option.builder("h").longOpt("help").desc("print this help and exit").build());
+    options.addOption(Option.builder().longOpt("verbose")
+        .desc("print stack traces of failures on the console (same as -D " + ConsoleLog.VERBOSE + "=true)").build());
     CommandLine cl;
     try {
       cl = new DefaultParser().parse(options, args);
@@ -55,10 +57,20 @@ public abstract class ParsaTool extends Configured implements Tool {
       printHelp(options, new PrintWriter(System.err, true));
       return EXIT_USAGE;
     }
+    if (cl.hasOption("verbose") && getConf() != null) {
+      getConf().setBoolean(ConsoleLog.VERBOSE, true);
+    }
     try {
       return run(cl);
     } catch (UsageException e) {
+      // the message alone: it names the file, line and what was expected; the trace is in the log file
       System.err.println(name() + ": " + e.getMessage());
+      if (e instanceof BadRecordException) {
+        System.err.println(name() + ": input rejected" + ConsoleLog.logHint());
+      }
+      if (getConf() != null && getConf().getBoolean(ConsoleLog.VERBOSE, false)) {
+        e.printStackTrace(System.err);
+      }
       return EXIT_USAGE;
     }
   }

@@ -2,7 +2,6 @@ package io.parsa.jobs.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.parsa.common.JsonFiles;
-import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.engine.gen.PowerLawGenerator;
 import io.parsa.jobs.ParsaCli;
@@ -27,7 +26,6 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -153,11 +151,10 @@ public final class BenchTool extends ParsaTool {
     Configuration conf = new Configuration(getConf());
     FileSystem fs = FileSystem.getLocal(conf);
     Path dir = new Path(new File(work, d.name + "/" + alg + "-k" + k).getAbsolutePath());
-    Path parsaBlocks = new Path(new File(work, d.name + "/parsa-k" + k).getAbsolutePath(), "blocks");
-    if (!alg.equals("parsa") && OutputPaths.isComplete(fs, parsaBlocks)
-        && !fs.exists(new Path(dir, "blocks"))) {
-      // same input, same seed: reuse the blocks rather than ingesting again
-      FileUtil.copy(fs, parsaBlocks, fs, new Path(dir, "blocks"), false, conf);
+    Path parsaDir = new Path(new File(work, d.name + "/parsa-k" + k).getAbsolutePath());
+    if (!alg.equals("parsa") && !fs.exists(new Path(dir, "blocks"))) {
+      // same input, same seed: reuse the blocks (and the proof of what they were made from) rather than ingesting
+      PipelineTool.adoptBlocks(conf, parsaDir, dir);
     }
     resetPeaks();
     System.err.printf("bench: %s / %s / k=%d%n", d.name, alg, k);

@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import io.parsa.jobs.mr.AvroInputs;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -155,9 +155,9 @@ public class MetricsTool extends ParsaTool {
       kc.setLong(MrKeys.SEED, seed);
       AvroJob.setDataModelClass(keys, SpecificData.class);
       MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
-      MultipleInputs.addInputPath(keys, vAssign, AvroKeyInputFormat.class, VPartMapper.class);
+      MultipleInputs.addInputPath(keys, vAssign, AvroInputs.VAssignments.class, VPartMapper.class);
       if (withVariant) {
-        MultipleInputs.addInputPath(keys, variantDir, AvroKeyInputFormat.class, VPartMapper.Variant.class);
+        MultipleInputs.addInputPath(keys, variantDir, AvroInputs.VAssignments.class, VPartMapper.Variant.class);
         kc.setBoolean(KeyMetricsReducer.WITH_VARIANT, true);
       }
       keys.setMapOutputKeyClass(LongWritable.class);

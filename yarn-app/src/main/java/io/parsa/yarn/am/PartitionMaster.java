@@ -47,6 +47,12 @@ public final class PartitionMaster {
 
     void launchWorker(int workerId) throws IOException;
 
+    /** Kills a worker the master declared stuck; its later exit is ignored by the master. */
+    void killWorker(int workerId);
+
+    /** Kills a server the master declared stuck; its exit is not reported (the master relaunches it at once). */
+    void killServer(int serverId);
+
     /** Stops whatever is still running; called once at the end. */
     void stopAll();
   }
@@ -91,6 +97,14 @@ public final class PartitionMaster {
   private Launcher launcher;
   private int nextWorkerId;
   private int workerFailures;
+  private int hungWorkers;
+  private int hungServers;
+  private final ServerLiveness serverLiveness;
+  private ServerControl.Probes probes;
+  private final FailureTracker failures;
+  private final LivenessMonitor liveness;
+  /** Workers declared stuck and killed: their exit, when it comes, is not a new event. */
+  private final Set<Integer> abandoned = new HashSet<>();
   private int workerReplacements;
   private int serverRestarts;
   private String fatal;
@@ -131,8 +145,14 @@ public final class PartitionMaster {
     this.scheduler = new BlockScheduler(job.k, job.blockPaths.size(), init, warm, job.weighted,
         System::currentTimeMillis);
     this.registry = new ServerRegistry(job.servers);
+    this.failures = new FailureTracker(System::currentTimeMillis,
+        conf.getLong(ParsaYarnConfig.AM_FAILURES_WINDOW_MS, ParsaYarnConfig.DEFAULT_AM_FAILURES_WINDOW_MS));
+    this.liveness = new LivenessMonitor(System::currentTimeMillis,
+        conf.getLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_LIVENESS_TIMEOUT_MS));
+    this.serverLiveness = new ServerLiveness(job.servers, System::currentTimeMillis, conf.getLong(
+        ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS));
     this.service = new SchedulerService(job, secret, scheduler, registry,
-        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS));
+        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS), liveness);
   }
 
   /** Starts the scheduler endpoint; returns its host:port. */
@@ -150,6 +170,15 @@ public final class PartitionMaster {
   /** Current server addresses (empty strings for servers that are restarting). */
   public List<String> serverAddresses() {
     return registry.addresses();
+  }
+
+  /** The application attempt this master runs as (from 1). */
+  public int attempt() {
+    return attempt;
+  }
+
+  private long serverWaitMs() {
+    return conf.getLong(ParsaYarnConfig.WORKER_SERVER_WAIT_MS, ParsaYarnConfig.DEFAULT_WORKER_SERVER_WAIT_MS);
   }
 
   public BlockScheduler scheduler() {
@@ -244,6 +273,7 @@ public final class PartitionMaster {
         }
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
+      probes = startServerProbes();
       if (!job.weighted) {
         scheduler.fixRowCounts(countRows());
       }
@@ -269,6 +299,12 @@ public final class PartitionMaster {
           Path marker = stage1Marker(job);
           marker.getFileSystem(conf).create(marker, true).close();
           lastStage = stage;
+        }
+        for (int w : liveness.stuck()) {
+          workerStuck(w);
+        }
+        for (int s : serverLiveness.stuck()) {
+          serverStuck(s);
         }
         long now = System.currentTimeMillis();
         if (now >= nextReport) {
@@ -296,6 +332,9 @@ public final class PartitionMaster {
         finishing = true;
       }
       scheduler.abort();
+      if (probes != null) {
+        probes.close();
+      }
       shutdownServers();
       launcher.stopAll();
       if (rpc != null) {
@@ -331,20 +370,22 @@ public final class PartitionMaster {
 
   /** A worker container or thread ended. Thread-safe. */
   public synchronized void workerExited(int workerId, Exit exit, String diagnostics) {
-    if (finishing || fatal != null) {
+    if (finishing || fatal != null || abandoned.contains(workerId)) {
       return;
     }
+    liveness.forget(workerId);
     int requeued = scheduler.workerLost(workerId);
     if (exit == Exit.SUCCESS && scheduler.finished()) {
       return;
     }
     if (exit == Exit.FAILED) {
       workerFailures++;
-      LOG.warn("worker {} failed ({} of at most {}): {}; {} block(s) handed out again", workerId, workerFailures,
-          job.maxWorkerFailures, diagnostics, requeued);
-      if (workerFailures > job.maxWorkerFailures) {
-        fatal = "too many worker failures (" + workerFailures + " > " + job.maxWorkerFailures + "); last: "
-            + diagnostics;
+      int recent = failures.record();
+      LOG.warn("worker {} failed ({} within the failure window, at most {}): {}; {} block(s) handed out again",
+          workerId, recent, job.maxWorkerFailures, diagnostics, requeued);
+      if (recent > job.maxWorkerFailures) {
+        fatal = "too many worker failures (" + recent + " > " + job.maxWorkerFailures + " within "
+            + ParsaYarnConfig.AM_FAILURES_WINDOW_MS + "); last: " + diagnostics;
         notifyAll();
         return;
       }
@@ -359,6 +400,34 @@ public final class PartitionMaster {
       fatal = "could not replace worker " + workerId + ": " + e;
     }
     notifyAll();
+  }
+
+  /** A worker holds a block but showed no progress for the liveness timeout: kill it and treat it as failed. */
+  private synchronized void workerStuck(int workerId) {
+    if (finishing || fatal != null || abandoned.contains(workerId)) {
+      return;
+    }
+    hungWorkers++;
+    String why = "no progress for " + liveness.timeoutMs() + " ms (" + ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS
+        + "); killed";
+    LOG.warn("worker {} holds a block but made no progress: declared hung, killing it", workerId);
+    workerExited(workerId, Exit.FAILED, why);
+    abandoned.add(workerId);
+    launcher.killWorker(workerId);
+  }
+
+  /** A server answers no ping (or one push runs) for the server liveness timeout: kill it and restart it. */
+  private synchronized void serverStuck(int serverId) {
+    if (finishing || fatal != null) {
+      return;
+    }
+    hungServers++;
+    serverLiveness.down(serverId);
+    LOG.warn("server {} made no progress for {} ms: declared hung, killing and restarting it", serverId,
+        serverLiveness.timeoutMs());
+    launcher.killServer(serverId);
+    serverExited(serverId, Exit.FAILED, "no answer or a stuck push for " + serverLiveness.timeoutMs() + " ms ("
+        + ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS + "); killed");
   }
 
   /** A server container or thread ended. Thread-safe. */
@@ -410,34 +479,22 @@ public final class PartitionMaster {
     T apply(NeighborSetProtocol p) throws RequestRejected;
   }
 
-  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
-    List<T> out = new ArrayList<>();
+  private ServerControl serverControl() {
     int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
-    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
-    for (int s = 0; s < job.servers; s++) {
-      long deadline = System.currentTimeMillis() + retryMs;
-      while (true) {
-        String addr = registry.address(s);
-        if (!addr.isEmpty()) {
-          try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
-            out.add(call.apply(c.proxy()));
-            break;
-          } catch (RequestRejected e) {
-            throw new IOException("server " + s + " refused " + what + ": " + e.getReason(), e);
-          } catch (IOException | RuntimeException e) {
-            LOG.warn("{} on server {} failed, retrying: {}", what, s, e.toString());
-          }
-        }
-        if (System.currentTimeMillis() > deadline) {
-          throw new IOException(what + ": server " + s + " unreachable");
-        }
-        if (fatal() != null) {
-          throw new IOException(fatal());
-        }
-        Thread.sleep(200);
-      }
+    return new ServerControl(registry, secret, connectMs, serverWaitMs(), this::fatal);
+  }
+
+  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
+    return serverControl().onAll(what, call::apply);
+  }
+
+  /** Pings the servers a few times per liveness timeout (none when server liveness is off). */
+  private ServerControl.Probes startServerProbes() {
+    long timeout = serverLiveness.timeoutMs();
+    if (timeout <= 0) {
+      return null;
     }
-    return out;
+    return serverControl().startProbes(serverLiveness, Math.max(200, Math.min(30_000, timeout / 5)));
   }
 
   private void checkpointServers() throws IOException, InterruptedException {
@@ -482,8 +539,8 @@ public final class PartitionMaster {
     long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
     int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
     try (SchedulerClient self = new SchedulerClient(address(), secret, -1, connectMs, retryMs);
-        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, job.servers, job.k, batch, connectMs,
-            retryMs)) {
+        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, attempt, job.servers, job.k, batch,
+            connectMs, serverWaitMs())) {
       int wpk = job.wordsPerKey();
       long[] keys = new long[(int) Math.min(Integer.MAX_VALUE - 8, fin.workingSets.numKeys())];
       long[] bits = new long[keys.length * wpk];
@@ -546,6 +603,8 @@ public final class PartitionMaster {
     synchronized (this) {
       out.put("workerFailures", workerFailures);
       out.put("workerReplacements", workerReplacements);
+      out.put("hungWorkers", hungWorkers);
+      out.put("hungServers", hungServers);
       out.put("serverRestarts", serverRestarts);
     }
     out.put("rejectedRequests", service.rejected());

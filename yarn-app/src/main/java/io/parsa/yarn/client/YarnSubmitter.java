@@ -76,11 +76,8 @@ public final class YarnSubmitter {
                 + " is on the local file system of this machine (use --mode embedded for local paths)");
           }
         }
-        File jar = codeSource();
-        if (jar.isDirectory()) {
-          throw new UsageException("partition-u --mode yarn must be started from the shaded job jar (parsa-job.jar, "
-              + "e.g. through 'hadoop jar' or bin/parsa); classes come from directory " + jar);
-        }
+        File jar = JobJar.locate(conf, PartitionUTool.class);
+        LOG.info("job jar {}", jar);
         Path dst = new Path(staging, YarnContainers.JOB_JAR);
         fs.copyFromLocalFile(false, true, new Path(jar.toURI()), dst);
         job.conf.put(YarnContainers.JOB_JAR_KEY, dst.toString());
@@ -201,14 +198,6 @@ public final class YarnSubmitter {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
     } catch (IOException e) {
       return null;
-    }
-  }
-
-  private static File codeSource() {
-    try {
-      return new File(PartitionUTool.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalStateException(e);
     }
   }
 }
