@@ -39,6 +39,11 @@ public final class PartitionUTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     Options o = new Options();
     o.addOption(opt("blocks", "DIR", "blocks directory written by ingest (each *.avro file is one block, taken in name order)"));
