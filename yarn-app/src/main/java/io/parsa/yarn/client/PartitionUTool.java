@@ -65,8 +65,9 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("mode", "MODE", "embedded | yarn | auto (default auto: yarn when yarn.resourcemanager.address "
         + "is set and mapreduce.framework.name=yarn)"));
     o.addOption(flag("overwrite", "replace an existing output directory"));
-    o.addOption(opt("max-worker-failures", "N", "fail the application after N failed worker containers "
-        + "(aborted, preempted or lost ones do not count; default 3)"));
+    o.addOption(opt("max-worker-failures", "N", "fail the application when more than N worker containers fail "
+        + "within parsa.am.failures.window.ms (1 h; aborted, preempted or lost ones do not count, hung ones do; "
+        + "default 3)"));
     o.addOption(opt("am-memory", "MB", "application master memory (default " + ParsaYarnConfig.DEFAULT_AM_MEMORY_MB + ")"));
     o.addOption(opt("worker-memory", "MB", "worker container memory (default " + ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB + ")"));
     o.addOption(opt("server-memory", "MB", "server container memory (default " + ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB + ")"));
