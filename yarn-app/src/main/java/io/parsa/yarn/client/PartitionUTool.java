@@ -107,6 +107,11 @@ public final class PartitionUTool extends ParsaTool {
     Path blocksDir = new Path(required(cl, "blocks"));
     FileSystem inFs = blocksDir.getFileSystem(conf);
     List<Path> blocks = BlockFiles.list(inFs, blocksDir);
+    if (job.k >= 1) {
+      // more parts than rows leaves parts empty whatever the balance; with k <= rows, balancing row counts to
+      // within one row keeps every part non-empty
+      io.parsa.yarn.io.PartCounts.requireRowsForEveryPart(inFs, blocksDir, job.k);
+    }
     for (Path b : blocks) {
       job.blockPaths.add(inFs.makeQualified(b).toString());
     }
