@@ -91,6 +91,11 @@ public class MetricsTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "v-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))

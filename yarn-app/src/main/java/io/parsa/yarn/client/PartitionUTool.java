@@ -39,6 +39,11 @@ public final class PartitionUTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     Options o = new Options();
     o.addOption(opt("blocks", "DIR", "blocks directory written by ingest (each *.avro file is one block, taken in name order)"));
@@ -102,6 +107,11 @@ public final class PartitionUTool extends ParsaTool {
     Path blocksDir = new Path(required(cl, "blocks"));
     FileSystem inFs = blocksDir.getFileSystem(conf);
     List<Path> blocks = BlockFiles.list(inFs, blocksDir);
+    if (job.k >= 1) {
+      // more parts than rows leaves parts empty whatever the balance; with k <= rows, balancing row counts to
+      // within one row keeps every part non-empty
+      io.parsa.yarn.io.PartCounts.requireRowsForEveryPart(inFs, blocksDir, job.k);
+    }
     for (Path b : blocks) {
       job.blockPaths.add(inFs.makeQualified(b).toString());
     }
