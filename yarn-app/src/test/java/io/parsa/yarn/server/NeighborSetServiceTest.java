@@ -14,6 +14,7 @@ import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,9 @@ class NeighborSetServiceTest {
     fs = FileSystem.getLocal(new Configuration());
     ckpt = new Path(Files.createTempDirectory("parsa-ckpt").toUri());
     service = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
-    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1");
-    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000);
+    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));
+    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000,
+        RpcSecurity.forSecret(SECRET));
   }
 
   @AfterEach
@@ -123,9 +125,9 @@ class NeighborSetServiceTest {
     NeighborSetService restored = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
     assertTrue(restored.restore());
     long[] out = new long[6];
-    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1");
+    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1", RpcSecurity.forSecret(SECRET));
     try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
-        "127.0.0.1:" + s2.getPort(), 5000)) {
+        "127.0.0.1:" + s2.getPort(), 5000, RpcSecurity.forSecret(SECRET))) {
       out = Longs.toArray(c2.proxy().pull(new PullRequest(SECRET, 0, keys)).getBits());
       assertFalse(c2.proxy().push(new PushRequest(SECRET, 0, 6L, false, keys, List.of(0L, 0L, 0L, 0L, 0L, 1L)))
           .getApplied(), "sequence numbers survive a restart");
