@@ -48,6 +48,9 @@ public final class PartitionMaster {
 
     void launchWorker(int workerId) throws IOException;
 
+    /** Kills a worker the master declared stuck; its later exit is ignored by the master. */
+    void killWorker(int workerId);
+
     /** Stops whatever is still running; called once at the end. */
     void stopAll();
   }
@@ -92,6 +95,11 @@ public final class PartitionMaster {
   private Launcher launcher;
   private int nextWorkerId;
   private int workerFailures;
+  private int hungWorkers;
+  private final FailureTracker failures;
+  private final LivenessMonitor liveness;
+  /** Workers declared stuck and killed: their exit, when it comes, is not a new event. */
+  private final Set<Integer> abandoned = new HashSet<>();
   private int workerReplacements;
   private int serverRestarts;
   private String fatal;
@@ -132,8 +140,12 @@ public final class PartitionMaster {
     this.scheduler = new BlockScheduler(job.k, job.blockPaths.size(), init, warm, job.weighted,
         System::currentTimeMillis);
     this.registry = new ServerRegistry(job.servers);
+    this.failures = new FailureTracker(System::currentTimeMillis,
+        conf.getLong(ParsaYarnConfig.AM_FAILURES_WINDOW_MS, ParsaYarnConfig.DEFAULT_AM_FAILURES_WINDOW_MS));
+    this.liveness = new LivenessMonitor(System::currentTimeMillis,
+        conf.getLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_LIVENESS_TIMEOUT_MS));
     this.service = new SchedulerService(job, secret, scheduler, registry,
-        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS));
+        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS), liveness);
   }
 
   /** Starts the scheduler endpoint; returns its host:port. */
@@ -151,6 +163,15 @@ public final class PartitionMaster {
   /** Current server addresses (empty strings for servers that are restarting). */
   public List<String> serverAddresses() {
     return registry.addresses();
+  }
+
+  /** The application attempt this master runs as (from 1). */
+  public int attempt() {
+    return attempt;
+  }
+
+  private long serverWaitMs() {
+    return conf.getLong(ParsaYarnConfig.WORKER_SERVER_WAIT_MS, ParsaYarnConfig.DEFAULT_WORKER_SERVER_WAIT_MS);
   }
 
   public BlockScheduler scheduler() {
@@ -271,6 +292,9 @@ public final class PartitionMaster {
           marker.getFileSystem(conf).create(marker, true).close();
           lastStage = stage;
         }
+        for (int w : liveness.stuck()) {
+          workerStuck(w);
+        }
         long now = System.currentTimeMillis();
         if (now >= nextReport) {
           report(sink);
@@ -332,20 +356,22 @@ public final class PartitionMaster {
 
   /** A worker container or thread ended. Thread-safe. */
   public synchronized void workerExited(int workerId, Exit exit, String diagnostics) {
-    if (finishing || fatal != null) {
+    if (finishing || fatal != null || abandoned.contains(workerId)) {
       return;
     }
+    liveness.forget(workerId);
     int requeued = scheduler.workerLost(workerId);
     if (exit == Exit.SUCCESS && scheduler.finished()) {
       return;
     }
     if (exit == Exit.FAILED) {
       workerFailures++;
-      LOG.warn("worker {} failed ({} of at most {}): {}; {} block(s) handed out again", workerId, workerFailures,
-          job.maxWorkerFailures, diagnostics, requeued);
-      if (workerFailures > job.maxWorkerFailures) {
-        fatal = "too many worker failures (" + workerFailures + " > " + job.maxWorkerFailures + "); last: "
-            + diagnostics;
+      int recent = failures.record();
+      LOG.warn("worker {} failed ({} within the failure window, at most {}): {}; {} block(s) handed out again",
+          workerId, recent, job.maxWorkerFailures, diagnostics, requeued);
+      if (recent > job.maxWorkerFailures) {
+        fatal = "too many worker failures (" + recent + " > " + job.maxWorkerFailures + " within "
+            + ParsaYarnConfig.AM_FAILURES_WINDOW_MS + "); last: " + diagnostics;
         notifyAll();
         return;
       }
@@ -360,6 +386,20 @@ public final class PartitionMaster {
       fatal = "could not replace worker " + workerId + ": " + e;
     }
     notifyAll();
+  }
+
+  /** A worker holds a block but showed no progress for the liveness timeout: kill it and treat it as failed. */
+  private synchronized void workerStuck(int workerId) {
+    if (finishing || fatal != null || abandoned.contains(workerId)) {
+      return;
+    }
+    hungWorkers++;
+    String why = "no progress for " + liveness.timeoutMs() + " ms (" + ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS
+        + "); killed";
+    LOG.warn("worker {} holds a block but made no progress: declared hung, killing it", workerId);
+    workerExited(workerId, Exit.FAILED, why);
+    abandoned.add(workerId);
+    launcher.killWorker(workerId);
   }
 
   /** A server container or thread ended. Thread-safe. */
@@ -414,9 +454,9 @@ public final class PartitionMaster {
   private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
     List<T> out = new ArrayList<>();
     int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
-    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
+    long waitMs = serverWaitMs();
     for (int s = 0; s < job.servers; s++) {
-      long deadline = System.currentTimeMillis() + retryMs;
+      long deadline = System.currentTimeMillis() + waitMs;
       while (true) {
         String addr = registry.address(s);
         if (!addr.isEmpty()) {
@@ -485,8 +525,8 @@ public final class PartitionMaster {
     long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
     int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
     try (SchedulerClient self = new SchedulerClient(address(), secret, -1, connectMs, retryMs);
-        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, job.servers, job.k, batch, connectMs,
-            retryMs)) {
+        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, attempt, job.servers, job.k, batch,
+            connectMs, serverWaitMs())) {
       int wpk = job.wordsPerKey();
       long[] keys = new long[(int) Math.min(Integer.MAX_VALUE - 8, fin.workingSets.numKeys())];
       long[] bits = new long[keys.length * wpk];
@@ -549,6 +589,7 @@ public final class PartitionMaster {
     synchronized (this) {
       out.put("workerFailures", workerFailures);
       out.put("workerReplacements", workerReplacements);
+      out.put("hungWorkers", hungWorkers);
       out.put("serverRestarts", serverRestarts);
     }
     out.put("rejectedRequests", service.rejected());

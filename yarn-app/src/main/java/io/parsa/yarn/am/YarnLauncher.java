@@ -65,6 +65,7 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   private final Deque<Integer> pendingServers = new ArrayDeque<>();
   private final Deque<Integer> pendingWorkers = new ArrayDeque<>();
   private final Map<ContainerId, Role> roles = new HashMap<>();
+  private final Map<ContainerId, Container> containers = new HashMap<>();
   private AMRMClientAsync<ContainerRequest> amrm;
   private NMClientAsync nm;
 
@@ -144,6 +145,7 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     }
     Role role = new Role(server, id);
     roles.put(c.getId(), role);
+    containers.put(c.getId(), c);
     try {
       int mem = server ? ParsaYarnConfig.serverMemoryMb(conf) : ParsaYarnConfig.workerMemoryMb(conf);
       String main = server ? ServerMain.class.getName() : WorkerMain.class.getName();
@@ -161,7 +163,27 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   }
 
   private synchronized Role roleOf(ContainerId id, boolean remove) {
-    return remove ? roles.remove(id) : roles.get(id);
+    if (remove) {
+      containers.remove(id);
+      return roles.remove(id);
+    }
+    return roles.get(id);
+  }
+
+  /** Stops the container of a worker the master declared stuck (its completion is then ignored). */
+  @Override
+  public synchronized void killWorker(int workerId) {
+    for (Map.Entry<ContainerId, Role> e : roles.entrySet()) {
+      Role r = e.getValue();
+      Container c = containers.get(e.getKey());
+      if (!r.server && r.id == workerId && c != null) {
+        LOG.warn("stopping container {} of hung worker {}", c.getId(), workerId);
+        nm.stopContainerAsync(c.getId(), c.getNodeId());
+        return;
+      }
+    }
+    // not started yet (or already gone): drop a pending launch of that id
+    pendingWorkers.remove(workerId);
   }
 
   private void exited(Role role, PartitionMaster.Exit exit, String diag) {

@@ -34,6 +34,7 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
   private final PartitionMaster master;
   private final Worker.BlockHook hook;
   private final List<Thread> threads = new ArrayList<>();
+  private final java.util.Map<Integer, Thread> workers = new java.util.HashMap<>();
 
   public EmbeddedLauncher(JobSpec job, Configuration conf, String secret, String masterAddress,
       PartitionMaster master, Worker.BlockHook hook) {
@@ -66,7 +67,8 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
   public synchronized void launchWorker(int workerId) {
     Thread t = new Thread(() -> {
       try {
-        new Worker(job, workerId, secret, conf, masterAddress, new EnginePartitioner(job.k), hook).run();
+        new Worker(job, workerId, master.attempt(), secret, conf, masterAddress, new EnginePartitioner(job.k),
+            hook).run();
         master.workerExited(workerId, PartitionMaster.Exit.SUCCESS, "exited");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -77,7 +79,18 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
     }, "parsa-worker-" + workerId);
     t.setDaemon(true);
     threads.add(t);
+    workers.put(workerId, t);
     t.start();
+  }
+
+  /** Interrupts the worker's thread (a thread cannot be killed; the master ignores whatever it does next). */
+  @Override
+  public synchronized void killWorker(int workerId) {
+    Thread t = workers.get(workerId);
+    if (t != null) {
+      LOG.warn("killing embedded worker {} (interrupting its thread)", workerId);
+      t.interrupt();
+    }
   }
 
   @Override
