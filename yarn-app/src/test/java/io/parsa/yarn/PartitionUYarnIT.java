@@ -113,8 +113,16 @@ class PartitionUYarnIT {
     assertFalse(NeighborSetFiles.list(fs, new Path(out, "neighbor-sets")).isEmpty());
   }
 
-  /** Runs a slowed-down job in the background and calls {@code chaos} once some blocks are done. */
   private JsonNode runWithChaos(String name, int priority, boolean probeSecret) throws Exception {
+    return runWithChaos(name, priority, probeSecret, c -> { });
+  }
+
+  /**
+   * Runs a slowed-down job in the background and, once some blocks are done, kills one container of
+   * {@code priority} ({@link #NONE}: none; the configuration's test hooks make the trouble).
+   */
+  private JsonNode runWithChaos(String name, int priority, boolean probeSecret,
+      java.util.function.Consumer<Configuration> extra) throws Exception {
     MiniClusters mc = MiniClusters.get();
     FileSystem fs = mc.dfs.getFileSystem();
     Path blocks = new Path("/" + name + "/blocks");
@@ -125,6 +133,7 @@ class PartitionUYarnIT {
     Configuration c = jobConf(mc, staging);
     c.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 700);
     c.setLong(ParsaYarnConfig.SERVER_CHECKPOINT_INTERVAL_MS, 500);
+    extra.accept(c);
     ExecutorService exec = Executors.newSingleThreadExecutor();
     try {
       Future<Integer> job = exec.submit(() -> ToolRunner.run(c, new PartitionUTool(), new String[] {"--blocks",
@@ -148,7 +157,9 @@ class PartitionUYarnIT {
           }
         });
       }
-      killOne(mc, priority);
+      if (priority != NONE) {
+        killOne(mc, priority);
+      }
       assertEquals(0, job.get(240, TimeUnit.SECONDS));
       assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
       JsonNode st = stats(fs, out);
@@ -166,11 +177,33 @@ class PartitionUYarnIT {
     assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
   }
 
+  // The restarted server takes 6 s to come up while every RPC gives up after 2 s of retries: the workers must
+  // wait for it (parsa.worker.server.wait.ms) and re-send; it restores its snapshot and replays its push log on
+  // HDFS (lease recovery of the segment the killed process was writing).
   @Test
   @Timeout(300)
-  void serverContainerKilledMidRunAndUnauthenticatedPushRejected() throws Exception {
-    JsonNode st = runWithChaos("server-kill", 1, true);
+  void serverContainerKilledMidRunRestartsSlowerThanTheRpcTimeoutAndUnauthenticatedPushRejected()
+      throws Exception {
+    JsonNode st = runWithChaos("server-kill", 1, true, c -> {
+      c.setLong(ParsaYarnConfig.TEST_SERVER_RESTART_DELAY_MS, 6_000);
+      c.setLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, 2_000);
+    });
     assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
+    assertEquals(0, st.get("workerFailures").asInt(), "no worker failed while the server restarted: " + st);
+  }
+
+  // Worker 1 stops making progress on its third block (holding it, process alive): the master notices after 5 s
+  // without progress, stops its container and hands its blocks to a replacement.
+  @Test
+  @Timeout(300)
+  void hungWorkerContainerIsDetectedKilledAndReplaced() throws Exception {
+    JsonNode st = runWithChaos("worker-hang", NONE, false, c -> {
+      c.setInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, 1);
+      c.setInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 2);
+      c.setLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, 5_000);
+    });
+    assertEquals(1, st.get("hungWorkers").asInt(), st.toString());
+    assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
   }
 
   @Test
@@ -210,6 +243,8 @@ class PartitionUYarnIT {
 
   /** Pseudo priority for {@link #killOne}: the application master's container. */
   private static final int AM = -1;
+  /** Pseudo priority for {@link #runWithChaos}: kill nothing. */
+  private static final int NONE = -2;
 
   /**
    * SIGKILLs one running container of the only running PARSA application with the given request priority (or

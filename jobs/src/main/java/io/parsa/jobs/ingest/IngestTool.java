@@ -214,7 +214,7 @@ public class IngestTool extends ParsaTool {
       KeyStatsJob.Result keys;
       if (nnz <= KeyStatsJob.localMaxNonZeros(conf)) {
         keys = KeyStatsJob.computeLocally(conf, blockFiles);
-        LOG.info("ingest: key statistics computed in the client ({} non-zeros)", nnz);
+        LOG.debug("ingest: key statistics computed in the client ({} non-zeros)", nnz);
       } else {
         int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
             / KEYSTATS_NNZ_PER_REDUCER));
@@ -240,7 +240,7 @@ public class IngestTool extends ParsaTool {
       }
 
       long keyStatsMs = (System.nanoTime() - keyStart) / 1_000_000;
-      LOG.info("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
+      LOG.debug("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
       IngestStats stats = stats(outFs, work, c, keys, blocks);
       stats.blockJobMs = blockJobMs;
       stats.keyStatsMs = keyStatsMs;
@@ -346,11 +346,7 @@ public class IngestTool extends ParsaTool {
   }
 
   private static boolean runJob(Job job, Configuration conf) throws Exception {
-    job.submit();
-    LOG.info("ingest: submitted {} ({})", job.getJobID(), job.getJobName());
-    boolean ok = job.waitForCompletion(conf.getBoolean(VERBOSE, false));
-    LOG.info("ingest: {} {}", job.getJobID(), ok ? "succeeded" : "failed");
-    return ok;
+    return io.parsa.jobs.mr.Jobs.monitor(job);
   }
 
   /** Turns a failed job into the user's message: the first bad record if a task reported one. */

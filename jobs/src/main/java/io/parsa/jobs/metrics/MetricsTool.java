@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import io.parsa.jobs.mr.AvroInputs;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -91,6 +91,11 @@ public class MetricsTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "v-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
@@ -155,9 +160,9 @@ public class MetricsTool extends ParsaTool {
       kc.setLong(MrKeys.SEED, seed);
       AvroJob.setDataModelClass(keys, SpecificData.class);
       MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
-      MultipleInputs.addInputPath(keys, vAssign, AvroKeyInputFormat.class, VPartMapper.class);
+      MultipleInputs.addInputPath(keys, vAssign, AvroInputs.VAssignments.class, VPartMapper.class);
       if (withVariant) {
-        MultipleInputs.addInputPath(keys, variantDir, AvroKeyInputFormat.class, VPartMapper.Variant.class);
+        MultipleInputs.addInputPath(keys, variantDir, AvroInputs.VAssignments.class, VPartMapper.Variant.class);
         kc.setBoolean(KeyMetricsReducer.WITH_VARIANT, true);
       }
       keys.setMapOutputKeyClass(LongWritable.class);

@@ -106,6 +106,11 @@ public class ReshuffleTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow, with raw bytes)"))

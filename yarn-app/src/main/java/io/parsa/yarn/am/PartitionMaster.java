@@ -51,6 +51,9 @@ public final class PartitionMaster {
     /** Kills a worker the master declared stuck; its later exit is ignored by the master. */
     void killWorker(int workerId);
 
+    /** Kills a server the master declared stuck; its exit is not reported (the master relaunches it at once). */
+    void killServer(int serverId);
+
     /** Stops whatever is still running; called once at the end. */
     void stopAll();
   }
@@ -96,6 +99,9 @@ public final class PartitionMaster {
   private int nextWorkerId;
   private int workerFailures;
   private int hungWorkers;
+  private int hungServers;
+  private final ServerLiveness serverLiveness;
+  private ServerControl.Probes probes;
   private final FailureTracker failures;
   private final LivenessMonitor liveness;
   /** Workers declared stuck and killed: their exit, when it comes, is not a new event. */
@@ -144,6 +150,8 @@ public final class PartitionMaster {
         conf.getLong(ParsaYarnConfig.AM_FAILURES_WINDOW_MS, ParsaYarnConfig.DEFAULT_AM_FAILURES_WINDOW_MS));
     this.liveness = new LivenessMonitor(System::currentTimeMillis,
         conf.getLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_LIVENESS_TIMEOUT_MS));
+    this.serverLiveness = new ServerLiveness(job.servers, System::currentTimeMillis, conf.getLong(
+        ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS));
     this.service = new SchedulerService(job, secret, scheduler, registry,
         conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS), liveness);
   }
@@ -266,6 +274,7 @@ public final class PartitionMaster {
         }
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
+      probes = startServerProbes();
       if (!job.weighted) {
         scheduler.fixRowCounts(countRows());
       }
@@ -295,6 +304,9 @@ public final class PartitionMaster {
         for (int w : liveness.stuck()) {
           workerStuck(w);
         }
+        for (int s : serverLiveness.stuck()) {
+          serverStuck(s);
+        }
         long now = System.currentTimeMillis();
         if (now >= nextReport) {
           report(sink);
@@ -321,6 +333,9 @@ public final class PartitionMaster {
         finishing = true;
       }
       scheduler.abort();
+      if (probes != null) {
+        probes.close();
+      }
       shutdownServers();
       launcher.stopAll();
       if (rpc != null) {
@@ -402,6 +417,20 @@ public final class PartitionMaster {
     launcher.killWorker(workerId);
   }
 
+  /** A server answers no ping (or one push runs) for the server liveness timeout: kill it and restart it. */
+  private synchronized void serverStuck(int serverId) {
+    if (finishing || fatal != null) {
+      return;
+    }
+    hungServers++;
+    serverLiveness.down(serverId);
+    LOG.warn("server {} made no progress for {} ms: declared hung, killing and restarting it", serverId,
+        serverLiveness.timeoutMs());
+    launcher.killServer(serverId);
+    serverExited(serverId, Exit.FAILED, "no answer or a stuck push for " + serverLiveness.timeoutMs() + " ms ("
+        + ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS + "); killed");
+  }
+
   /** A server container or thread ended. Thread-safe. */
   public synchronized void serverExited(int serverId, Exit exit, String diagnostics) {
     if (finishing || fatal != null) {
@@ -451,35 +480,22 @@ public final class PartitionMaster {
     T apply(NeighborSetProtocol p) throws RequestRejected;
   }
 
-  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
-    List<T> out = new ArrayList<>();
+  private ServerControl serverControl() {
     int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
-    long waitMs = serverWaitMs();
-    for (int s = 0; s < job.servers; s++) {
-      long deadline = System.currentTimeMillis() + waitMs;
-      while (true) {
-        String addr = registry.address(s);
-        if (!addr.isEmpty()) {
-          try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
-            RpcSecurity.forSecret(secret))) {
-            out.add(call.apply(c.proxy()));
-            break;
-          } catch (RequestRejected e) {
-            throw new IOException("server " + s + " refused " + what + ": " + e.getReason(), e);
-          } catch (IOException | RuntimeException e) {
-            LOG.warn("{} on server {} failed, retrying: {}", what, s, e.toString());
-          }
-        }
-        if (System.currentTimeMillis() > deadline) {
-          throw new IOException(what + ": server " + s + " unreachable");
-        }
-        if (fatal() != null) {
-          throw new IOException(fatal());
-        }
-        Thread.sleep(200);
-      }
+    return new ServerControl(registry, secret, connectMs, serverWaitMs(), this::fatal);
+  }
+
+  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
+    return serverControl().onAll(what, call::apply);
+  }
+
+  /** Pings the servers a few times per liveness timeout (none when server liveness is off). */
+  private ServerControl.Probes startServerProbes() {
+    long timeout = serverLiveness.timeoutMs();
+    if (timeout <= 0) {
+      return null;
     }
-    return out;
+    return serverControl().startProbes(serverLiveness, Math.max(200, Math.min(30_000, timeout / 5)));
   }
 
   private void checkpointServers() throws IOException, InterruptedException {
@@ -590,6 +606,7 @@ public final class PartitionMaster {
       out.put("workerFailures", workerFailures);
       out.put("workerReplacements", workerReplacements);
       out.put("hungWorkers", hungWorkers);
+      out.put("hungServers", hungServers);
       out.put("serverRestarts", serverRestarts);
     }
     out.put("rejectedRequests", service.rejected());

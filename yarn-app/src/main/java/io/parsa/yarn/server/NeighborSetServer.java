@@ -65,6 +65,9 @@ public final class NeighborSetServer {
     if (!restored && conf.getInt(ParsaYarnConfig.TEST_CRASH_SERVER_ID, -1) == serverId) {
       service.crashAfterPushes(conf.getLong(ParsaYarnConfig.TEST_CRASH_SERVER_AFTER_PUSHES, 0));
     }
+    if (!restored && conf.getInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, -1) == serverId) {
+      service.hangAfterPushes(conf.getLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 0));
+    }
     long restartDelay = conf.getLong(ParsaYarnConfig.TEST_SERVER_RESTART_DELAY_MS, 0);
     if (restored && restartDelay > 0) {
       LOG.warn("test hook: restarted server {} waits {} ms before serving", serverId, restartDelay);
@@ -97,6 +100,7 @@ public final class NeighborSetServer {
         throw new IOException("server " + serverId + " failed: " + service.failure());
       }
     } finally {
+      service.stop();
       timer.shutdownNow();
       Rpc.closeAsync(rpc);
     }
