@@ -252,6 +252,8 @@ public class IngestTool extends ParsaTool {
         stats.files.add(f.getPath().toString());
       }
       stats.seed = seed;
+      stats.edges = keys.sumDegree();
+      stats.repeatedKeys = nnz - keys.sumDegree();
       stats.blocksRule = blocksRule;
       stats.weights = weights;
       stats.idRule = switch (format) {
@@ -272,9 +274,16 @@ public class IngestTool extends ParsaTool {
       OutputPaths.commit(outFs, tmp, out, overwrite);
       committed = true;
       lastCounters = c;
-      System.out.printf(Locale.ROOT, "ingest: %,d rows, %,d non-zeros, %,d distinct keys in %d blocks -> %s "
-              + "(%.1f s%s)%n", rows, nnz, keys.distinctKeys(), blocks, out, stats.wallTimeMs / 1000.0,
-          skipped > 0 ? ", " + skipped + " malformed lines skipped" : "");
+      System.out.printf(Locale.ROOT, "ingest: %,d rows, %,d non-zeros (%,d distinct row-key edges), %,d distinct "
+              + "keys in %d blocks -> %s (%.1f s%s)%n", rows, nnz, stats.edges, keys.distinctKeys(), blocks, out,
+          stats.wallTimeMs / 1000.0, skipped > 0 ? ", " + skipped + " malformed lines skipped" : "");
+      if (stats.repeatedKeys > 0) {
+        String warning = String.format(Locale.ROOT, "%,d non-zeros list a key that their row already lists "
+            + "(%,d non-zeros, %,d distinct row-key edges): partitioning and the metrics count each (row, key) "
+            + "edge once, the shards keep the lines as written", stats.repeatedKeys, nnz, stats.edges);
+        LOG.warn("ingest: {}", warning);
+        System.err.println("ingest: WARNING: " + warning);
+      }
       return 0;
     } finally {
       if (!committed) {

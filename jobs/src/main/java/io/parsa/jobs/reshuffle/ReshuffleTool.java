@@ -184,6 +184,7 @@ public class ReshuffleTool extends ParsaTool {
         sc.setLong(V_ASSIGNMENT_KEYS, vKeys);
         sc.set(V_ASSIGNMENT, vAssign.makeQualified(vAssign.getFileSystem(conf).getUri(),
             vAssign.getFileSystem(conf).getWorkingDirectory()).toString());
+        Jobs.readsInTasks(shards, vAssign);
       }
       shards.setInputFormatClass(SequenceFileInputFormat.class);
       FileInputFormat.addInputPath(shards, joinDir);

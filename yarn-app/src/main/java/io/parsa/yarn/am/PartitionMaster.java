@@ -13,6 +13,7 @@ import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -157,7 +158,7 @@ public final class PartitionMaster {
 
   /** Starts the scheduler endpoint; returns its host:port. */
   public String start() throws IOException {
-    rpc = Rpc.serve(SchedulerProtocol.class, service, bindHost);
+    rpc = Rpc.serve(SchedulerProtocol.class, service, bindHost, RpcSecurity.forSecret(secret));
     String addr = advertisedHost + ":" + rpc.getPort();
     LOG.info("scheduler serving on {}", addr);
     return addr;
@@ -512,7 +513,8 @@ public final class PartitionMaster {
         if (addr.isEmpty()) {
           continue;
         }
-        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
+        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
+            RpcSecurity.forSecret(secret))) {
           c.proxy().shutdown(new ControlRequest(secret, null));
         } catch (IOException | RuntimeException | RequestRejected e) {
           LOG.debug("shutdown of server {} failed: {}", s, e.toString());

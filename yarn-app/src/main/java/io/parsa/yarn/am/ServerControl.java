@@ -4,6 +4,7 @@ import io.parsa.avro.rpc.ControlRequest;
 import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.Sleeper;
 import java.io.IOException;
 import java.util.List;
@@ -59,7 +60,8 @@ final class ServerControl {
     while (true) {
       String addr = registry.address(s);
       if (!addr.isEmpty()) {
-        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
+        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
+            RpcSecurity.forSecret(secret))) {
           return call.apply(c.proxy());
         } catch (RequestRejected e) {
           throw new IOException("server " + s + " refused " + what + ": " + e.getReason(), e);
@@ -117,7 +119,8 @@ final class ServerControl {
         }
         final int id = s;
         calls.execute(() -> {
-          try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, a, connectMs)) {
+          try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, a, connectMs,
+              RpcSecurity.forSecret(secret))) {
             live.answered(id, c.proxy().ping(new ControlRequest(secret, null)));
           } catch (IOException | RuntimeException | RequestRejected e) {
             LOG.debug("ping of server {} failed: {}", id, e.toString());

@@ -4,6 +4,7 @@ import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
 import java.util.concurrent.Executors;
@@ -57,6 +58,7 @@ public final class NeighborSetServer {
       service.loadInitial(new Path(job.initialNeighborSets));
     }
     service.startLog();
+    service.restrictDumpsTo(new Path(job.outputTmp));
     if (!restored && job.initialNeighborSets != null) {
       service.checkpoint();
     }
@@ -71,7 +73,7 @@ public final class NeighborSetServer {
       LOG.warn("test hook: restarted server {} waits {} ms before serving", serverId, restartDelay);
       Thread.sleep(restartDelay);
     }
-    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost);
+    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost, RpcSecurity.forSecret(secret));
     long interval = conf.getLong(ParsaYarnConfig.SERVER_CHECKPOINT_INTERVAL_MS,
         ParsaYarnConfig.DEFAULT_SERVER_CHECKPOINT_INTERVAL_MS);
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {

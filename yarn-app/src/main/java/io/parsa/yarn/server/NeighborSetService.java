@@ -59,6 +59,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private PushLog.Writer log;
   private long nextSegment = 1;
   private final FileSystem fs;
+  private volatile Path dumpRoot;
   private final Path checkpointDir;
   private final long lastWordMask;
   private final AtomicLong pulls = new AtomicLong();
@@ -258,6 +259,23 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return stats();
   }
 
+  /**
+   * Restricts {@code dump} to directories under {@code root} (the application's own temporary output), so that
+   * even a holder of the secret cannot make the server write anywhere else with the container's rights.
+   */
+  public void restrictDumpsTo(Path root) {
+    this.dumpRoot = root;
+  }
+
+  private static boolean isUnder(Path p, Path root) {
+    for (Path q = p; q != null; q = q.getParent()) {
+      if (q.equals(root)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public ServerStats dump(ControlRequest request) throws RequestRejected {
     checkSecret(request == null ? null : request.getSecret());
@@ -265,6 +283,9 @@ public final class NeighborSetService implements NeighborSetProtocol {
       throw reject("dump needs a path");
     }
     Path dir = new Path(request.getPath());
+    if (dumpRoot != null && !isUnder(fs.makeQualified(dir), fs.makeQualified(dumpRoot))) {
+      throw reject("dump path " + dir + " is outside this application's output " + dumpRoot);
+    }
     Path file = new Path(dir, String.format("part-s-%05d.avro", serverId));
     try {
       writeShard(file, Map.of());
