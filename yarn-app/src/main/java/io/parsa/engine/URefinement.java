@@ -43,8 +43,9 @@ public final class URefinement {
   private final int[] size;
   private final int floor;
   private final int ceil;
-  private final double exponent;
+  private double exponent;
   private final double mean;
+  private final boolean guardMax;
 
   /** Statistics of one round. */
   public record RoundStats(int moves, int pairsTried, double objectiveBefore, double objectiveAfter, long mMax,
@@ -64,13 +65,15 @@ public final class URefinement {
 
   /** Refinement of {@code parts[b][r]} (part of row r of block b), copied, with the default exponent. */
   public URefinement(int k, List<Block> blocks, int[][] parts) {
-    this(k, blocks, parts, DEFAULT_EXPONENT);
+    this(k, blocks, parts, DEFAULT_EXPONENT, true);
   }
 
   /**
    * @param exponent p ≥ 1 of the objective Σ f(M_i)
+   * @param guardMax refuse any swap that would leave a working set above the largest one at the start of the
+   *     round, so M_max never grows
    */
-  public URefinement(int k, List<Block> blocks, int[][] parts, double exponent) {
+  public URefinement(int k, List<Block> blocks, int[][] parts, double exponent, boolean guardMax) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -80,6 +83,7 @@ public final class URefinement {
     this.k = k;
     this.blocks = blocks;
     this.exponent = exponent;
+    this.guardMax = guardMax;
     blockStart = new int[blocks.size() + 1];
     long edges = 0;
     for (int b = 0; b < blocks.size(); b++) {
@@ -145,6 +149,14 @@ public final class URefinement {
     mean = Math.max(1.0, sum / (double) k);
   }
 
+  /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
+  public void setExponent(double exponent) {
+    if (!(exponent >= 1)) {
+      throw new IllegalArgumentException("exponent must be >= 1, was " + exponent);
+    }
+    this.exponent = exponent;
+  }
+
   private double f(double x) {
     return exponent == 1.0 ? x : mean * Math.pow(x / mean, exponent);
   }
@@ -194,6 +206,13 @@ public final class URefinement {
   /** One round of pairwise swaps (and balance-preserving single moves). */
   public RoundStats round() {
     double before = objective();
+    long cap = Long.MAX_VALUE;
+    if (guardMax) {
+      cap = 0;
+      for (long x : m) {
+        cap = Math.max(cap, x);
+      }
+    }
     int top = Math.min(TOP, k - 1);
     // (1) best targets per row: packed (sortable gain bits << 32 | row) per (from, to) bucket
     int[] bucketCount = new int[k * k];
@@ -267,12 +286,15 @@ public final class URefinement {
           tried++;
           if (delta(g, b) < -1e-9) {
             move(g, b);
-            moved[g] = true;
-            moves++;
-            failures = 0;
-          } else {
-            failures++;
+            if (m[b] <= cap) {
+              moved[g] = true;
+              moves++;
+              failures = 0;
+              continue;
+            }
+            move(g, a);
           }
+          failures++;
           continue;
         }
         if (ia < 0 || ib < 0) {
@@ -292,6 +314,12 @@ public final class URefinement {
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
+          if (m[a] > cap || m[b] > cap) {
+            move(gb, b);
+            move(ga, a);
+            failures++;
+            continue;
+          }
           moved[ga] = true;
           moved[gb] = true;
           moves += 2;

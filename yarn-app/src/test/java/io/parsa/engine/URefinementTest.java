@@ -62,7 +62,9 @@ class URefinementTest {
       List<Block> blocks = blocks(rnd, 1 + rnd.nextInt(4), 30 + rnd.nextInt(60), 200, 1 + rnd.nextInt(6));
       int[][] start = randomParts(rnd, blocks, k);
       double exponent = trial % 3 == 0 ? 1.0 : trial % 3 == 1 ? 2.0 : 4.0;
-      URefinement ref = new URefinement(k, blocks, start, exponent);
+      boolean guard = trial % 2 == 0;
+      URefinement ref = new URefinement(k, blocks, start, exponent, guard);
+      long mMax0 = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();
       int[] sizes0 = sizes(k, start);
       double f = ref.objective();
       int totalMoves = 0;
@@ -92,6 +94,9 @@ class URefinementTest {
           assertTrue(sz[i] >= Math.min(sizes0[i], n / k) && sz[i] <= Math.max(sizes0[i], (n + k - 1) / k));
         }
         assertArrayEquals(recomputedWorkingSets(k, blocks, parts), ref.workingSets(), "trial " + trial);
+        if (guard) {
+          assertTrue(st.mMax() <= mMax0, "trial " + trial + ": guarded M_max rose " + mMax0 + " -> " + st.mMax());
+        }
       }
       assertTrue(totalMoves > 0, "trial " + trial + ": refinement found nothing to improve on a random start");
     }
@@ -104,7 +109,7 @@ class URefinementTest {
     List<Block> blocks = blocks(rnd, 3, 200, 400, 4);
     int[][] start = randomParts(rnd, blocks, k);
     long before = PlacementEvaluator.evaluate(k, blocks, start).tSum();
-    URefinement ref = new URefinement(k, blocks, start, 1.0);
+    URefinement ref = new URefinement(k, blocks, start, 1.0, false);
     for (int round = 0; round < 10; round++) {
       ref.round();
     }

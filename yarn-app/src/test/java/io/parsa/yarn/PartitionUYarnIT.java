@@ -206,6 +206,21 @@ class PartitionUYarnIT {
     assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
   }
 
+  // The server hangs inside a push (process alive, connection open, push lock held): the master's pings see a push
+  // older than 5 s, stop the container and start a new one, which fences and replays the old one's push log.
+  @Test
+  @Timeout(300)
+  void hungServerContainerIsDetectedKilledAndRestartedWithoutFailingWorkers() throws Exception {
+    JsonNode st = runWithChaos("server-hang", NONE, false, c -> {
+      c.setInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, 0);
+      c.setLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 8);
+      c.setLong(ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, 5_000);
+    });
+    assertEquals(1, st.get("hungServers").asInt(), st.toString());
+    assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
+    assertEquals(0, st.get("workerFailures").asInt(), st.toString());
+  }
+
   @Test
   @Timeout(300)
   void masterContainerKilledMidRunIsRestartedAndKeepsFinishedBlocks() throws Exception {
