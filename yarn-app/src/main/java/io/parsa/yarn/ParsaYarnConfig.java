@@ -62,6 +62,14 @@ public final class ParsaYarnConfig {
   public static final String AM_LIVENESS_TIMEOUT_MS = "parsa.am.liveness.timeout.ms";
   public static final long DEFAULT_AM_LIVENESS_TIMEOUT_MS = 600_000L;
   /**
+   * A registered server that does not answer the master's ping, or answers that one push has been running for
+   * longer than this, is declared hung: its container is killed and it restarts from its snapshot and log, ms.
+   * Shorter than {@link #AM_LIVENESS_TIMEOUT_MS} on purpose, so that a worker blocked on a stuck server is
+   * rescued by the server's restart before it could be taken for hung itself. 0 = never.
+   */
+  public static final String AM_SERVER_LIVENESS_TIMEOUT_MS = "parsa.am.server.liveness.timeout.ms";
+  public static final long DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS = 300_000L;
+  /**
    * Worker failures are counted over a sliding window of this length; the run fails when more than
    * {@code --max-worker-failures} fall into one window, ms. 0 = count every failure of the run.
    */
@@ -115,6 +123,9 @@ public final class ParsaYarnConfig {
   /** Test hook: the worker with this id stops making progress (holding its block) after this many blocks. */
   public static final String TEST_HANG_WORKER_ID = "parsa.test.hang.worker.id";
   public static final String TEST_HANG_AFTER_BLOCKS = "parsa.test.hang.after.blocks";
+  /** Test hook: the server with this id hangs inside a push (holding its push lock) after this many pushes. */
+  public static final String TEST_HANG_SERVER_ID = "parsa.test.hang.server.id";
+  public static final String TEST_HANG_SERVER_AFTER_PUSHES = "parsa.test.hang.server.after.pushes";
 
   public static int amMemoryMb(Configuration c) {
     return c.getInt(AM_MEMORY_MB, DEFAULT_AM_MEMORY_MB);

@@ -85,4 +85,29 @@ class FailureRecoveryEmbeddedTest {
     }
     assertTrue(max - min <= 1, "balance holds after the replacement: " + st.get("rowsPerPart"));
   }
+
+  @Test
+  void aHungServerIsDetectedKilledAndRestartedWithoutFailingWorkers() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = EmbeddedPartitionUTest.tempDir("hung-server");
+    Path blocks = new Path(base, "blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(2000, 3000, 10, 19);
+    TestBlocks.write(fs, blocks, rows, 10, 3);
+    // server 0 hangs inside its 7th push, holding its push lock; 2 s without a healthy ping = hung
+    conf.setInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, 0);
+    conf.setLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 6);
+    conf.setLong(ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, 2_000);
+    conf.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 50);
+    Path out = new Path(base, "out");
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+        "--output", out.toString(), "--k", "4", "--workers", "2", "--servers", "2", "--mode", "embedded",
+        "--init-blocks", "1", "--max-worker-failures", "0"}));
+    assertEquals(rows.size(), EmbeddedPartitionUTest.assignedIds(fs, new Path(out, "u-assignment"), 4).size(),
+        "every row exactly once");
+    JsonNode st = stats(out);
+    assertEquals(1, st.get("hungServers").asInt(), st.toString());
+    assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
+    assertEquals(0, st.get("workerFailures").asInt(), "the workers waited for the restarted server");
+  }
 }

@@ -111,6 +111,14 @@ public final class Reports {
               + " T_i per part %s%n", v.getMaxTraffic(), v.getSumTraffic(), v.getInnerAccesses(), v.getInterAccesses(),
           v.getParts().stream().map(x -> Long.toString(x.getTraffic())).collect(java.util.stream.Collectors.joining(" "))));
     }
+    if (r.getMaxTrafficLowerBound() != null) {
+      long lb = r.getMaxTrafficLowerBound();
+      long t = p.getMaxTraffic();
+      sb.append(String.format(Locale.ROOT, "T_max lower bound for this U (%s, keys on a part that uses them): %d;"
+              + " placed T_max %d is %s above it%n",
+          Boolean.TRUE.equals(r.getMaxTrafficLowerBoundExact()) ? "LP optimum of eq. 8" : "averaging bound", lb, t,
+          lb > 0 ? String.format(Locale.ROOT, "%.2f %%", (t - lb) * 100.0 / lb) : (t - lb) + " keys"));
+    }
     sb.append(String.format(Locale.ROOT,
         "improvement over random, (random - placed) / placed: max M_i %s, max T_i %s, sum T_i %s%n",
         pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));

@@ -110,4 +110,31 @@ class PipelineResumeTest {
     assertTrue(timings(out).get("ingest").isNumber(), "ingest must be redone");
     assertEquals(1, shardRows(out).get("0 4:1 6:1"));
   }
+
+  @Test
+  void morePartsThanRowsIsRefusedBeforePartitioningWithAClearMessage() throws Exception {
+    File input = tmp.resolve("three.libsvm").toFile();
+    Files.writeString(input.toPath(), "1 1:1 2:1\n0 2:1 3:1\n1 3:1 4:1\n", StandardCharsets.UTF_8);
+    File out = tmp.resolve("run3").toFile();
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int rc;
+    try {
+      System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+      rc = ParsaCli.runStep(PipelineLocalTest.localConf(), "pipeline", "--input", input.getAbsolutePath(),
+          "--format", "libsvm", "--k", "5", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1",
+          "--mode", "embedded");
+    } finally {
+      System.setErr(saved);
+    }
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, rc, text);
+    assertTrue(text.contains("partition-u: --k 5 is more than the 3 rows of"), text);
+    assertTrue(text.contains("2 of the 5 parts would be empty"), text);
+    assertTrue(!new File(out, "u-assignment").exists(), "nothing was partitioned");
+
+    // the random baseline is refused the same way
+    assertEquals(2, ParsaCli.runStep(PipelineLocalTest.localConf(), "assign-baseline", "--blocks",
+        new File(out, "blocks").getAbsolutePath(), "--output", tmp.resolve("base").toString(), "--k", "4"));
+  }
 }

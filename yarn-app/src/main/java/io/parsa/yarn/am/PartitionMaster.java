@@ -11,6 +11,7 @@ import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -21,10 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.avro.ipc.Server;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -55,6 +52,9 @@ public final class PartitionMaster {
 
     /** Kills a worker the master declared stuck; its later exit is ignored by the master. */
     void killWorker(int workerId);
+
+    /** Kills a server the master declared stuck; its exit is not reported (the master relaunches it at once). */
+    void killServer(int serverId);
 
     /** Stops whatever is still running; called once at the end. */
     void stopAll();
@@ -103,6 +103,9 @@ public final class PartitionMaster {
   private int nextWorkerId;
   private int workerFailures;
   private int hungWorkers;
+  private int hungServers;
+  private final ServerLiveness serverLiveness;
+  private ServerControl.Probes probes;
   private final FailureTracker failures;
   private final LivenessMonitor liveness;
   /** Workers declared stuck and killed: their exit, when it comes, is not a new event. */
@@ -151,13 +154,15 @@ public final class PartitionMaster {
         conf.getLong(ParsaYarnConfig.AM_FAILURES_WINDOW_MS, ParsaYarnConfig.DEFAULT_AM_FAILURES_WINDOW_MS));
     this.liveness = new LivenessMonitor(System::currentTimeMillis,
         conf.getLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_LIVENESS_TIMEOUT_MS));
+    this.serverLiveness = new ServerLiveness(job.servers, System::currentTimeMillis, conf.getLong(
+        ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS));
     this.service = new SchedulerService(job, secret, scheduler, registry,
         conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS), liveness);
   }
 
   /** Starts the scheduler endpoint; returns its host:port. */
   public String start() throws IOException {
-    rpc = Rpc.serve(SchedulerProtocol.class, service, bindHost);
+    rpc = Rpc.serve(SchedulerProtocol.class, service, bindHost, RpcSecurity.forSecret(secret));
     String addr = advertisedHost + ":" + rpc.getPort();
     LOG.info("scheduler serving on {}", addr);
     return addr;
@@ -278,6 +283,7 @@ public final class PartitionMaster {
         }
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
+      probes = startServerProbes();
       if (!job.weighted && job.rowsPerBlock != null) {
         long[] rows = new long[job.rowsPerBlock.size()];
         for (int b = 0; b < rows.length; b++) {
@@ -314,6 +320,9 @@ public final class PartitionMaster {
         for (int w : liveness.stuck()) {
           workerStuck(w);
         }
+        for (int s : serverLiveness.stuck()) {
+          serverStuck(s);
+        }
         long now = System.currentTimeMillis();
         if (now >= nextReport) {
           report(sink);
@@ -344,6 +353,9 @@ public final class PartitionMaster {
         finishing = true;
       }
       scheduler.abort();
+      if (probes != null) {
+        probes.close();
+      }
       shutdownServers();
       launcher.stopAll();
       if (rpc != null) {
@@ -425,6 +437,20 @@ public final class PartitionMaster {
     launcher.killWorker(workerId);
   }
 
+  /** A server answers no ping (or one push runs) for the server liveness timeout: kill it and restart it. */
+  private synchronized void serverStuck(int serverId) {
+    if (finishing || fatal != null) {
+      return;
+    }
+    hungServers++;
+    serverLiveness.down(serverId);
+    LOG.warn("server {} made no progress for {} ms: declared hung, killing and restarting it", serverId,
+        serverLiveness.timeoutMs());
+    launcher.killServer(serverId);
+    serverExited(serverId, Exit.FAILED, "no answer or a stuck push for " + serverLiveness.timeoutMs() + " ms ("
+        + ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS + "); killed");
+  }
+
   /** A server container or thread ended. Thread-safe. */
   public synchronized void serverExited(int serverId, Exit exit, String diagnostics) {
     if (finishing || fatal != null) {
@@ -474,68 +500,22 @@ public final class PartitionMaster {
     T apply(NeighborSetProtocol p) throws RequestRejected;
   }
 
-  /**
-   * Calls every server at once (one thread per server, at most {@value #MAX_CONTROL_THREADS} at a time), each
-   * retried until it answers or the server wait runs out; results in server order. The first failure fails the
-   * whole call and cancels the others.
-   */
-  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(job.servers, MAX_CONTROL_THREADS), r -> {
-      Thread t = new Thread(r, "parsa-" + what);
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<T>> futures = new ArrayList<>();
-      for (int s = 0; s < job.servers; s++) {
-        int server = s;
-        futures.add(pool.submit(() -> onServer(server, what, call)));
-      }
-      List<T> out = new ArrayList<>();
-      for (Future<T> f : futures) {
-        try {
-          out.add(f.get());
-        } catch (ExecutionException e) {
-          Throwable c = e.getCause();
-          if (c instanceof IOException) {
-            throw (IOException) c;
-          }
-          if (c instanceof InterruptedException) {
-            throw (InterruptedException) c;
-          }
-          throw new IOException(what + " failed: " + c, c);
-        }
-      }
-      return out;
-    } finally {
-      pool.shutdownNow();
-    }
+  private ServerControl serverControl() {
+    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
+    return new ServerControl(registry, secret, connectMs, serverWaitMs(), this::fatal);
   }
 
-  private static final int MAX_CONTROL_THREADS = 64;
+  private <T> List<T> onAllServers(String what, ServerCall<T> call) throws IOException, InterruptedException {
+    return serverControl().onAll(what, call::apply);
+  }
 
-  private <T> T onServer(int s, String what, ServerCall<T> call) throws IOException, InterruptedException {
-    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
-    long deadline = System.currentTimeMillis() + serverWaitMs();
-    while (true) {
-      String addr = registry.address(s);
-      if (!addr.isEmpty()) {
-        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
-          return call.apply(c.proxy());
-        } catch (RequestRejected e) {
-          throw new IOException("server " + s + " refused " + what + ": " + e.getReason(), e);
-        } catch (IOException | RuntimeException e) {
-          LOG.warn("{} on server {} failed, retrying: {}", what, s, e.toString());
-        }
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException(what + ": server " + s + " unreachable");
-      }
-      if (fatal() != null) {
-        throw new IOException(fatal());
-      }
-      Thread.sleep(200);
+  /** Pings the servers a few times per liveness timeout (none when server liveness is off). */
+  private ServerControl.Probes startServerProbes() {
+    long timeout = serverLiveness.timeoutMs();
+    if (timeout <= 0) {
+      return null;
     }
+    return serverControl().startProbes(serverLiveness, Math.max(200, Math.min(30_000, timeout / 5)));
   }
 
   private void checkpointServers() throws IOException, InterruptedException {
@@ -553,7 +533,8 @@ public final class PartitionMaster {
         if (addr.isEmpty()) {
           continue;
         }
-        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs)) {
+        try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
+            RpcSecurity.forSecret(secret))) {
           c.proxy().shutdown(new ControlRequest(secret, null));
         } catch (IOException | RuntimeException | RequestRejected e) {
           LOG.debug("shutdown of server {} failed: {}", s, e.toString());
@@ -630,6 +611,7 @@ public final class PartitionMaster {
       out.put("workerFailures", workerFailures);
       out.put("workerReplacements", workerReplacements);
       out.put("hungWorkers", hungWorkers);
+      out.put("hungServers", hungServers);
       out.put("serverRestarts", serverRestarts);
     }
     out.put("rejectedRequests", service.rejected());

@@ -1,5 +1,6 @@
 package io.parsa.yarn.am;
 
+import io.parsa.yarn.ContainerHost;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Secrets;
@@ -43,10 +44,7 @@ public final class YarnAppMaster {
   static int run() throws Exception {
     JobSpec job = JobSpec.fromJson(Files.readString(Paths.get(YarnContainers.JOB_FILE)));
     Configuration conf = job.applyTo(new YarnConfiguration());
-    String host = System.getenv(ApplicationConstants.Environment.NM_HOST.name());
-    if (host == null) {
-      host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
-    }
+    String host = ContainerHost.advertised();
     String secret = Secrets.generate();
     String containerId = System.getenv(ApplicationConstants.Environment.CONTAINER_ID.name());
     int attempt = containerId == null ? 1
@@ -54,7 +52,8 @@ public final class YarnAppMaster {
     if (attempt > 1) {
       LOG.info("application attempt {}: taking over from the earlier attempt", attempt);
     }
-    PartitionMaster master = new PartitionMaster(job, conf, secret, "0.0.0.0", host, attempt);
+    PartitionMaster master = new PartitionMaster(job, conf, secret, ContainerHost.bindAddress(conf, host), host,
+        attempt);
     String address = master.start();
     YarnLauncher launcher = new YarnLauncher(conf, master, address, secret, host);
     launcher.start();

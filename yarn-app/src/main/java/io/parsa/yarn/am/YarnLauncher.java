@@ -173,6 +173,21 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     return roles.get(id);
   }
 
+  /** Stops the container of a server the master declared stuck; its completion is not reported. */
+  @Override
+  public synchronized void killServer(int serverId) {
+    for (Map.Entry<ContainerId, Role> e : roles.entrySet()) {
+      Role r = e.getValue();
+      if (r.server && r.id == serverId) {
+        Container c = containers.remove(e.getKey());
+        roles.remove(e.getKey());
+        LOG.warn("stopping container {} of hung server {}", c.getId(), serverId);
+        nm.stopContainerAsync(c.getId(), c.getNodeId());
+        return;
+      }
+    }
+  }
+
   /** Stops the container of a worker the master declared stuck (its completion is then ignored). */
   @Override
   public synchronized void killWorker(int workerId) {

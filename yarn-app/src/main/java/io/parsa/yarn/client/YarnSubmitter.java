@@ -9,6 +9,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 import org.slf4j.Logger;
@@ -97,11 +99,7 @@ public final class YarnSubmitter {
           + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
       ContainerLaunchContext clc = ContainerLaunchContext.newInstance(resources, env, List.of(cmd), null, null, null);
       if (UserGroupInformation.isSecurityEnabled()) {
-        Credentials creds = new Credentials();
-        String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
-        fs.addDelegationTokens(renewer, creds);
-        new Path(job.blockPaths.get(0)).getFileSystem(conf).addDelegationTokens(renewer, creds);
-        new Path(job.output).getFileSystem(conf).addDelegationTokens(renewer, creds);
+        Credentials creds = delegationTokens(conf, fs, job);
         DataOutputBuffer dob = new DataOutputBuffer();
         creds.writeTokenStorageToStream(dob);
         clc.setTokens(java.nio.ByteBuffer.wrap(dob.getData(), 0, dob.getLength()));
@@ -148,6 +146,33 @@ public final class YarnSubmitter {
       }
       yarn.stop();
     }
+  }
+
+  /**
+   * Delegation tokens for every file system the application touches (staging, blocks, output and its checkpoints,
+   * the initial neighbor sets), renewable by the ResourceManager, whose principal's {@code _HOST} is resolved as
+   * YARN's own clients do.
+   */
+  static Credentials delegationTokens(Configuration conf, FileSystem staging, JobSpec job) throws IOException {
+    Credentials creds = new Credentials();
+    String renewer = YarnClientUtils.getRmPrincipal(conf);
+    if (renewer == null || renewer.isEmpty()) {
+      throw new IOException("security is on but " + YarnConfiguration.RM_PRINCIPAL + " is not set; it names the "
+          + "renewer of the application's HDFS delegation tokens");
+    }
+    staging.addDelegationTokens(renewer, creds);
+    List<String> paths = new ArrayList<>(job.blockPaths.subList(0, Math.min(1, job.blockPaths.size())));
+    paths.add(job.output);
+    paths.add(job.outputTmp);
+    paths.add(job.checkpointDir);
+    paths.add(job.initialNeighborSets);
+    for (String p : paths) {
+      if (p != null) {
+        // one token per file system: addDelegationTokens skips file systems whose token is already there
+        new Path(p).getFileSystem(conf).addDelegationTokens(renewer, creds);
+      }
+    }
+    return creds;
   }
 
   private int monitor(YarnClient yarn, ApplicationId appId) throws Exception {

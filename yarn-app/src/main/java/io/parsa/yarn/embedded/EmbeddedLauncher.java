@@ -35,6 +35,8 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
   private final Worker.BlockHook hook;
   private final List<Thread> threads = new ArrayList<>();
   private final java.util.Map<Integer, Thread> workers = new java.util.HashMap<>();
+  private final java.util.Map<Integer, Thread> servers = new java.util.HashMap<>();
+  private final java.util.Set<Thread> killed = new java.util.HashSet<>();
 
   public EmbeddedLauncher(JobSpec job, Configuration conf, String secret, String masterAddress,
       PartitionMaster master, Worker.BlockHook hook) {
@@ -54,12 +56,16 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (Exception | Error e) {
+        if (wasKilled()) {
+          return;
+        }
         LOG.error("embedded server {} died", serverId, e);
         master.serverExited(serverId, PartitionMaster.Exit.FAILED, e.toString());
       }
     }, "parsa-server-" + serverId);
     t.setDaemon(true);
     threads.add(t);
+    servers.put(serverId, t);
     t.start();
   }
 
@@ -81,6 +87,27 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
     threads.add(t);
     workers.put(workerId, t);
     t.start();
+  }
+
+  private synchronized boolean wasKilled() {
+    return killed.contains(Thread.currentThread());
+  }
+
+  /** Interrupts the server's thread (it closes its endpoint on the way out); its end is not reported. */
+  @Override
+  public synchronized void killServer(int serverId) {
+    Thread t = servers.get(serverId);
+    if (t != null) {
+      LOG.warn("killing embedded server {} (interrupting its thread)", serverId);
+      killed.add(t);
+      t.interrupt();
+      try {
+        // the old server must stop acknowledging pushes before its replacement replays its log
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Interrupts the worker's thread (a thread cannot be killed; the master ignores whatever it does next). */

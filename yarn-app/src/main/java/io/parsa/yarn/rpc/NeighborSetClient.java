@@ -185,7 +185,7 @@ public final class NeighborSetClient implements AutoCloseable {
       if (a.isEmpty()) {
         throw new IOException("server " + shard + " is restarting");
       }
-      conns[shard] = Rpc.connect(NeighborSetProtocol.class, a, connectTimeoutMs);
+      conns[shard] = Rpc.connect(NeighborSetProtocol.class, a, connectTimeoutMs, RpcSecurity.forSecret(secret));
     }
     return conns[shard].proxy();
   }

@@ -44,7 +44,7 @@ public final class SchedulerClient implements AutoCloseable {
     while (true) {
       try {
         if (client == null) {
-          client = Rpc.connect(SchedulerProtocol.class, address, connectTimeoutMs);
+          client = Rpc.connect(SchedulerProtocol.class, address, connectTimeoutMs, RpcSecurity.forSecret(secret));
         }
         return call.apply(client.proxy());
       } catch (SchedulerRejected e) {

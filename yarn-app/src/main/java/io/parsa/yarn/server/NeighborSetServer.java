@@ -4,6 +4,7 @@ import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
 import java.util.concurrent.Executors;
@@ -57,18 +58,22 @@ public final class NeighborSetServer {
       service.loadInitial(new Path(job.initialNeighborSets));
     }
     service.startLog();
+    service.restrictDumpsTo(new Path(job.outputTmp));
     if (!restored && job.initialNeighborSets != null) {
       service.checkpoint();
     }
     if (!restored && conf.getInt(ParsaYarnConfig.TEST_CRASH_SERVER_ID, -1) == serverId) {
       service.crashAfterPushes(conf.getLong(ParsaYarnConfig.TEST_CRASH_SERVER_AFTER_PUSHES, 0));
     }
+    if (!restored && conf.getInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, -1) == serverId) {
+      service.hangAfterPushes(conf.getLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 0));
+    }
     long restartDelay = conf.getLong(ParsaYarnConfig.TEST_SERVER_RESTART_DELAY_MS, 0);
     if (restored && restartDelay > 0) {
       LOG.warn("test hook: restarted server {} waits {} ms before serving", serverId, restartDelay);
       Thread.sleep(restartDelay);
     }
-    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost);
+    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost, RpcSecurity.forSecret(secret));
     long interval = conf.getLong(ParsaYarnConfig.SERVER_CHECKPOINT_INTERVAL_MS,
         ParsaYarnConfig.DEFAULT_SERVER_CHECKPOINT_INTERVAL_MS);
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -95,6 +100,7 @@ public final class NeighborSetServer {
         throw new IOException("server " + serverId + " failed: " + service.failure());
       }
     } finally {
+      service.stop();
       timer.shutdownNow();
       Rpc.closeAsync(rpc);
     }

@@ -59,6 +59,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private PushLog.Writer log;
   private long nextSegment = 1;
   private final FileSystem fs;
+  private volatile Path dumpRoot;
   private final Path checkpointDir;
   private final long lastWordMask;
   private final AtomicLong pulls = new AtomicLong();
@@ -67,6 +68,10 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private final CountDownLatch shutdown = new CountDownLatch(1);
   private volatile String failure;
   private volatile long crashAfterPushes = -1;
+  private volatile long hangAfterPushes = -1;
+  private volatile boolean stopped;
+  /** When the push being applied started (ms), 0 if none: what {@link #ping} reports. */
+  private volatile long pushStartedAt;
   private volatile String lastCheckpoint;
 
   /**
@@ -172,29 +177,59 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long seq = request.getSequence();
     boolean replace = request.getReplace();
     synchronized (pushLock) {
-      if (failure != null) {
-        throw new AvroRuntimeException("server " + serverId + " is going down: " + failure);
+      pushStartedAt = System.currentTimeMillis();
+      try {
+        return applyLocked(worker, seq, replace, keys, bits);
+      } finally {
+        pushStartedAt = 0;
       }
-      if (seq <= lastSequence.get(worker)) {
-        return new PushResponse(seq, false);
-      }
-      if (crashAfterPushes >= 0 && pushes.get() >= crashAfterPushes) {
-        fail("test hook: crash after " + crashAfterPushes + " acknowledged pushes");
-        throw new AvroRuntimeException("server " + serverId + " crashed (test hook)");
-      }
-      if (log != null) {
+    }
+  }
+
+  /** Applies one validated push; the caller holds {@link #pushLock}. */
+  private PushResponse applyLocked(int worker, long seq, boolean replace, long[] keys, long[] bits) {
+    if (failure != null || stopped) {
+      throw new AvroRuntimeException("server " + serverId + " is going down"
+          + (failure == null ? "" : ": " + failure));
+    }
+    if (hangAfterPushes >= 0 && pushes.get() >= hangAfterPushes) {
+      LOG.warn("test hook: server {} stops making progress in a push", serverId);
+      while (!stopped) {
         try {
-          log.append(worker, seq, replace, keys, bits);
-        } catch (IOException e) {
-          fail("push log append failed: " + e);
-          throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
         }
       }
-      store.push(keys, bits, replace);
-      lastSequence.put(worker, seq);
-      pushes.incrementAndGet();
+      throw new AvroRuntimeException("server " + serverId + " was stopped while hung (test hook)");
     }
+    if (seq <= lastSequence.get(worker)) {
+      return new PushResponse(seq, false);
+    }
+    if (crashAfterPushes >= 0 && pushes.get() >= crashAfterPushes) {
+      fail("test hook: crash after " + crashAfterPushes + " acknowledged pushes");
+      throw new AvroRuntimeException("server " + serverId + " crashed (test hook)");
+    }
+    if (log != null) {
+      try {
+        log.append(worker, seq, replace, keys, bits);
+      } catch (IOException e) {
+        fail("push log append failed: " + e);
+        throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
+      }
+    }
+    store.push(keys, bits, replace);
+    lastSequence.put(worker, seq);
+    pushes.incrementAndGet();
     return new PushResponse(seq, true);
+  }
+
+  @Override
+  public long ping(ControlRequest request) throws RequestRejected {
+    checkSecret(request == null ? null : request.getSecret());
+    long started = pushStartedAt;
+    return started == 0 ? 0 : Math.max(1, System.currentTimeMillis() - started);
   }
 
   // ---- control plane ---------------------------------------------------------------------------
@@ -224,6 +259,23 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return stats();
   }
 
+  /**
+   * Restricts {@code dump} to directories under {@code root} (the application's own temporary output), so that
+   * even a holder of the secret cannot make the server write anywhere else with the container's rights.
+   */
+  public void restrictDumpsTo(Path root) {
+    this.dumpRoot = root;
+  }
+
+  private static boolean isUnder(Path p, Path root) {
+    for (Path q = p; q != null; q = q.getParent()) {
+      if (q.equals(root)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public ServerStats dump(ControlRequest request) throws RequestRejected {
     checkSecret(request == null ? null : request.getSecret());
@@ -231,6 +283,9 @@ public final class NeighborSetService implements NeighborSetProtocol {
       throw reject("dump needs a path");
     }
     Path dir = new Path(request.getPath());
+    if (dumpRoot != null && !isUnder(fs.makeQualified(dir), fs.makeQualified(dumpRoot))) {
+      throw reject("dump path " + dir + " is outside this application's output " + dumpRoot);
+    }
     Path file = new Path(dir, String.format("part-s-%05d.avro", serverId));
     try {
       writeShard(file, Map.of());
@@ -264,6 +319,16 @@ public final class NeighborSetService implements NeighborSetProtocol {
       LOG.error("server {}: {}", serverId, why);
     }
     shutdown.countDown();
+  }
+
+  /** Test hook: after {@code n} applied pushes the next push hangs (holding the push lock) until {@link #stop}. */
+  public void hangAfterPushes(long n) {
+    hangAfterPushes = n;
+  }
+
+  /** The server is going away (shut down or killed): releases a push held by the hang test hook. */
+  public void stop() {
+    stopped = true;
   }
 
   /** Test hook: after {@code n} applied pushes the next push makes the service fail as if it crashed. */
@@ -378,6 +443,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
       if (seg <= covered) {
         continue;
       }
+      PushLog.fence(fs, PushLog.segmentPath(checkpointDir, serverId, seg));
       replayed += PushLog.replay(fs, PushLog.segmentPath(checkpointDir, serverId, seg), store.wordsPerKey(),
           (worker, seq, replace, keys, bits) -> {
             store.push(keys, bits, replace);

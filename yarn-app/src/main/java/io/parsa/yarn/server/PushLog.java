@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
 final class PushLog {
   private static final Logger LOG = LoggerFactory.getLogger(PushLog.class);
   private static final int HEADER = 8;
+  private static final long FENCE_TIMEOUT_MS = 300_000L;
 
   /** One logged push. */
   interface Replay {
@@ -105,6 +107,27 @@ final class PushLog {
     @Override
     public void close() throws IOException {
       out.close();
+    }
+  }
+
+  /**
+   * Makes sure no earlier incarnation of the server can still append to {@code path}: on HDFS, recovers the
+   * file's lease (the old writer's next flush then fails, so it cannot acknowledge a push this replay misses) and
+   * waits until the file is closed. Elsewhere (local file systems: embedded mode) the launcher stops the old
+   * server before starting the new one.
+   */
+  static void fence(FileSystem fs, Path path) throws IOException {
+    if (!(fs instanceof DistributedFileSystem)) {
+      return;
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    long deadline = System.currentTimeMillis() + FENCE_TIMEOUT_MS;
+    while (!dfs.recoverLease(path)) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("could not recover the lease of push log " + path + " within " + FENCE_TIMEOUT_MS
+            + " ms");
+      }
+      io.parsa.yarn.rpc.Sleeper.sleep(1000);
     }
   }
 

@@ -51,8 +51,9 @@ class NeighborSetClientTest {
     ServerRegistry registry = new ServerRegistry(1);
     BlockScheduler scheduler = new BlockScheduler(3, 1, List.of(), List.of(), false, System::currentTimeMillis);
     Server master = Rpc.serve(SchedulerProtocol.class,
-        new SchedulerService(job, SECRET, scheduler, registry, 10), "127.0.0.1");
-    Server first = Rpc.serve(NeighborSetProtocol.class, startService(fs, ckpt, false), "127.0.0.1");
+        new SchedulerService(job, SECRET, scheduler, registry, 10), "127.0.0.1", RpcSecurity.forSecret(SECRET));
+    Server first = Rpc.serve(NeighborSetProtocol.class, startService(fs, ckpt, false), "127.0.0.1",
+        RpcSecurity.forSecret(SECRET));
     registry.register(0, "127.0.0.1:" + first.getPort());
     AtomicReference<Server> second = new AtomicReference<>();
     // master retries give up after 300 ms; the server wait is what must carry the worker through the restart
@@ -65,7 +66,8 @@ class NeighborSetClientTest {
       Thread restarter = new Thread(() -> {
         try {
           Thread.sleep(1500);
-          Server s = Rpc.serve(NeighborSetProtocol.class, startService(fs, ckpt, true), "127.0.0.1");
+          Server s = Rpc.serve(NeighborSetProtocol.class, startService(fs, ckpt, true), "127.0.0.1",
+              RpcSecurity.forSecret(SECRET));
           second.set(s);
           registry.register(0, "127.0.0.1:" + s.getPort());
         } catch (Exception e) {

@@ -14,6 +14,7 @@ import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,8 +43,9 @@ class NeighborSetServiceTest {
     ckpt = new Path(Files.createTempDirectory("parsa-ckpt").toUri());
     service = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
     service.startLog();
-    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1");
-    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000);
+    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));
+    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000,
+        RpcSecurity.forSecret(SECRET));
   }
 
   @AfterEach
@@ -124,9 +126,9 @@ class NeighborSetServiceTest {
     NeighborSetService restored = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
     assertTrue(restored.restore());
     long[] out = new long[6];
-    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1");
+    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1", RpcSecurity.forSecret(SECRET));
     try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
-        "127.0.0.1:" + s2.getPort(), 5000)) {
+        "127.0.0.1:" + s2.getPort(), 5000, RpcSecurity.forSecret(SECRET))) {
       out = Longs.toArray(c2.proxy().pull(new PullRequest(SECRET, 0, keys)).getBits());
       assertFalse(c2.proxy().push(new PushRequest(SECRET, 0, 6L, false, keys, List.of(0L, 0L, 0L, 0L, 0L, 1L)))
           .getApplied(), "sequence numbers survive a restart");
@@ -215,5 +217,20 @@ class NeighborSetServiceTest {
     assertEquals(null, error.get());
     assertArrayEquals(expected, pullLocal(service, keys));
     assertArrayEquals(expected, pullLocal(restart(), keys), "snapshot + log replay = the live state");
+  }
+
+  @Test
+  void dumpsOnlyInsideTheApplicationsOutput() throws Exception {
+    Path root = new Path(ckpt, "output.tmp");
+    service.restrictDumpsTo(root);
+    RequestRejected e = assertThrows(RequestRejected.class,
+        () -> client.proxy().dump(new ControlRequest(SECRET, new Path(ckpt, "elsewhere").toString())));
+    assertTrue(e.getReason().contains("outside"), e.getReason());
+    assertFalse(fs.exists(new Path(ckpt, "elsewhere")), "nothing written outside");
+    RequestRejected up = assertThrows(RequestRejected.class,
+        () -> client.proxy().dump(new ControlRequest(SECRET, root + "/../escape")));
+    assertTrue(up.getReason().contains("outside"), up.getReason());
+    client.proxy().dump(new ControlRequest(SECRET, new Path(root, "neighbor-sets").toString()));
+    assertTrue(fs.exists(new Path(root, "neighbor-sets/part-s-00001.avro")));
   }
 }
