@@ -105,7 +105,10 @@ class PartitionUYarnIT {
     JsonNode st = stats(fs, out);
     assertEquals(rows.size(), st.get("rows").asLong());
     assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
-    long mMax = st.get("mMax").asLong();
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), k);
+    assertEquals(rows.size(), exact.rows);
+    assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+    long mMax = exact.mMax();
     System.out.printf("news20 on YARN k=%d: M_max %d vs sequential %d (%+.2f%%), %d ms%n", k, mMax, ref,
         100.0 * (mMax - ref) / ref, System.currentTimeMillis() - t0);
     assertEquals("sequential (block order)", st.get("startingLoads").asText());
@@ -141,7 +144,9 @@ class PartitionUYarnIT {
           "yarn"}));
       // wait until a few blocks have been written into the temporary output
       long deadline = System.currentTimeMillis() + 180_000;
-      while (countBlockFiles(fs, new Path("/" + name)) < 3) {
+      // a killed master's successor keeps the blocks of its ledger: wait until that holds a few
+      while (countBlockFiles(fs, new Path("/" + name)) < 3
+          || (priority == AM && ledgerBlocks(fs, new Path("/" + name)) < 3)) {
         assertTrue(System.currentTimeMillis() < deadline, "no progress");
         assertFalse(job.isDone(), "job ended early: " + (job.isDone() ? job.get() : ""));
         Thread.sleep(200);
@@ -164,6 +169,12 @@ class PartitionUYarnIT {
       assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
       JsonNode st = stats(fs, out);
       assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
+      ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 4);
+      assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+      for (int i = 0; i < 4; i++) {
+        assertEquals(exact.rowsPerPart[i], st.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+        assertTrue(st.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i], "S_i contains N(U_i)");
+      }
       return st;
     } finally {
       exec.shutdownNow();
@@ -242,6 +253,21 @@ class PartitionUYarnIT {
       }
     }
     return n;
+  }
+
+  /** Finished blocks in the master's ledger under {@code parent} (0 if none was written yet). */
+  private static int ledgerBlocks(FileSystem fs, Path parent) throws Exception {
+    for (FileStatus d : fs.listStatus(parent)) {
+      Path ledger = new Path(d.getPath(), "_done.json");
+      if (d.getPath().getName().endsWith(".ckpt") && fs.exists(ledger)) {
+        try (InputStream in = fs.open(ledger)) {
+          return JsonFiles.MAPPER.readTree(in).get("blocks").size();
+        } catch (java.io.IOException e) {
+          return 0; // being replaced
+        }
+      }
+    }
+    return 0;
   }
 
   private static Path onlyChild(FileSystem fs, Path dir) throws Exception {

@@ -6,6 +6,8 @@ import io.parsa.common.UsageException;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.io.BlockFiles;
+import io.parsa.yarn.io.BlockStats;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -114,6 +116,23 @@ public final class PartitionUTool extends ParsaTool {
     }
     for (Path b : blocks) {
       job.blockPaths.add(inFs.makeQualified(b).toString());
+    }
+    // Rows per block from ingest's summary: the master never opens a block to count them.
+    BlockStats.Found found = BlockStats.read(inFs, blocksDir, blocks.size());
+    BlockStats blockStats = found.stats;
+    if (blockStats != null) {
+      job.rowsPerBlock = new ArrayList<>(blocks.size());
+      for (long r : blockStats.rowsPerBlock) {
+        job.rowsPerBlock.add(r);
+      }
+      job.nonZeros = blockStats.nonZeros;
+      job.rowCountsSource = "rows per block from " + new Path(blocksDir, BlockStats.FILE);
+    } else {
+      job.rowCountsSource = "rows per block unknown: " + found.reason;
+      if (!cl.hasOption("weighted")) {
+        System.err.println("partition-u: " + found.reason + "; blocks start from the loads at their reservation "
+            + "(balance holds; placement may vary slightly with timing)");
+      }
     }
     if (cl.hasOption("init-blocks") && cl.hasOption("init-fraction")) {
       throw new UsageException("give either --init-blocks or --init-fraction, not both");
