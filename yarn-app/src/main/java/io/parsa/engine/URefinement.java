@@ -21,7 +21,7 @@ import java.util.Locale;
  * live counts, is negative, else undone. So F never increases, no row is lost or duplicated (a row only changes
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
- * <p>Memory: 4·|V|·k bytes of counts plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
+ * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
  * Unweighted (row counts); weighted balance is not handled.
  */
 public final class URefinement {
@@ -39,8 +39,9 @@ public final class URefinement {
   private final int numKeys;
   private final int[] part;
   private final int[] cnt;
-  /** For k ≤ 64: bit i of present[v] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v), not O(k)). */
+  /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
   private final long[] present;
+  private final int wpk;
   private final long[] m;
   private final int[] size;
   private final int floor;
@@ -142,16 +143,13 @@ public final class URefinement {
         }
       }
     }
-    present = k <= 64 ? new long[numKeys] : null;
-    if (present != null) {
-      for (int v = 0; v < numKeys; v++) {
-        long bits = 0;
-        for (int i = 0; i < k; i++) {
-          if (cnt[v * k + i] > 0) {
-            bits |= 1L << i;
-          }
+    wpk = (k + 63) >>> 6;
+    present = new long[Math.multiplyExact(numKeys, wpk)];
+    for (int v = 0; v < numKeys; v++) {
+      for (int i = 0; i < k; i++) {
+        if (cnt[v * k + i] > 0) {
+          present[v * wpk + (i >>> 6)] |= 1L << i;
         }
-        present[v] = bits;
       }
     }
     floor = n / k;
@@ -207,15 +205,11 @@ public final class URefinement {
       int base = rowKeys[t] * k;
       if (--cnt[base + a] == 0) {
         m[a]--;
-        if (present != null) {
-          present[rowKeys[t]] &= ~(1L << a);
-        }
+        present[rowKeys[t] * wpk + (a >>> 6)] &= ~(1L << a);
       }
       if (cnt[base + b]++ == 0) {
         m[b]++;
-        if (present != null) {
-          present[rowKeys[t]] |= 1L << b;
-        }
+        present[rowKeys[t] * wpk + (b >>> 6)] |= 1L << b;
       }
     }
     part[g] = b;
@@ -250,26 +244,19 @@ public final class URefinement {
         if (cnt[base + a] == 1) {
           lose++;
         }
-        if (present != null) {
-          // count the parts that already hold the key; zeros = degree - hits below
-          long bits = present[rowKeys[t]];
+        // count the parts that already hold the key; zeros = degree - hits below
+        int pw = rowKeys[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long bits = present[pw + w];
           while (bits != 0) {
-            zeros[Long.numberOfTrailingZeros(bits)]--;
+            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
             bits &= bits - 1;
-          }
-        } else {
-          for (int i = 0; i < k; i++) {
-            if (cnt[base + i] == 0) {
-              zeros[i]++;
-            }
           }
         }
       }
-      if (present != null) {
-        int deg = rowStart[g + 1] - rowStart[g];
-        for (int i = 0; i < k; i++) {
-          zeros[i] += deg;
-        }
+      int deg = rowStart[g + 1] - rowStart[g];
+      for (int i = 0; i < k; i++) {
+        zeros[i] += deg;
       }
       double out = f(m[a] - lose) - f(m[a]);
       for (int i = 0; i < k; i++) {
