@@ -18,7 +18,9 @@ import java.util.Locale;
  * from the counts cnt[v][i]), keeping the {@link #TOP} best targets; (2) for every pair of parts {a, b}, the rows
  * of a that want b and the rows of b that want a are sorted by gain and paired best with best while the sum of
  * the two estimated gains is positive; each pair is applied only if its exact change of F, recomputed from the
- * live counts, is negative, else undone. So F never increases, no row is lost or duplicated (a row only changes
+ * live counts, is negative, else undone. With the max guard, a swap is also undone if it leaves a part above the
+ * round's largest M_i or above its largest base_i = M_i − (keys used by part i alone), the floor of T_i, so neither
+ * M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
  * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
@@ -42,6 +44,8 @@ public final class URefinement {
   /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
   private final long[] present;
   private final int wpk;
+  /** singles[i]: keys used by part i alone, so base_i = M_i − singles[i] is T_i's floor (see TrafficBound). */
+  private final long[] singles;
   private final long[] m;
   private final int[] size;
   private final int floor;
@@ -152,6 +156,12 @@ public final class URefinement {
         }
       }
     }
+    singles = new long[k];
+    for (int v = 0; v < numKeys; v++) {
+      if (lambda(v * wpk) == 1) {
+        singles[only(v * wpk)]++;
+      }
+    }
     floor = n / k;
     ceil = (n + k - 1) / k;
     long sum = 0;
@@ -199,17 +209,46 @@ public final class URefinement {
     return f(m[a] - lose) - f(m[a]) + f(m[b] + gain) - f(m[b]);
   }
 
+  private int lambda(int pw) {
+    int c = 0;
+    for (int w = 0; w < wpk; w++) {
+      c += Long.bitCount(present[pw + w]);
+    }
+    return c;
+  }
+
+  private int only(int pw) {
+    for (int w = 0; w < wpk; w++) {
+      if (present[pw + w] != 0) {
+        return (w << 6) + Long.numberOfTrailingZeros(present[pw + w]);
+      }
+    }
+    throw new IllegalStateException("key used by no part");
+  }
+
   private void move(int g, int b) {
     int a = part[g];
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
       int base = rowKeys[t] * k;
-      if (--cnt[base + a] == 0) {
-        m[a]--;
-        present[rowKeys[t] * wpk + (a >>> 6)] &= ~(1L << a);
-      }
-      if (cnt[base + b]++ == 0) {
-        m[b]++;
-        present[rowKeys[t] * wpk + (b >>> 6)] |= 1L << b;
+      int pw = rowKeys[t] * wpk;
+      boolean leaves = --cnt[base + a] == 0;
+      boolean arrives = cnt[base + b]++ == 0;
+      if (leaves || arrives) {
+        int before = lambda(pw);
+        if (leaves) {
+          m[a]--;
+          present[pw + (a >>> 6)] &= ~(1L << a);
+        }
+        if (arrives) {
+          m[b]++;
+          present[pw + (b >>> 6)] |= 1L << b;
+        }
+        if (before == 1) {
+          singles[a]--; // the key was a's alone (a held it)
+        }
+        if (lambda(pw) == 1) {
+          singles[only(pw)]++;
+        }
       }
     }
     part[g] = b;
@@ -221,10 +260,13 @@ public final class URefinement {
   public RoundStats round() {
     double before = objective();
     long cap = Long.MAX_VALUE;
+    long capBase = Long.MAX_VALUE;
     if (guardMax) {
       cap = 0;
-      for (long x : m) {
-        cap = Math.max(cap, x);
+      capBase = Long.MIN_VALUE;
+      for (int i = 0; i < k; i++) {
+        cap = Math.max(cap, m[i]);
+        capBase = Math.max(capBase, m[i] - singles[i]);
       }
     }
     int top = Math.min(TOP, k - 1);
@@ -308,7 +350,7 @@ public final class URefinement {
           tried++;
           if (delta(g, b) < -1e-9) {
             move(g, b);
-            if (m[b] <= cap) {
+            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase) {
               moved[g] = true;
               moves++;
               failures = 0;
@@ -336,7 +378,7 @@ public final class URefinement {
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
-          if (m[a] > cap || m[b] > cap) {
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase) {
             move(gb, b);
             move(ga, a);
             failures++;
@@ -444,6 +486,11 @@ public final class URefinement {
   /** Rows per part. */
   public int[] sizes() {
     return size.clone();
+  }
+
+  /** Keys used by part i alone, per part. */
+  public long[] singleKeys() {
+    return singles.clone();
   }
 
   /** M_i = |N(U_i)| per part. */
