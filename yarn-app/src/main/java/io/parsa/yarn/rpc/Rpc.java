@@ -114,8 +114,18 @@ public final class Rpc {
 
   /** Connects to {@code host:port}. */
   public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs) throws IOException {
+    return connect(iface, hostPort, connectTimeoutMs, null);
+  }
+
+  /**
+   * Connects to {@code host:port}; {@code channelInitializer} (may be null) sees the client channel before Avro adds
+   * its framing handlers, so a handler added first sees the bytes exactly as they cross the socket.
+   */
+  public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs,
+      java.util.function.Consumer<io.netty.channel.socket.SocketChannel> channelInitializer) throws IOException {
     InetSocketAddress addr = parse(hostPort);
-    NettyTransceiver t = new NettyTransceiver(addr, connectTimeoutMs);
+    NettyTransceiver t = channelInitializer == null ? new NettyTransceiver(addr, connectTimeoutMs)
+        : new NettyTransceiver(addr, connectTimeoutMs, channelInitializer);
     try {
       return new Client<>(t, SpecificRequestor.getClient(iface, t), hostPort);
     } catch (IOException | RuntimeException e) {
