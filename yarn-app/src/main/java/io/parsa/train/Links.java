@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 public final class Links {
   private final int k;
   private final AtomicLongArray bytes;
+  private final AtomicLongArray frameBytes;
   private final long[] linkFreeAtNanos;
   private final double nanosPerByte;
 
@@ -34,6 +35,7 @@ public final class Links {
   public Links(int k, double linkMbps) {
     this.k = k;
     this.bytes = new AtomicLongArray(k * k);
+    this.frameBytes = new AtomicLongArray(k * k);
     this.linkFreeAtNanos = new long[k];
     this.nanosPerByte = linkMbps > 0 ? 8_000.0 / linkMbps : 0;
   }
@@ -47,20 +49,58 @@ public final class Links {
     return bytes.get(from * k + to);
   }
 
-  /** A snapshot of every link's byte count, [from][to]. */
+  /** A snapshot of every link's byte count on the wire (TLS records included), [from][to]. */
   public long[][] snapshot() {
+    return copy(bytes);
+  }
+
+  /** A snapshot of every link's Avro frame bytes (inside TLS), [from][to]. */
+  public long[][] frameSnapshot() {
+    return copy(frameBytes);
+  }
+
+  private long[][] copy(AtomicLongArray a) {
     long[][] m = new long[k][k];
     for (int i = 0; i < k; i++) {
       for (int j = 0; j < k; j++) {
-        m[i][j] = bytes(i, j);
+        m[i][j] = a.get(i * k + j);
       }
     }
     return m;
   }
 
-  /** Channel initializer for worker {@code worker}'s connection to server {@code server}. */
+  /**
+   * Handlers for worker {@code worker}'s connection to server {@code server}, given the channel once its TLS handler
+   * is in place: one at the socket end counts (and delays) the bytes on the wire, one after TLS counts Avro frames.
+   */
   public Consumer<SocketChannel> forConnection(int worker, int server) {
-    return ch -> ch.pipeline().addFirst("parsa-link", new LinkHandler(worker, server));
+    return ch -> {
+      ch.pipeline().addFirst("parsa-link", new LinkHandler(worker, server));
+      ch.pipeline().addLast("parsa-frames", new FrameCounter(worker, server));
+    };
+  }
+
+  /** Counts the clear-text Avro frame bytes of one connection. */
+  private final class FrameCounter extends ChannelDuplexHandler {
+    private final int worker;
+    private final int server;
+
+    FrameCounter(int worker, int server) {
+      this.worker = worker;
+      this.server = server;
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+      frameBytes.addAndGet(worker * k + server, size(msg));
+      ctx.write(msg, promise);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      frameBytes.addAndGet(server * k + worker, size(msg));
+      ctx.fireChannelRead(msg);
+    }
   }
 
   /** Reserves machine {@code from}'s link for {@code n} bytes; returns how long to hold them, in nanoseconds. */

@@ -3,6 +3,7 @@ package io.parsa.train;
 import io.parsa.avro.rpc.ApplyRequest;
 import io.parsa.avro.rpc.TrainProtocol;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.io.IOException;
@@ -48,6 +49,8 @@ public final class TrainRun implements AutoCloseable {
     public long innerBytes;
     public long interBytes;
     public long maxMachineOutBytes;
+    public long innerFrameBytes;
+    public long interFrameBytes;
     public double loss;
     public long lossFixed;
     public double objective;
@@ -99,6 +102,7 @@ public final class TrainRun implements AutoCloseable {
       }
       owned[j].add(key);
     }
+    RpcSecurity security = RpcSecurity.forSecret(java.util.UUID.randomUUID().toString());
     endpoints = new Server[k];
     control = new TrainProtocol[k];
     workers = new TrainWorker[k];
@@ -107,8 +111,8 @@ public final class TrainRun implements AutoCloseable {
         long[] keys = owned[j].toLongArray();
         java.util.Arrays.sort(keys);
         endpoints[j] = Rpc.serve(TrainProtocol.class,
-            new ParamServer(j, keys, settings.learningRate, settings.l2, settings.l1, totalRows), "127.0.0.1");
-        Rpc.Client<TrainProtocol> c = Rpc.connect(TrainProtocol.class, address(j), 10_000);
+            new ParamServer(j, keys, settings.learningRate, settings.l2, settings.l1, totalRows), "127.0.0.1", security);
+        Rpc.Client<TrainProtocol> c = Rpc.connect(TrainProtocol.class, address(j), 10_000, security);
         clients.add(c);
         control[j] = c.proxy();
       }
@@ -116,7 +120,7 @@ public final class TrainRun implements AutoCloseable {
         TrainProtocol.Callback[] proxies = new TrainProtocol.Callback[k];
         for (int j = 0; j < k; j++) {
           Rpc.Client<TrainProtocol.Callback> c = Rpc.connect(TrainProtocol.Callback.class, address(j), 10_000,
-              links.forConnection(i, j));
+              security, links.forConnection(i, j));
           clients.add(c);
           proxies[j] = c.proxy();
         }
@@ -189,6 +193,7 @@ public final class TrainRun implements AutoCloseable {
     try {
       for (int e = 1; e <= settings.epochs; e++) {
         long[][] before = links.snapshot();
+        long[][] framesBefore = links.frameSnapshot();
         long t0 = System.nanoTime();
         Epoch ep = new Epoch();
         ep.epoch = e;
@@ -240,14 +245,18 @@ public final class TrainRun implements AutoCloseable {
         }
         ep.wallSeconds = (System.nanoTime() - t0) / 1e9;
         long[][] after = links.snapshot();
+        long[][] framesAfter = links.frameSnapshot();
         long[] outOf = new long[k];
         for (int i = 0; i < k; i++) {
           for (int j = 0; j < k; j++) {
             long d = after[i][j] - before[i][j];
+            long f = framesAfter[i][j] - framesBefore[i][j];
             if (i == j) {
               ep.innerBytes += d;
+              ep.innerFrameBytes += f;
             } else {
               ep.interBytes += d;
+              ep.interFrameBytes += f;
               outOf[i] += d;
             }
           }

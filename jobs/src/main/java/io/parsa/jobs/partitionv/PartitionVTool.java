@@ -3,6 +3,8 @@ package io.parsa.jobs.partitionv;
 import io.parsa.avro.VAssignment;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
+import io.parsa.common.UsageException;
+import io.parsa.engine.VPlacement;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.DedupCombiner;
 import io.parsa.jobs.mr.JoinValue;
@@ -67,6 +69,10 @@ public class PartitionVTool extends ParsaTool {
   public static final String SHARES = "parsa.partitionv.shares";
   /** Whether the key-usage job takes a row's part from the PAIR's random part (boolean, default false). */
   public static final String USE_RANDOM_PART = "parsa.partitionv.use.random.part";
+  /** V placement method: sweep, singles-first or balanced (see {@link VPlacement.Method}; default balanced). */
+  public static final String METHOD = "parsa.partitionv.method";
+  /** Default of {@link #METHOD}, chosen by measurement (docs/quality.md). */
+  public static final VPlacement.Method DEFAULT_METHOD = VPlacement.Method.BALANCED;
   /** Renumber start offsets: "task:o_0,o_1,...;task:..." (set by the driver for the renumber pass). */
   public static final String OFFSETS = "parsa.partitionv.renumber.offsets";
 
@@ -95,6 +101,11 @@ public class PartitionVTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
@@ -103,6 +114,9 @@ public class PartitionVTool extends ParsaTool {
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
         .addOption(opt("reducers", "R", "reducers of the join and number of independent sweeper shares (default:"
             + " -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep)"))
+        .addOption(opt("method", "M", "V placement: balanced (default: greedy + local search to a fixed point over"
+            + " key signatures, buffers a share in memory), singles-first (Algorithm 2 with keys used by one part"
+            + " first) or sweep (the paper's single Algorithm 2 sweep in key order, streaming)"))
         .addOption(flag("renumber", "give new keys so that each part owns one contiguous key range"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
@@ -119,6 +133,13 @@ public class PartitionVTool extends ParsaTool {
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
+    if (cl.hasOption("method")) {
+      try {
+        conf.set(METHOD, VPlacement.Method.parse(cl.getOptionValue("method")).cliName());
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--method: " + e.getMessage());
+      }
+    }
     FileSystem fs = out.getFileSystem(conf);
     Jobs.requireComplete(conf, blocks, "blocks");
     Jobs.requireComplete(conf, uAssign, "u-assignment");
@@ -284,6 +305,11 @@ public class PartitionVTool extends ParsaTool {
       sb.append(i > 0 ? "," : "").append(a[i]);
     }
     return sb.toString();
+  }
+
+  /** The V placement method of the job configuration ({@link #METHOD}). */
+  static VPlacement.Method method(Configuration conf) {
+    return VPlacement.Method.parse(conf.get(METHOD, DEFAULT_METHOD.cliName()));
   }
 
   /** |N(U_i)| from the job configuration. */

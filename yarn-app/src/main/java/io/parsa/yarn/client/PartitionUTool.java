@@ -6,6 +6,8 @@ import io.parsa.common.UsageException;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.io.BlockFiles;
+import io.parsa.yarn.io.BlockStats;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -39,6 +41,11 @@ public final class PartitionUTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     Options o = new Options();
     o.addOption(opt("blocks", "DIR", "blocks directory written by ingest (each *.avro file is one block, taken in name order)"));
@@ -60,8 +67,9 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("mode", "MODE", "embedded | yarn | auto (default auto: yarn when yarn.resourcemanager.address "
         + "is set and mapreduce.framework.name=yarn)"));
     o.addOption(flag("overwrite", "replace an existing output directory"));
-    o.addOption(opt("max-worker-failures", "N", "fail the application after N failed worker containers "
-        + "(aborted, preempted or lost ones do not count; default 3)"));
+    o.addOption(opt("max-worker-failures", "N", "fail the application when more than N worker containers fail "
+        + "within parsa.am.failures.window.ms (1 h; aborted, preempted or lost ones do not count, hung ones do; "
+        + "default 3)"));
     o.addOption(opt("am-memory", "MB", "application master memory (default " + ParsaYarnConfig.DEFAULT_AM_MEMORY_MB + ")"));
     o.addOption(opt("worker-memory", "MB", "worker container memory (default " + ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB + ")"));
     o.addOption(opt("server-memory", "MB", "server container memory (default " + ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB + ")"));
@@ -101,8 +109,30 @@ public final class PartitionUTool extends ParsaTool {
     Path blocksDir = new Path(required(cl, "blocks"));
     FileSystem inFs = blocksDir.getFileSystem(conf);
     List<Path> blocks = BlockFiles.list(inFs, blocksDir);
+    if (job.k >= 1) {
+      // more parts than rows leaves parts empty whatever the balance; with k <= rows, balancing row counts to
+      // within one row keeps every part non-empty
+      io.parsa.yarn.io.PartCounts.requireRowsForEveryPart(inFs, blocksDir, job.k);
+    }
     for (Path b : blocks) {
       job.blockPaths.add(inFs.makeQualified(b).toString());
+    }
+    // Rows per block from ingest's summary: the master never opens a block to count them.
+    BlockStats.Found found = BlockStats.read(inFs, blocksDir, blocks.size());
+    BlockStats blockStats = found.stats;
+    if (blockStats != null) {
+      job.rowsPerBlock = new ArrayList<>(blocks.size());
+      for (long r : blockStats.rowsPerBlock) {
+        job.rowsPerBlock.add(r);
+      }
+      job.nonZeros = blockStats.nonZeros;
+      job.rowCountsSource = "rows per block from " + new Path(blocksDir, BlockStats.FILE);
+    } else {
+      job.rowCountsSource = "rows per block unknown: " + found.reason;
+      if (!cl.hasOption("weighted")) {
+        System.err.println("partition-u: " + found.reason + "; blocks start from the loads at their reservation "
+            + "(balance holds; placement may vary slightly with timing)");
+      }
     }
     if (cl.hasOption("init-blocks") && cl.hasOption("init-fraction")) {
       throw new UsageException("give either --init-blocks or --init-fraction, not both");
