@@ -39,6 +39,8 @@ public final class URefinement {
   private final int numKeys;
   private final int[] part;
   private final int[] cnt;
+  /** For k ≤ 64: bit i of present[v] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v), not O(k)). */
+  private final long[] present;
   private final long[] m;
   private final int[] size;
   private final int floor;
@@ -140,6 +142,18 @@ public final class URefinement {
         }
       }
     }
+    present = k <= 64 ? new long[numKeys] : null;
+    if (present != null) {
+      for (int v = 0; v < numKeys; v++) {
+        long bits = 0;
+        for (int i = 0; i < k; i++) {
+          if (cnt[v * k + i] > 0) {
+            bits |= 1L << i;
+          }
+        }
+        present[v] = bits;
+      }
+    }
     floor = n / k;
     ceil = (n + k - 1) / k;
     long sum = 0;
@@ -193,9 +207,15 @@ public final class URefinement {
       int base = rowKeys[t] * k;
       if (--cnt[base + a] == 0) {
         m[a]--;
+        if (present != null) {
+          present[rowKeys[t]] &= ~(1L << a);
+        }
       }
       if (cnt[base + b]++ == 0) {
         m[b]++;
+        if (present != null) {
+          present[rowKeys[t]] |= 1L << b;
+        }
       }
     }
     part[g] = b;
@@ -230,10 +250,25 @@ public final class URefinement {
         if (cnt[base + a] == 1) {
           lose++;
         }
-        for (int i = 0; i < k; i++) {
-          if (cnt[base + i] == 0) {
-            zeros[i]++;
+        if (present != null) {
+          // count the parts that already hold the key; zeros = degree - hits below
+          long bits = present[rowKeys[t]];
+          while (bits != 0) {
+            zeros[Long.numberOfTrailingZeros(bits)]--;
+            bits &= bits - 1;
           }
+        } else {
+          for (int i = 0; i < k; i++) {
+            if (cnt[base + i] == 0) {
+              zeros[i]++;
+            }
+          }
+        }
+      }
+      if (present != null) {
+        int deg = rowStart[g + 1] - rowStart[g];
+        for (int i = 0; i < k; i++) {
+          zeros[i] += deg;
         }
       }
       double out = f(m[a] - lose) - f(m[a]);

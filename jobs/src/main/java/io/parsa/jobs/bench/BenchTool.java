@@ -5,6 +5,7 @@ import io.parsa.common.JsonFiles;
 import io.parsa.common.ParsaTool;
 import io.parsa.engine.gen.PowerLawGenerator;
 import io.parsa.jobs.ParsaCli;
+import io.parsa.jobs.common.SvgChart;
 import io.parsa.jobs.pipeline.PipelineTool;
 import java.io.BufferedWriter;
 import java.io.File;
