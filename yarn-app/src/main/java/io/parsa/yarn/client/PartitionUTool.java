@@ -166,13 +166,26 @@ public final class PartitionUTool extends ParsaTool {
     job.output = out.toString();
     job.outputTmp = tmp.toString();
     job.checkpointDir = new Path(tmp.getParent(), tmp.getName() + ".ckpt").toString();
+    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
+    Sizing.Plan plan = null;
+    if (yarn) {
+      // container sizes and servers for this input; explicit options win (checked before submitting)
+      plan = Sizing.plan(conf, blockStats, job.k, job.workers, cl.hasOption("servers") ? job.servers : -1,
+          blocks.size());
+      job.servers = plan.servers;
+      conf.setInt(ParsaYarnConfig.AM_MEMORY_MB, plan.amMb);
+      conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, plan.workerMb);
+      conf.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, plan.serverMb);
+      for (String note : plan.notes) {
+        System.err.println("partition-u: " + note);
+      }
+    }
     job.captureParsaConf(conf);
 
-    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
     outFs.mkdirs(new Path(tmp, "u-assignment"));
     boolean ok = false;
     try {
-      int rc = yarn ? new YarnSubmitter(conf, job).run() : new EmbeddedRun(conf, job).run();
+      int rc = yarn ? new YarnSubmitter(conf, job, plan, blockStats).run() : new EmbeddedRun(conf, job).run();
       ok = rc == 0;
       return rc;
     } finally {
