@@ -68,7 +68,7 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("seed", "S", "seed for blocks, baselines and the random comparison (default 1)"));
     o.addOption(opt("skip-bad-records", "N", "skip up to N malformed input lines (default 0: fail on the first)"));
     o.addOption(opt("workers", "N", "partition-u worker containers (default 2)"));
-    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default 1)"));
+    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default: partition-u's, sized from the blocks)"));
     o.addOption(opt("max-delay", "TAU", "partition-u maximal delay in blocks (default unbounded)"));
     o.addOption(opt("init-fraction", "F", "partition-u global initialisation sample fraction"));
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));

@@ -5,6 +5,7 @@ import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.am.YarnAppMaster;
 import io.parsa.yarn.am.YarnContainers;
+import io.parsa.yarn.io.BlockStats;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,9 +47,24 @@ public final class YarnSubmitter {
   private final Configuration conf;
   private final JobSpec job;
 
+  private final Sizing.Plan plan;
+  private final BlockStats blockStats;
+
   public YarnSubmitter(Configuration conf, JobSpec job) {
+    this(conf, job, null, null);
+  }
+
+  /**
+   * @param plan the container sizes chosen for this input (checked against the cluster before submitting), or
+   *     null to check only the configured sizes against the cluster's largest allocation
+   * @param blockStats ingest's statistics of the blocks, or null
+   */
+  public YarnSubmitter(Configuration conf, JobSpec job, Sizing.Plan plan, BlockStats blockStats) {
     this.conf = new YarnConfiguration(conf);
     this.job = job;
+    this.plan = plan != null ? plan : Sizing.plan(this.conf, null, job.k, job.workers, job.servers,
+        job.blockPaths.size());
+    this.blockStats = blockStats;
   }
 
   /** Submits and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
@@ -62,6 +78,9 @@ public final class YarnSubmitter {
       YarnClientApplication app = yarn.createApplication();
       ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
       ApplicationId appId = ctx.getApplicationId();
+      // refuse what cannot fit before anything is staged or submitted
+      Sizing.check(conf, plan, blockStats, job.k,
+          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize());
       String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
       staging = fs.makeQualified(new Path(root, appId.toString()));
       fs.mkdirs(staging);
