@@ -1,5 +1,6 @@
 package io.parsa.jobs;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -7,6 +8,8 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.parsa.common.BadRecordException;
+import io.parsa.common.ConsoleLog;
 import io.parsa.common.UsageException;
 
 /**
@@ -24,6 +27,7 @@ public final class ParsaCli {
     step("ingest", "io.parsa.jobs.ingest.IngestTool", "raw data (libsvm, edge lists, Avro) -> random graph blocks (MapReduce)");
     step("partition-u", "io.parsa.yarn.client.PartitionUTool", "partition rows U over k workers with Parsa (YARN application)");
     step("partition-v", "io.parsa.jobs.partitionv.PartitionVTool", "assign keys V to k servers, Algorithm 2 (MapReduce)");
+    step("refine-u", "io.parsa.jobs.refine.RefineUTool", "refine a u-assignment by balance-preserving row swaps (single JVM)");
     step("metrics", "io.parsa.jobs.metrics.MetricsTool", "traffic report of a placement against random (MapReduce)");
     step("reshuffle", "io.parsa.jobs.reshuffle.ReshuffleTool", "rewrite the input into k placed shards (MapReduce)");
     step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> partition-v -> metrics -> reshuffle, resumable");
@@ -31,6 +35,7 @@ public final class ParsaCli {
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
     step("bench", "io.parsa.jobs.bench.BenchTool", "benchmark suite: pipeline on every dataset, writes docs/benchmarks.md");
+    step("train-bench", "io.parsa.train.TrainBenchTool", "parameter-server training run: real bytes and epoch times, placed vs random/hash");
     step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
   }
 
@@ -42,14 +47,27 @@ public final class ParsaCli {
 
   /** Runs {@code args[0]} with the remaining arguments and returns its exit code. */
   public static int run(Configuration conf, String[] args) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
-      usage();
-      return args.length == 0 ? 2 : 0;
+    if (args.length > 0 && args[0].equals("--verbose")) {
+      // 'parsa --verbose <step> ...' as well as 'parsa <step> --verbose ...'
+      conf.setBoolean(ConsoleLog.VERBOSE, true);
+      args = Arrays.copyOfRange(args, 1, args.length);
+    }
+    if (args.length == 0) {
+      usage(System.err);
+      return 2;
+    }
+    if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+      usage(System.out);
+      return 0;
+    }
+    if (args[0].equals("--version") || args[0].equals("version")) {
+      System.out.println(version());
+      return 0;
     }
     String[] entry = STEPS.get(args[0]);
     if (entry == null) {
       System.err.println("parsa: unknown step '" + args[0] + "'");
-      usage();
+      usage(System.err);
       return 2;
     }
     String[] rest = new String[args.length - 1];
@@ -77,17 +95,40 @@ public final class ParsaCli {
     return run(conf, all);
   }
 
-  private static void usage() {
-    StringBuilder sb = new StringBuilder("usage: parsa <step> [generic Hadoop options] [options]\n\nsteps:\n");
-    STEPS.forEach((n, e) -> sb.append(String.format("  %-13s %s%n", n, e[1])));
-    sb.append("\nRun 'parsa <step> --help' for the options of a step.");
-    System.err.println(sb);
+  private static void usage(java.io.PrintStream out) {
+    StringBuilder sb = new StringBuilder("usage: parsa [--verbose] <step> [generic Hadoop options] [options]\n"
+        + "       parsa --help | --version\n\nsteps:\n");
+    STEPS.forEach((n, e) -> sb.append(String.format("  %-15s %s%n", n, e[1])));
+    sb.append("\nRun 'parsa <step> --help' for the options of a step. --verbose prints stack traces of failures.");
+    out.println(sb);
+  }
+
+  /** "parsa 0.1.0 (Hadoop 3.5.0 at run time, built with 3.5.0; Avro 1.12.0; Java 17.0.x)". */
+  static String version() {
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.InputStream in = ParsaCli.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (java.io.IOException e) {
+      // an unreadable resource leaves the version unknown; it is printed as such
+    }
+    String avro = org.apache.avro.Schema.class.getPackage().getImplementationVersion();
+    return "parsa " + p.getProperty("version", "unknown") + " (Hadoop "
+        + org.apache.hadoop.util.VersionInfo.getVersion() + " at run time, built with "
+        + p.getProperty("hadoop.build.version", "unknown") + "; Avro "
+        + (avro != null ? avro : p.getProperty("avro.build.version", "unknown")) + "; Java "
+        + System.getProperty("java.version") + ")";
   }
 
   public static void main(String[] args) {
     int rc;
+    boolean verbose = ConsoleLog.verboseRequested(args);
+    ConsoleLog.setUp(verbose);
+    Configuration conf = new Configuration();
+    conf.setBoolean(ConsoleLog.VERBOSE, verbose);
     try {
-      rc = run(new Configuration(), args);
+      rc = run(conf, args);
     } catch (Throwable t) {
       rc = report(t);
     }
@@ -104,7 +145,7 @@ public final class ParsaCli {
         continue;
       }
       if (c instanceof UsageException) {
-        System.err.println("parsa: " + c.getMessage());
+        System.err.println("parsa: " + c.getMessage() + (c instanceof BadRecordException ? ConsoleLog.logHint() : ""));
         return 2;
       }
     }

@@ -2,6 +2,7 @@ package io.parsa.common;
 
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.Set;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.HelpFormatter;
@@ -31,6 +32,14 @@ public abstract class ParsaTool extends Configured implements Tool {
   /** The step's options; {@code --help} is added automatically. */
   protected abstract Options options();
 
+  /**
+   * Long names of the options the step cannot run without, marked "(required)" in {@code --help} and checked
+   * before {@link #run(CommandLine)}. Options whose description already says "(required" count as well.
+   */
+  protected Set<String> requiredOptions() {
+    return Set.of();
+  }
+
   /** Runs the step with parsed options; returns the exit code. */
   protected abstract int run(CommandLine cl) throws Exception;
 
@@ -38,6 +47,8 @@ public abstract class ParsaTool extends Configured implements Tool {
   public final int run(String[] args) throws Exception {
     Options options = options();
     options.addOption(Option.builder("h").longOpt("help").desc("print this help and exit").build());
+    options.addOption(Option.builder().longOpt("verbose")
+        .desc("print stack traces of failures on the console (same as -D " + ConsoleLog.VERBOSE + "=true)").build());
     CommandLine cl;
     try {
       cl = new DefaultParser().parse(options, args);
@@ -50,20 +61,52 @@ public abstract class ParsaTool extends Configured implements Tool {
       printHelp(options, new PrintWriter(System.out, true));
       return 0;
     }
+    for (Option o : options.getOptions()) {
+      if (isRequired(o) && !cl.hasOption(o.getLongOpt())) {
+        System.err.println(name() + ": missing required option --" + o.getLongOpt()
+            + " (parsa " + name() + " --help lists the options)");
+        return EXIT_USAGE;
+      }
+    }
     if (!cl.getArgList().isEmpty()) {
       System.err.println(name() + ": unexpected arguments " + cl.getArgList());
       printHelp(options, new PrintWriter(System.err, true));
       return EXIT_USAGE;
     }
+    if (cl.hasOption("verbose") && getConf() != null) {
+      getConf().setBoolean(ConsoleLog.VERBOSE, true);
+    }
     try {
       return run(cl);
     } catch (UsageException e) {
+      // the message alone: it names the file, line and what was expected; the trace is in the log file
       System.err.println(name() + ": " + e.getMessage());
+      if (e instanceof BadRecordException) {
+        System.err.println(name() + ": input rejected" + ConsoleLog.logHint());
+      }
+      if (getConf() != null && getConf().getBoolean(ConsoleLog.VERBOSE, false)) {
+        e.printStackTrace(System.err);
+      }
       return EXIT_USAGE;
     }
   }
 
+  private boolean isRequired(Option o) {
+    return o.getLongOpt() != null && (requiredOptions().contains(o.getLongOpt())
+        || (o.getDescription() != null && o.getDescription().contains("(required")));
+  }
+
   private void printHelp(Options options, PrintWriter out) {
+    // mark the required options, once
+    Options marked = new Options();
+    for (Option o : options.getOptions()) {
+      Option c = (Option) o.clone();
+      if (isRequired(o) && !o.getDescription().contains("(required")) {
+        c.setDescription(o.getDescription() + " (required)");
+      }
+      marked.addOption(c);
+    }
+    options = marked;
     HelpFormatter f = new HelpFormatter();
     f.setWidth(110);
     f.printHelp(out, 110, "parsa " + name() + " [generic Hadoop options] [options]",

@@ -41,10 +41,44 @@ public final class ParsaYarnConfig {
   /** Period between automatic server checkpoints, ms (0 = only at stage ends). */
   public static final String SERVER_CHECKPOINT_INTERVAL_MS = "parsa.server.checkpoint.interval.ms";
   public static final long DEFAULT_SERVER_CHECKPOINT_INTERVAL_MS = 30_000L;
+  /**
+   * log2 of the number of hash sub-maps per server shard (each with its own index, word array and lock; a
+   * snapshot copies one at a time). 8 = 256 sub-maps: no per-shard key limit below 3.4·10^10 keys for k <= 1024.
+   */
+  public static final String SERVER_SUBMAP_BITS = "parsa.server.submap.bits";
+  public static final int DEFAULT_SERVER_SUBMAP_BITS = 8;
+  /**
+   * How long a worker (or the master) waits for a neighbor-set server that is unreachable or restarting, ms:
+   * it polls the master's registry for the server's new address and re-sends the unacknowledged request. Much
+   * longer than any RPC timeout on purpose: a slow server restart must not fail workers.
+   */
+  public static final String WORKER_SERVER_WAIT_MS = "parsa.worker.server.wait.ms";
+  public static final long DEFAULT_WORKER_SERVER_WAIT_MS = 1_800_000L;
+  /**
+   * A worker that holds a block and has shown no progress (block hand-out, reserve, done report or server
+   * lookup) for this long is declared hung: its container is killed, its blocks go back to the queue and a
+   * replacement is launched (counted as a failure), ms. 0 = never.
+   */
+  public static final String AM_LIVENESS_TIMEOUT_MS = "parsa.am.liveness.timeout.ms";
+  public static final long DEFAULT_AM_LIVENESS_TIMEOUT_MS = 600_000L;
+  /**
+   * A registered server that does not answer the master's ping, or answers that one push has been running for
+   * longer than this, is declared hung: its container is killed and it restarts from its snapshot and log, ms.
+   * Shorter than {@link #AM_LIVENESS_TIMEOUT_MS} on purpose, so that a worker blocked on a stuck server is
+   * rescued by the server's restart before it could be taken for hung itself. 0 = never.
+   */
+  public static final String AM_SERVER_LIVENESS_TIMEOUT_MS = "parsa.am.server.liveness.timeout.ms";
+  public static final long DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS = 300_000L;
+  /**
+   * Worker failures are counted over a sliding window of this length; the run fails when more than
+   * {@code --max-worker-failures} fall into one window, ms. 0 = count every failure of the run.
+   */
+  public static final String AM_FAILURES_WINDOW_MS = "parsa.am.failures.window.ms";
+  public static final long DEFAULT_AM_FAILURES_WINDOW_MS = 3_600_000L;
   /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
   public static final String WORKER_RPC_BATCH_KEYS = "parsa.worker.rpc.batch.keys";
   public static final int DEFAULT_WORKER_RPC_BATCH_KEYS = 1 << 16;
-  /** How long a worker keeps retrying an unreachable server or master before giving up, ms. */
+  /** How long a container keeps retrying an unreachable master before giving up, ms (servers: see below). */
   public static final String WORKER_RPC_RETRY_MS = "parsa.worker.rpc.retry.ms";
   public static final long DEFAULT_WORKER_RPC_RETRY_MS = 120_000L;
   /** Connect timeout of every RPC client, ms. */
@@ -65,6 +99,18 @@ public final class ParsaYarnConfig {
    */
   public static final String AM_MAX_ATTEMPTS = "parsa.am.max.attempts";
   public static final int DEFAULT_AM_MAX_ATTEMPTS = 2;
+  /**
+   * Least time between two writes of the master's ledger of finished blocks (in the checkpoint directory), ms; a
+   * restarted master keeps the blocks of the last ledger written and runs the others again.
+   */
+  public static final String AM_LEDGER_INTERVAL_MS = "parsa.am.ledger.interval.ms";
+  public static final long DEFAULT_AM_LEDGER_INTERVAL_MS = 1_000L;
+  /**
+   * Refuse, before submitting, a run whose containers cannot fit: larger than the cluster's largest allocation, or
+   * a heap below the estimate from the blocks' statistics (see client.Sizing). false = submit anyway.
+   */
+  public static final String SIZING_CHECK = "parsa.sizing.check";
+  public static final boolean DEFAULT_SIZING_CHECK = true;
   /** Staging directory root on the cluster file system (default: home directory /.parsa-staging). */
   public static final String STAGING_DIR = "parsa.yarn.staging.dir";
 
@@ -74,6 +120,18 @@ public final class ParsaYarnConfig {
 
   /** Test hook: each worker sleeps this long after every block (to make a run long enough to kill parts of it). */
   public static final String TEST_WORKER_BLOCK_DELAY_MS = "parsa.test.worker.block.delay.ms";
+
+  /** Test hook: the server with this id fails as if it crashed once it has applied this many pushes. */
+  public static final String TEST_CRASH_SERVER_ID = "parsa.test.crash.server.id";
+  public static final String TEST_CRASH_SERVER_AFTER_PUSHES = "parsa.test.crash.server.after.pushes";
+  /** Test hook: a server that restored state (a restart) waits this long before serving and registering, ms. */
+  public static final String TEST_SERVER_RESTART_DELAY_MS = "parsa.test.server.restart.delay.ms";
+  /** Test hook: the worker with this id stops making progress (holding its block) after this many blocks. */
+  public static final String TEST_HANG_WORKER_ID = "parsa.test.hang.worker.id";
+  public static final String TEST_HANG_AFTER_BLOCKS = "parsa.test.hang.after.blocks";
+  /** Test hook: the server with this id hangs inside a push (holding its push lock) after this many pushes. */
+  public static final String TEST_HANG_SERVER_ID = "parsa.test.hang.server.id";
+  public static final String TEST_HANG_SERVER_AFTER_PUSHES = "parsa.test.hang.server.after.pushes";
 
   public static int amMemoryMb(Configuration c) {
     return c.getInt(AM_MEMORY_MB, DEFAULT_AM_MEMORY_MB);

@@ -6,6 +6,7 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.Jobs;
+import io.parsa.yarn.io.PartCounts;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import org.apache.avro.mapreduce.AvroJob;
@@ -57,6 +58,11 @@ public class BaselineAssignTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow) from ingest"))
@@ -81,6 +87,7 @@ public class BaselineAssignTool extends ParsaTool {
 
     FileSystem fs = out.getFileSystem(getConf());
     Jobs.requireComplete(getConf(), blocks, "blocks");
+    PartCounts.requireRowsForEveryPart(blocks.getFileSystem(getConf()), blocks, k);
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
     try {
@@ -112,6 +119,11 @@ public class BaselineAssignTool extends ParsaTool {
       Jobs.checkEqual("baseline: rows over all parts", in, total);
       PartStats.delete(fs, tmp);
       OutputPaths.commit(fs, tmp, out, overwrite);
+      String empty = PartCounts.emptyPartsWarning(perPart);
+      if (empty != null) {
+        LOG.warn("baseline {}: {}", algorithm, empty);
+        System.err.println(name() + ": WARNING: " + empty);
+      }
       LOG.info("baseline {}: {} rows over {} parts, |U_i| min {} max {}", algorithm, in, k,
           java.util.Arrays.stream(perPart).min().orElse(0), java.util.Arrays.stream(perPart).max().orElse(0));
       return 0;

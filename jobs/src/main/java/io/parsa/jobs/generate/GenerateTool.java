@@ -49,7 +49,9 @@ public class GenerateTool extends ParsaTool {
     Options o = new Options();
     o.addOption(opt("rows", "n", "number of rows (examples) (required)"));
     o.addOption(opt("columns", "m", "number of columns (distinct possible keys, 1..m) (required)"));
-    o.addOption(opt("nonzeros", "N", "total non-zeros (required; exact unless a row would need more than m/2)"));
+    o.addOption(opt("nonzeros", "N", "total non-zeros (required; exact unless it exceeds rows x columns/2, as a row "
+        + "holds at most columns/2 distinct keys; a row asking for more is capped and its excess spread over the "
+        + "other rows)"));
     o.addOption(opt("row-exponent", "a", "power-law exponent of row degrees, > 1 (default 2.2)"));
     o.addOption(opt("column-exponent", "s", "power-law exponent of key popularity, >= 0; 0 = uniform, 1 = Zipf "
         + "(default 1.0)"));
@@ -119,6 +121,14 @@ public class GenerateTool extends ParsaTool {
     }
     double secs = (System.nanoTime() - start) / 1e9;
     LOG.info("generate: {} rows, {} non-zeros -> {}", written[0], written[1], out);
+    if (written[1] < nonZeros) {
+      System.err.printf(Locale.ROOT, "generate: WARNING: wrote %,d non-zeros, not the %,d asked for: %s%n",
+          written[1], nonZeros, gen.maxNonZeros() < nonZeros
+              ? String.format(Locale.ROOT, "a row holds at most --columns/2 = %,d distinct keys, so %,d rows hold "
+                  + "at most %,d; raise --columns or --rows", gen.rowCap(), rows, gen.maxNonZeros())
+              : "with --locality 1 a row draws only from its community's key range, which holds fewer keys than "
+                  + "some rows ask for; lower --locality or --clusters");
+    }
     System.out.printf(Locale.ROOT,
         "generate: %,d rows, %,d non-zeros, %,d columns -> %s (%.1f s, %.1f M non-zeros/s)%n",
         written[0], written[1], columns, out, secs, written[1] / secs / 1e6);

@@ -23,6 +23,13 @@ public class IngestStats {
 
   public long rows;
   public long nonZeros;
+  /**
+   * Distinct (row, key) pairs, the edges |E| of the graph that partitioning and the metrics work on; smaller than
+   * {@link #nonZeros} when rows list a key more than once.
+   */
+  public long edges;
+  /** Listings of a key already listed in the same row (nonZeros - edges). */
+  public long repeatedKeys;
   public long distinctKeys;
   public Degree rowDegree = new Degree();
   public Degree keyDegree = new Degree();

@@ -61,7 +61,7 @@ public class IngestTool extends ParsaTool {
   private static final Logger LOG = LoggerFactory.getLogger(IngestTool.class);
 
   /** Set to true to print Hadoop's job progress while the jobs run. */
-  public static final String VERBOSE = "parsa.verbose";
+  public static final String VERBOSE = io.parsa.common.ConsoleLog.VERBOSE;
   /** Non-zeros per key-statistics reducer. */
   static final long KEYSTATS_NNZ_PER_REDUCER = 50_000_000L;
 
@@ -214,7 +214,7 @@ public class IngestTool extends ParsaTool {
       KeyStatsJob.Result keys;
       if (nnz <= KeyStatsJob.localMaxNonZeros(conf)) {
         keys = KeyStatsJob.computeLocally(conf, blockFiles);
-        LOG.info("ingest: key statistics computed in the client ({} non-zeros)", nnz);
+        LOG.debug("ingest: key statistics computed in the client ({} non-zeros)", nnz);
       } else {
         int keyReducers = (int) Math.max(1, Math.min(blocks, (nnz + KEYSTATS_NNZ_PER_REDUCER - 1)
             / KEYSTATS_NNZ_PER_REDUCER));
@@ -240,7 +240,7 @@ public class IngestTool extends ParsaTool {
       }
 
       long keyStatsMs = (System.nanoTime() - keyStart) / 1_000_000;
-      LOG.info("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
+      LOG.debug("ingest: block job {} ms, key statistics {} ms", blockJobMs, keyStatsMs);
       IngestStats stats = stats(outFs, work, c, keys, blocks);
       stats.blockJobMs = blockJobMs;
       stats.keyStatsMs = keyStatsMs;
@@ -252,6 +252,8 @@ public class IngestTool extends ParsaTool {
         stats.files.add(f.getPath().toString());
       }
       stats.seed = seed;
+      stats.edges = keys.sumDegree();
+      stats.repeatedKeys = nnz - keys.sumDegree();
       stats.blocksRule = blocksRule;
       stats.weights = weights;
       stats.idRule = switch (format) {
@@ -272,9 +274,16 @@ public class IngestTool extends ParsaTool {
       OutputPaths.commit(outFs, tmp, out, overwrite);
       committed = true;
       lastCounters = c;
-      System.out.printf(Locale.ROOT, "ingest: %,d rows, %,d non-zeros, %,d distinct keys in %d blocks -> %s "
-              + "(%.1f s%s)%n", rows, nnz, keys.distinctKeys(), blocks, out, stats.wallTimeMs / 1000.0,
-          skipped > 0 ? ", " + skipped + " malformed lines skipped" : "");
+      System.out.printf(Locale.ROOT, "ingest: %,d rows, %,d non-zeros (%,d distinct row-key edges), %,d distinct "
+              + "keys in %d blocks -> %s (%.1f s%s)%n", rows, nnz, stats.edges, keys.distinctKeys(), blocks, out,
+          stats.wallTimeMs / 1000.0, skipped > 0 ? ", " + skipped + " malformed lines skipped" : "");
+      if (stats.repeatedKeys > 0) {
+        String warning = String.format(Locale.ROOT, "%,d non-zeros list a key that their row already lists "
+            + "(%,d non-zeros, %,d distinct row-key edges): partitioning and the metrics count each (row, key) "
+            + "edge once, the shards keep the lines as written", stats.repeatedKeys, nnz, stats.edges);
+        LOG.warn("ingest: {}", warning);
+        System.err.println("ingest: WARNING: " + warning);
+      }
       return 0;
     } finally {
       if (!committed) {
@@ -346,11 +355,7 @@ public class IngestTool extends ParsaTool {
   }
 
   private static boolean runJob(Job job, Configuration conf) throws Exception {
-    job.submit();
-    LOG.info("ingest: submitted {} ({})", job.getJobID(), job.getJobName());
-    boolean ok = job.waitForCompletion(conf.getBoolean(VERBOSE, false));
-    LOG.info("ingest: {} {}", job.getJobID(), ok ? "succeeded" : "failed");
-    return ok;
+    return io.parsa.jobs.mr.Jobs.monitor(job);
   }
 
   /** Turns a failed job into the user's message: the first bad record if a task reported one. */

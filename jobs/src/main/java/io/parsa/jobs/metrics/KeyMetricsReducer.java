@@ -1,5 +1,6 @@
 package io.parsa.jobs.metrics;
 
+import io.parsa.engine.TrafficBound;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.Mix;
 import io.parsa.jobs.mr.MrKeys;
@@ -34,6 +35,12 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
   public static final String SERVER_KEYS = ".serverKeys";
   public static final String INNER = ".inner";
   public static final String SERVED = ".served";
+  /** Per part: keys used by that part alone (for the T_max lower bound). */
+  public static final String BOUND_SINGLES = "bound.singles";
+  /** 2^k entries (k ≤ TrafficBound.EXACT_MAX_K): Σ (p − 2) over keys used by exactly the mask's p ≥ 3 parts. */
+  public static final String BOUND_MASK_WEIGHT = "bound.maskWeight";
+  /** One entry: Σ (p − 2) over keys used by p ≥ 3 parts (any k). */
+  public static final String BOUND_WEIGHT = "bound.weight";
 
   private final PartStats stats = new PartStats();
   private int k;
@@ -46,6 +53,9 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
   private long[][] random;
   private long[][] variant;
   private boolean withVariant;
+  private long[] boundSingles;
+  private long[] boundMaskWeight;
+  private long[] boundWeight;
 
   @Override
   protected void setup(Context context) {
@@ -58,6 +68,9 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
     placed = arrays(PLACED);
     random = arrays(RANDOM);
     withVariant = context.getConfiguration().getBoolean(WITH_VARIANT, false);
+    boundSingles = stats.array(BOUND_SINGLES, k);
+    boundWeight = stats.array(BOUND_WEIGHT, 1);
+    boundMaskWeight = k <= TrafficBound.EXACT_MAX_K ? stats.array(BOUND_MASK_WEIGHT, 1 << k) : null;
     if (withVariant) {
       variant = arrays(VARIANT);
     }
@@ -138,8 +151,25 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
       return false;
     }
     add(placed, placedUse, placedList, nPlaced, vPart);
+    addToBound(nPlaced);
     add(random, randomUse, randomList, nRandom, Mix.randomKeyPart(seed, key.get(), k));
     return true;
+  }
+
+  /** The key's share of the T_max lower bound's inputs (its placed users are placedList[0..n)). */
+  private void addToBound(int n) {
+    if (n == 1) {
+      boundSingles[placedList[0]]++;
+    } else if (n >= 3) {
+      boundWeight[0] += n - 2;
+      if (boundMaskWeight != null) {
+        int mask = 0;
+        for (int t = 0; t < n; t++) {
+          mask |= 1 << placedList[t];
+        }
+        boundMaskWeight[mask] += n - 2;
+      }
+    }
   }
 
   private static void add(long[][] a, boolean[] use, int[] list, int n, int server) {

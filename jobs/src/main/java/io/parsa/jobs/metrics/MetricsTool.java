@@ -4,6 +4,8 @@ import io.parsa.avro.MetricsReport;
 import io.parsa.avro.PlacementMetrics;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
+import io.parsa.engine.TrafficBound;
+import io.parsa.engine.VPlacement;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.DedupCombiner;
 import io.parsa.jobs.mr.JoinCounters;
@@ -20,7 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import io.parsa.jobs.mr.AvroInputs;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -91,6 +93,11 @@ public class MetricsTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "v-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
@@ -145,7 +152,10 @@ public class MetricsTool extends ParsaTool {
 
       Path variantDir = new Path(work, "v-random-u");
       if (withVariant) {
-        PartitionVTool.usageAndSweep(conf, name(), joinDir, work, variantDir, k, r, true,
+        // the variant is the paper's Algorithm 2 (one sweep), whatever partition-v's default method is
+        Configuration vc = new Configuration(conf);
+        vc.set(PartitionVTool.METHOD, VPlacement.Method.SWEEP.cliName());
+        PartitionVTool.usageAndSweep(vc, name(), joinDir, work, variantDir, k, r, true,
             Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS));
       }
 
@@ -155,9 +165,9 @@ public class MetricsTool extends ParsaTool {
       kc.setLong(MrKeys.SEED, seed);
       AvroJob.setDataModelClass(keys, SpecificData.class);
       MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
-      MultipleInputs.addInputPath(keys, vAssign, AvroKeyInputFormat.class, VPartMapper.class);
+      MultipleInputs.addInputPath(keys, vAssign, AvroInputs.VAssignments.class, VPartMapper.class);
       if (withVariant) {
-        MultipleInputs.addInputPath(keys, variantDir, AvroKeyInputFormat.class, VPartMapper.Variant.class);
+        MultipleInputs.addInputPath(keys, variantDir, AvroInputs.VAssignments.class, VPartMapper.Variant.class);
         kc.setBoolean(KeyMetricsReducer.WITH_VARIANT, true);
       }
       keys.setMapOutputKeyClass(LongWritable.class);
@@ -196,6 +206,8 @@ public class MetricsTool extends ParsaTool {
           .setImprovementMaxTraffic(Reports.improvement(random.getMaxTraffic(), placed.getMaxTraffic()))
           .setImprovementSumTraffic(Reports.improvement(random.getSumTraffic(), placed.getSumTraffic()))
           .setRandomUAlgorithm2V(variant)
+          .setMaxTrafficLowerBound(maxTrafficLowerBound(keyStats, placed, k))
+          .setMaxTrafficLowerBoundExact(k <= TrafficBound.EXACT_MAX_K)
           .build();
       fs.mkdirs(tmp);
       String text = Reports.text(report);
@@ -216,6 +228,23 @@ public class MetricsTool extends ParsaTool {
       OutputPaths.discard(fs, tmp);
       OutputPaths.discard(fs, work);
     }
+  }
+
+  /**
+   * Lower bound on T_max for the placed U over V placements that put each key on a user (see {@link TrafficBound}),
+   * from the reducers' tallies: base_i = M_i − (keys used by part i alone), plus the weights of keys used by three
+   * or more parts, per exact part set when k ≤ {@link TrafficBound#EXACT_MAX_K}.
+   */
+  static long maxTrafficLowerBound(Map<String, Map<String, long[]>> keyStats, PlacementMetrics placed, int k) {
+    long[] singles = PartStats.sum(keyStats, KeyMetricsReducer.BOUND_SINGLES, k);
+    double[] base = new double[k];
+    for (int i = 0; i < k; i++) {
+      base[i] = placed.getParts().get(i).getWorkingSet() - singles[i];
+    }
+    double lb = k <= TrafficBound.EXACT_MAX_K
+        ? TrafficBound.exact(base, PartStats.sum(keyStats, KeyMetricsReducer.BOUND_MASK_WEIGHT, 1 << k))
+        : TrafficBound.simple(base, PartStats.sum(keyStats, KeyMetricsReducer.BOUND_WEIGHT, 1)[0]);
+    return (long) Math.ceil(lb - 1e-9);
   }
 
   private static PlacementMetrics placement(Map<String, Map<String, long[]>> stats, String p, long[] rows, int k) {

@@ -2,7 +2,6 @@ package io.parsa.jobs.mr;
 
 import java.io.IOException;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.specific.SpecificData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -16,8 +15,8 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
 /**
  * Wiring and checks of the reduce-side join of the blocks (GraphRow) with a u-assignment (UAssignment) on row id,
- * shared by partition-v, metrics and reshuffle. The Avro inputs are read with their writer schemas into the
- * generated classes (SpecificData).
+ * shared by partition-v, metrics and reshuffle. The Avro inputs are read into the generated classes
+ * (SpecificData) with their schemas as reader schemas ({@link AvroInputs}).
  */
 public final class RowJoinJob {
 
@@ -26,8 +25,8 @@ public final class RowJoinJob {
   /** Sets the two inputs and the map output types; the caller sets the reducer and output. */
   public static void configure(Job job, Path blocks, Path uAssignment) {
     AvroJob.setDataModelClass(job, SpecificData.class);
-    MultipleInputs.addInputPath(job, blocks, AvroKeyInputFormat.class, RowMapper.class);
-    MultipleInputs.addInputPath(job, uAssignment, AvroKeyInputFormat.class, AssignmentMapper.class);
+    MultipleInputs.addInputPath(job, blocks, AvroInputs.GraphRows.class, RowMapper.class);
+    MultipleInputs.addInputPath(job, uAssignment, AvroInputs.UAssignments.class, AssignmentMapper.class);
     job.setMapOutputKeyClass(LongWritable.class);
     job.setMapOutputValueClass(JoinValue.class);
   }

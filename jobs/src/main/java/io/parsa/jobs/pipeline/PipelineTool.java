@@ -6,9 +6,11 @@ import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.ParsaCli;
 import io.parsa.jobs.metrics.MetricsTool;
+import io.parsa.jobs.refine.RefineUTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,10 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chains the steps into one resumable run: ingest → partition-u (or a baseline) → partition-v → metrics →
- * reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
- * ({@code _SUCCESS}) is skipped, so re-running a failed pipeline resumes where it stopped; the run's settings are
- * kept in {@code _pipeline.json} and a resume with different settings is refused unless {@code --overwrite}.
+ * Chains the steps into one resumable run: ingest → partition-u (or a baseline) → refine-u (after partition-u,
+ * unless {@code --effort fast} or {@code --refine-rounds 0}) → partition-v → metrics → reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
+ * ({@code _SUCCESS}) and provably made from the inputs it would read now ({@link Provenance}: raw input files by
+ * length, modification time and checksum, upstream outputs by their listing) is reused, so re-running a failed
+ * pipeline resumes where it stopped, and re-running after the input changed redoes every step that depends on
+ * the change. The run's settings are kept in {@code _pipeline.json} and a resume with different settings is
+ * refused unless {@code --overwrite}.
  */
 public final class PipelineTool extends ParsaTool {
 
@@ -46,8 +51,9 @@ public final class PipelineTool extends ParsaTool {
 
   @Override
   protected String description() {
-    return "Runs ingest -> partition-u -> partition-v -> metrics -> reshuffle into DIR/{blocks,u-assignment,"
-        + "neighbor-sets,v-assignment,metrics,shards}; complete steps are skipped, so a failed run resumes.";
+    return "Runs ingest -> partition-u -> refine-u -> partition-v -> metrics -> reshuffle into DIR/{blocks,"
+        + "u-assignment,neighbor-sets,u-refined,v-assignment,metrics,shards} (refine-u unless --effort fast); a complete step is reused only if its inputs (files: length, mtime, checksum) are "
+        + "unchanged, so a failed run resumes and a changed input is redone.";
   }
 
   @Override
@@ -62,17 +68,27 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("seed", "S", "seed for blocks, baselines and the random comparison (default 1)"));
     o.addOption(opt("skip-bad-records", "N", "skip up to N malformed input lines (default 0: fail on the first)"));
     o.addOption(opt("workers", "N", "partition-u worker containers (default 2)"));
-    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default 1)"));
+    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default: partition-u's, sized from the blocks)"));
     o.addOption(opt("max-delay", "TAU", "partition-u maximal delay in blocks (default unbounded)"));
     o.addOption(opt("init-fraction", "F", "partition-u global initialisation sample fraction"));
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
-    o.addOption(opt("reducers", "R", "partition-v reducers (default 1)"));
+    o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
+        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase), best (refine-u: " + BEST_REFINE_ROUNDS
+        + " rounds per phase); see docs/quality.md"));
+    o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
+        + " the step)"));
+    o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
+    o.addOption(opt("join-reducers", "J", "reducers of partition-v's blocks-u-assignment join (default: from the"
+        + " blocks' size)"));
     o.addOption(flag("renumber", "give keys new numbers so each server owns one contiguous range; shards use them"));
     o.addOption(opt("output-format", "FMT", "shards as text (default, same format as the input) or avro"));
     o.addOption(flag("overwrite", "redo every step, replacing existing outputs"));
     return o;
   }
+
+  /** refine-u rounds per phase with {@code --effort best}. */
+  static final int BEST_REFINE_ROUNDS = 30;
 
   @Override
   protected int run(CommandLine cl) throws Exception {
@@ -104,26 +120,40 @@ public final class PipelineTool extends ParsaTool {
     List<Step> steps = new ArrayList<>();
     List<String> ingest = args("--input", input, "--format", format, "--output", blocks, "--seed", seed);
     copy(cl, ingest, "blocks", "skip-bad-records");
-    steps.add(new Step("ingest", blocks, ingest));
+    steps.add(new Step("ingest", blocks, ingest, List.of()));
 
     if (algorithm.equals("parsa")) {
       List<String> pu = args("--blocks", blocks, "--output", dir.toString(), "--k", ks, "--seed", seed);
       copy(cl, pu, "workers", "servers", "max-delay", "init-fraction", "warmup-blocks", "mode");
-      steps.add(new Step("partition-u", uAssign, pu));
+      steps.add(new Step("partition-u", uAssign, pu, List.of(blocks)));
+      String effort = choiceOpt(cl, "effort", "default", "fast", "default", "best");
+      int refineRounds = intOpt(cl, "refine-rounds", switch (effort) {
+        case "fast" -> 0;
+        case "best" -> BEST_REFINE_ROUNDS;
+        default -> RefineUTool.DEFAULT_ROUNDS;
+      }, 0);
+      if (refineRounds > 0 && k > 1) {
+        String refined = new Path(dir, "u-refined").toString();
+        steps.add(new Step("refine-u", refined, args("--blocks", blocks, "--u-assignment", uAssign, "--output",
+            refined, "--k", ks, "--rounds", String.valueOf(refineRounds)), List.of(blocks, uAssign)));
+        uAssign = refined;
+      }
     } else {
       steps.add(new Step("assign-baseline", uAssign, args("--blocks", blocks, "--output", uAssign, "--k", ks,
-          "--algorithm", algorithm, "--seed", seed)));
+          "--algorithm", algorithm, "--seed", seed), List.of(blocks)));
     }
 
     List<String> pv = args("--blocks", blocks, "--u-assignment", uAssign, "--output", vAssign, "--k", ks);
     copy(cl, pv, "reducers");
+    copy(cl, pv, "join-reducers");
     if (renumber) {
       pv.add("--renumber");
     }
-    steps.add(new Step("partition-v", vAssign, pv));
+    steps.add(new Step("partition-v", vAssign, pv, List.of(blocks, uAssign)));
 
     steps.add(new Step("metrics", metrics, args("--blocks", blocks, "--u-assignment", uAssign,
-        "--v-assignment", vAssign, "--output", metrics, "--k", ks, "--seed", seed, "--algorithm", algorithm)));
+        "--v-assignment", vAssign, "--output", metrics, "--k", ks, "--seed", seed, "--algorithm", algorithm),
+        List.of(blocks, uAssign, vAssign)));
 
     List<String> rs = args("--blocks", blocks, "--u-assignment", uAssign, "--v-assignment", vAssign,
         "--output", shards, "--k", ks);
@@ -131,24 +161,48 @@ public final class PipelineTool extends ParsaTool {
     if (renumber) {
       rs.add("--renumber");
     }
-    steps.add(new Step("reshuffle", shards, rs));
+    steps.add(new Step("reshuffle", shards, rs, List.of(blocks, uAssign, vAssign)));
 
+    Provenance provenance = overwrite ? Provenance.empty() : Provenance.read(fs, dir);
     long start = System.nanoTime();
     Map<String, Object> timings = new LinkedHashMap<>();
+    List<String> reused = new ArrayList<>();
+    List<String> ran = new ArrayList<>();
     for (int i = 0; i < steps.size(); i++) {
       Step s = steps.get(i);
       String tag = String.format("[%d/%d] %-15s", i + 1, steps.size(), s.name);
-      if (!overwrite && OutputPaths.isComplete(fs, new Path(s.output))) {
-        System.err.println(tag + " skipped: " + s.output + " is complete");
-        timings.put(s.name, "skipped");
-        continue;
+      // what the step reads now: the raw input (ingest) or the upstream outputs, and its own arguments
+      Provenance.Inputs reads = new Provenance.Inputs();
+      if (s.reads.isEmpty()) {
+        reads.addRawInput(conf, input);
       }
-      if (overwrite) {
+      for (String r : s.reads) {
+        reads.addOutput(fs, new Path(r).getName(), new Path(r));
+      }
+      // arguments relative to the pipeline directory, so that a record stays valid for a copied step output
+      List<String> relArgs = new ArrayList<>();
+      for (String a : s.args) {
+        relArgs.add(a.replace(dir.toString(), "<DIR>"));
+      }
+      String fingerprint = reads.fingerprint(relArgs);
+      Path out = new Path(s.output);
+      if (!overwrite && OutputPaths.isComplete(fs, out)) {
+        Provenance.StepRecord rec = provenance.get(s.name);
+        if (rec != null && rec.fingerprint().equals(fingerprint)) {
+          System.err.println(tag + " reused: " + s.output + " (made " + rec.finished() + " from "
+              + describe(reads.items()) + ", all unchanged)");
+          timings.put(s.name, "reused");
+          reused.add(s.name);
+          continue;
+        }
+        List<String> why = rec == null
+            ? List.of("no record of what it was made from (" + Provenance.FILE + ")")
+            : Provenance.differences(rec.inputs(), reads.items(), 5);
+        System.err.println(tag + " redo: " + s.output + " is complete but stale: " + String.join("; ", why));
+      }
+      if (fs.exists(out)) {
+        // a stale output, or an incomplete one of an interrupted run: the step replaces it
         s.args.add("--overwrite");
-      } else if (fs.exists(new Path(s.output))) {
-        // an incomplete output of an interrupted run: remove it so the step can start clean
-        LOG.info("removing incomplete output {}", s.output);
-        fs.delete(new Path(s.output), true);
       }
       long t0 = System.nanoTime();
       System.err.println(tag + " running: parsa " + s.name + " " + String.join(" ", s.args));
@@ -161,19 +215,68 @@ public final class PipelineTool extends ParsaTool {
             tag, rc, secs);
         return rc;
       }
+      // the step read what it read before it ran (outputs upstream do not change while it runs)
+      s.args.remove("--overwrite");
+      provenance.put(s.name, new Provenance.StepRecord(fingerprint, reads.items(), Instant.now().toString()));
+      provenance.write(fs, dir);
       System.err.printf("%s done in %.1f s -> %s%n", tag, secs, s.output);
       timings.put(s.name, secs);
+      ran.add(s.name);
     }
     timings.put("total", (System.nanoTime() - start) / 1e9);
+    timings.put("reused", reused);
+    timings.put("ran", ran);
     JsonFiles.write(fs, new Path(dir, TIMINGS), timings);
     System.err.printf("pipeline finished in %.1f s; report: %s%n", (System.nanoTime() - start) / 1e9,
         new Path(metrics, "report.txt"));
+    if (!reused.isEmpty()) {
+      System.out.println("pipeline: reused " + String.join(", ", reused) + " from an earlier run (their inputs are"
+          + " unchanged; see " + new Path(dir, Provenance.FILE) + "); ran " + (ran.isEmpty() ? "nothing" : String.join(", ", ran)));
+    }
     printReport(fs, new Path(metrics, "report.txt"));
     return 0;
   }
 
-  /** One step of the run: its CLI name, the directory whose completeness means it is done, its arguments. */
-  private record Step(String name, String output, List<String> args) {}
+  /**
+   * Gives the pipeline directory {@code to} a copy of the complete blocks of pipeline directory {@code from} (same
+   * input and ingest settings), with the record that proves what they were made from, so that a run in {@code to}
+   * reuses them instead of ingesting again (the benchmark runs several placements of one input).
+   */
+  public static void adoptBlocks(Configuration conf, Path from, Path to) throws IOException {
+    FileSystem fs = to.getFileSystem(conf);
+    Provenance.StepRecord rec = Provenance.read(fs, from).get("ingest");
+    if (rec == null || !OutputPaths.isComplete(fs, new Path(from, "blocks"))) {
+      return;
+    }
+    org.apache.hadoop.fs.FileUtil.copy(fs, new Path(from, "blocks"), fs, new Path(to, "blocks"), false, conf);
+    Provenance p = Provenance.read(fs, to);
+    p.put("ingest", rec);
+    p.write(fs, to);
+  }
+
+  /** Short description of a step's inputs for the console ("3 input files, 1.2 MB" or "blocks, u-assignment"). */
+  private static String describe(Map<String, String> items) {
+    java.util.Set<String> groups = new java.util.LinkedHashSet<>();
+    int rawFiles = 0;
+    for (String key : items.keySet()) {
+      if (key.startsWith("input ")) {
+        rawFiles++;
+      } else {
+        int slash = key.indexOf('/');
+        groups.add(slash < 0 ? key : key.substring(0, slash));
+      }
+    }
+    if (rawFiles > 0) {
+      groups.add(rawFiles + " input file" + (rawFiles == 1 ? "" : "s") + " (length, mtime, checksum)");
+    }
+    return String.join(", ", groups);
+  }
+
+  /**
+   * One step of the run: its CLI name, the directory whose completeness means it is done, its arguments and the
+   * upstream output directories it reads (none: it reads the raw input).
+   */
+  private record Step(String name, String output, List<String> args, List<String> reads) {}
 
   private static List<String> args(String... a) {
     return new ArrayList<>(Arrays.asList(a));

@@ -106,6 +106,11 @@ public class ReshuffleTool extends ParsaTool {
   }
 
   @Override
+  protected java.util.Set<String> requiredOptions() {
+    return java.util.Set.of("blocks", "u-assignment", "output", "k");
+  }
+
+  @Override
   protected Options options() {
     return new Options()
         .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow, with raw bytes)"))
@@ -179,6 +184,7 @@ public class ReshuffleTool extends ParsaTool {
         sc.setLong(V_ASSIGNMENT_KEYS, vKeys);
         sc.set(V_ASSIGNMENT, vAssign.makeQualified(vAssign.getFileSystem(conf).getUri(),
             vAssign.getFileSystem(conf).getWorkingDirectory()).toString());
+        Jobs.readsInTasks(shards, vAssign);
       }
       shards.setInputFormatClass(SequenceFileInputFormat.class);
       FileInputFormat.addInputPath(shards, joinDir);

@@ -256,6 +256,21 @@ class IngestToolTest {
   }
 
   @Test
+  void aKeyListedTwiceInARowCountsTwiceAsANonZeroOnceAsAnEdgeAndIsWarnedAbout() throws Exception {
+    write(new File(tmp, "dup/a.libsvm"), "1 1:1 2:1 2:3\n0 3:1 3:1 3:1\n1 4:1\n");
+    File ok = new File(tmp, "dup-out");
+    IngestTestSupport.Run r = ingest(conf, "--input", new File(tmp, "dup").getPath(), "--output", ok.getPath(),
+        "--blocks", "2");
+    assertExit(0, r);
+    IngestStats s = stats(ok);
+    assertEquals(7, s.nonZeros);
+    assertEquals(4, s.edges);
+    assertEquals(3, s.repeatedKeys);
+    assertTrue(r.out().contains("7 non-zeros (4 distinct row-key edges)"), r.out());
+    assertTrue(r.err().contains("ingest: WARNING: 3 non-zeros list a key that their row already lists"), r.err());
+  }
+
+  @Test
   void directedEdgeListsMakeEveryVertexARow() throws Exception {
     File in = write(new File(tmp, "g.edges"), "# directed\n1\t2\n1\t3\n3\t1\n1 2\n");
     File out = new File(tmp, "g");

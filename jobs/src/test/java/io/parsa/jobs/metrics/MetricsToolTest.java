@@ -124,6 +124,11 @@ class MetricsToolTest {
 
     String txt = new String(fs.open(new Path(dir, "metrics/report.txt")).readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(txt.contains("algorithm=figure4 k=3"), txt);
+    // no key is used by three parts, so the bound is max_i (M_i - one-part keys) = max(2, 3, 2 - 1) = 3 = T_max
+    assertEquals(3L, r.getMaxTrafficLowerBound());
+    assertEquals(Boolean.TRUE, r.getMaxTrafficLowerBoundExact());
+    assertTrue(txt.contains("T_max lower bound for this U (LP optimum of eq. 8, keys on a part that uses them): 3;"
+        + " placed T_max 3 is 0.00 % above it"), txt);
     String html = new String(fs.open(new Path(dir, "metrics/report.html")).readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(html.contains("<svg"), "charts are inline SVG");
     assertTrue(!html.replace("http://www.w3.org/2000/svg", "").contains("http"), "no network references");

@@ -113,7 +113,7 @@ class PartitionVToolTest {
     });
 
     assertEquals(0, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/v1", "--k", "" + k}));
+        "--u-assignment", dir + "/u", "--output", dir + "/v1", "--k", "" + k, "--method", "sweep"}));
     Map<Long, Integer> got = new HashMap<>();
     for (VAssignment v : Jobs.readAvroDir(fs, new Path(dir, "v1"), VAssignment.class)) {
       assertNull(got.put(v.getKey(), v.getPart()));
@@ -121,8 +121,20 @@ class PartitionVToolTest {
     }
     assertEquals(expected, got);
 
+    // the default (balanced) placement: every key on a user, T_max never above the sweep's
     assertEquals(0, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/v3", "--k", "" + k, "--reducers", "3", "--renumber"}));
+        "--u-assignment", dir + "/u", "--output", dir + "/v2", "--k", "" + k}));
+    Map<Long, Integer> balanced = new HashMap<>();
+    for (VAssignment v : Jobs.readAvroDir(fs, new Path(dir, "v2"), VAssignment.class)) {
+      assertNull(balanced.put(v.getKey(), v.getPart()));
+      assertTrue(usage.get(v.getKey()).contains(v.getPart()), "key on a part that does not use it");
+    }
+    assertEquals(usage.keySet(), balanced.keySet());
+    assertTrue(maxTraffic(usage, balanced, ws) <= maxTraffic(usage, got, ws),
+        "balanced T_max " + maxTraffic(usage, balanced, ws) + " above the sweep's " + maxTraffic(usage, got, ws));
+
+    assertEquals(0, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/v3", "--k", "" + k, "--reducers", "3", "--join-reducers", "2", "--renumber"}));
     Map<Long, VAssignment> got3 = new HashMap<>();
     long[] vSize = new long[k];
     for (VAssignment v : Jobs.readAvroDir(fs, new Path(dir, "v3"), VAssignment.class)) {
@@ -143,5 +155,20 @@ class PartitionVToolTest {
     }
     assertEquals(usage.size(), newKeys.size());
     assertEquals(usage.size() - 1, newKeys.last());
+  }
+
+  @Test
+  void joinReducersFollowTheInputSize() {
+    assertEquals(1, PartitionVTool.joinReducersFor(0, 100));
+    assertEquals(1, PartitionVTool.joinReducersFor(100, 100));
+    assertEquals(2, PartitionVTool.joinReducersFor(101, 100));
+    assertEquals(40, PartitionVTool.joinReducersFor(10L << 30, 256L << 20));
+  }
+
+  /** max_i T_i with T_i = |N(U_i)| + sum over keys on i of (users - 2). */
+  private static long maxTraffic(Map<Long, TreeSet<Integer>> usage, Map<Long, Integer> v, long[] ws) {
+    long[] t = ws.clone();
+    usage.forEach((key, parts) -> t[v.get(key)] += parts.size() - 2);
+    return java.util.Arrays.stream(t).max().orElse(0);
   }
 }

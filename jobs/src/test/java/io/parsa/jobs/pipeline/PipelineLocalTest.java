@@ -81,13 +81,13 @@ class PipelineLocalTest {
     assertEquals(1_628_543, report.get("nonZeros").asLong());
     assertTrue(report.get("improvementMaxWorkingSet").asDouble() > 0, "parsa beats random on M_max");
 
-    // a second run with the same settings resumes: every step is skipped
+    // a second run with the same settings and input resumes: every step is reused
     rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",
         "--k", String.valueOf(k), "--output", out.getAbsolutePath(), "--blocks", "4", "--workers", "2");
     assertEquals(0, rc);
     JsonNode timings = JsonFiles.MAPPER.readTree(new File(out, PipelineTool.TIMINGS));
-    assertEquals("skipped", timings.get("ingest").asText());
-    assertEquals("skipped", timings.get("reshuffle").asText());
+    assertEquals("reused", timings.get("ingest").asText());
+    assertEquals("reused", timings.get("reshuffle").asText());
 
     // other settings on the same directory are refused without --overwrite
     rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",

@@ -1,6 +1,7 @@
 package io.parsa.engine.gen;
 
 import io.parsa.engine.Mix64;
+import it.unimi.dsi.fastutil.doubles.DoubleHeapPriorityQueue;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.io.IOException;
 import java.util.Arrays;
@@ -12,8 +13,11 @@ import java.util.SplittableRandom;
  *
  * <p>Model. Row r gets a Pareto weight {@code w_r = u^(-1/(rowExponent-1))}; its degree is its share of the
  * requested non-zeros by cumulative rounding, {@code d_r = floor(N·W_r/W) - floor(N·W_{r-1}/W)} with W_r the
- * prefix sum of weights, so the degrees add up to exactly N (before the per-row cap of {@code columns/2}, which
- * only bites on tiny column counts). A first pass over the same random stream computes W. Each key is drawn from
+ * prefix sum of weights, so the degrees add up to exactly N. A row holds at most {@code columns/2} distinct keys;
+ * the heaviest rows (the weights have a heavy tail, so one row can ask for a large part of N) get that cap and
+ * the others' shares are scaled up to make up the difference (water-filling), so the total stays exactly N
+ * whenever {@code rows·columns/2 >= N}. A first pass over the same random stream computes W and the heaviest
+ * weights. Each key is drawn from
  * a continuous power law on [1, columns+1) with density ∝ x^(-columnExponent), then scattered over the key space
  * by a fixed bijection so that popular keys are not all small numbers. Keys of a row are distinct and ascending.
  *
@@ -93,26 +97,52 @@ public final class PowerLawGenerator {
     this.scatterOffset = (seed & Long.MAX_VALUE) % columns;
   }
 
-  /** Generates every row in order 0..rows-1 into {@code sink}; returns the number of non-zeros produced. */
+  /**
+   * Generates every row in order 0..rows-1 into {@code sink}; returns the number of non-zeros produced, which is
+   * the requested number unless {@link #maxNonZeros()} is smaller (or, with locality 1, a community's keys run
+   * out).
+   */
   public long generate(RowSink sink) throws IOException {
+    // first pass: total weight, and the heaviest rows (only they can hit the per-row cap)
+    long cap = rowCap();
     double total = 0;
     SplittableRandom weights = new SplittableRandom(seed);
+    int topSize = (int) Math.min(Math.min(rows, nonZeros / cap + 1), MAX_TRACKED_HEAVY_ROWS);
+    DoubleHeapPriorityQueue heaviest = new DoubleHeapPriorityQueue(Math.max(1, topSize));
     for (long r = 0; r < rows; r++) {
-      total += rowWeight(weights);
+      double w = rowWeight(weights);
+      total += w;
+      if (heaviest.size() < topSize) {
+        heaviest.enqueue(w);
+      } else if (topSize > 0 && w > heaviest.firstDouble()) {
+        heaviest.dequeueDouble();
+        heaviest.enqueue(w);
+      }
     }
+    double[] top = new double[heaviest.size()];
+    for (int i = top.length - 1; i >= 0; i--) {
+      top[i] = heaviest.dequeueDouble(); // descending
+    }
+    Capping capping = capping(top, total, cap);
     weights = new SplittableRandom(seed);
     SplittableRandom keysRnd = new SplittableRandom(seed ^ 0x9E3779B97F4A7C15L);
-    long cap = Math.max(1, columns / 2);
     long[] buf = new long[16];
     LongOpenHashSet seen = new LongOpenHashSet();
     double prefix = 0;
-    long emittedTarget = 0;
+    long cappedRows = 0;
     long produced = 0;
     for (long r = 0; r < rows; r++) {
-      prefix += rowWeight(weights);
-      long target = r == rows - 1 ? nonZeros : (long) Math.floor(nonZeros * (prefix / total));
-      long degree = Math.min(cap, Math.max(0, target - emittedTarget));
-      emittedTarget = Math.max(emittedTarget, target);
+      double w = rowWeight(weights);
+      // share of the non-zeros: cap for the heaviest rows, the rest spread over the others by weight
+      long target;
+      if (w >= capping.threshold) {
+        cappedRows++;
+      } else {
+        prefix += w;
+      }
+      target = r == rows - 1 ? nonZeros
+          : (long) Math.floor(capping.scale * nonZeros * (prefix / total)) + cappedRows * cap;
+      long degree = Math.min(cap, Math.max(0, target - produced));
       int d = (int) Math.min(Integer.MAX_VALUE - 8, degree);
       if (buf.length < d) {
         buf = new long[Math.max(d, buf.length * 2)];
@@ -141,6 +171,50 @@ public final class PowerLawGenerator {
       produced += n;
     }
     return produced;
+  }
+
+  /** Most distinct keys one row can hold: half the key space (at least 1), so that key draws stay cheap. */
+  public long rowCap() {
+    return Math.max(1, columns / 2);
+  }
+
+  /** Most non-zeros this shape can hold: rows x {@link #rowCap()}. */
+  public long maxNonZeros() {
+    return rows > Long.MAX_VALUE / rowCap() ? Long.MAX_VALUE : rows * rowCap();
+  }
+
+  /** Most heavy rows tracked to redistribute capped degree (beyond it, degree above the cap is dropped). */
+  static final int MAX_TRACKED_HEAVY_ROWS = 1 << 22;
+
+  /** Rows with weight at least {@code threshold} get the cap; the others {@code scale} times their share. */
+  private record Capping(double threshold, double scale) {}
+
+  /**
+   * Water-filling: the smallest number c of heaviest rows to cap such that, after the capped rows take c x cap,
+   * the others' shares scaled up to the remaining non-zeros leave the (c+1)-th heaviest row under the cap. A row's
+   * weight is a Pareto draw with infinite variance for exponents below 3, so one row can ask for far more than
+   * the cap; without this its excess would be lost (10^6 non-zeros asked, 0.75 x 10^6 delivered).
+   */
+  private Capping capping(double[] top, double total, long cap) {
+    double capped = 0;
+    for (int c = 0; c <= top.length; c++) {
+      if (c > 0) {
+        capped += top[c - 1];
+      }
+      double remaining = nonZeros - (double) c * cap;
+      double rest = total - capped;
+      if (c == rows || remaining <= 0 || rest <= 0) {
+        // every row capped (the shape holds fewer non-zeros than asked) or nothing left to spread
+        return new Capping(c == 0 ? Double.POSITIVE_INFINITY : top[c - 1], rest > 0 ? Math.max(0, remaining)
+            * total / (nonZeros * rest) : 0);
+      }
+      double scale = remaining * total / (nonZeros * rest);
+      double next = c < top.length ? top[c] : 0;
+      if (c == top.length || scale * nonZeros * next / total < cap) {
+        return new Capping(c == 0 ? Double.POSITIVE_INFINITY : top[c - 1], c == 0 ? 1.0 : scale);
+      }
+    }
+    return new Capping(Double.POSITIVE_INFINITY, 1.0);
   }
 
   private double rowWeight(SplittableRandom rnd) {

@@ -30,10 +30,18 @@ public final class SchedulerService implements SchedulerProtocol {
   private final BlockScheduler scheduler;
   private final ServerRegistry registry;
   private final int waitMs;
+  private final LivenessMonitor liveness;
   private final AtomicLong rejected = new AtomicLong();
 
   public SchedulerService(JobSpec job, String secret, BlockScheduler scheduler, ServerRegistry registry,
       int waitMs) {
+    this(job, secret, scheduler, registry, waitMs, new LivenessMonitor(System::currentTimeMillis, 0));
+  }
+
+  /** @param liveness told of every worker's progress (block hand-outs, reserves, done reports, server lookups) */
+  public SchedulerService(JobSpec job, String secret, BlockScheduler scheduler, ServerRegistry registry,
+      int waitMs, LivenessMonitor liveness) {
+    this.liveness = liveness;
     this.job = job;
     this.jobJson = job.toJson();
     this.secret = secret;
@@ -66,6 +74,7 @@ public final class SchedulerService implements SchedulerProtocol {
     BlockScheduler.Assignment a = scheduler.next(request.getWorkerId());
     switch (a.kind) {
       case RUN:
+        liveness.blockStarted(request.getWorkerId());
         LOG.debug("block {} (stage {}) -> worker {} as task {}", a.blockIndex, a.stage, request.getWorkerId(),
             a.taskId);
         return new Task(TaskKind.RUN, a.taskId, a.blockIndex, job.blockPaths.get(a.blockIndex), a.stage, 0);
@@ -80,6 +89,7 @@ public final class SchedulerService implements SchedulerProtocol {
   public Reservation reserve(ReserveRequest request) throws SchedulerRejected {
     check(request.getSecret());
     try {
+      liveness.progress(request.getWorkerId());
       double[] base = scheduler.reserve(request.getWorkerId(), request.getTaskId(), request.getRows(),
           request.getWeight());
       return new Reservation(Longs.wrap(base));
@@ -92,8 +102,12 @@ public final class SchedulerService implements SchedulerProtocol {
   public boolean taskDone(TaskReport r) throws SchedulerRejected {
     check(r.getSecret());
     try {
-      return scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()), r.getRows(),
-          r.getEdges());
+      boolean counted = scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()),
+          Longs.toArray(r.getPartRows()), r.getRows(), r.getEdges());
+      if (counted) {
+        liveness.blockDone(r.getWorkerId());
+      }
+      return counted;
     } catch (IllegalArgumentException e) {
       throw Rejections.master(e.getMessage());
     }
@@ -114,6 +128,8 @@ public final class SchedulerService implements SchedulerProtocol {
   @Override
   public ServerList servers(ServerListRequest request) throws SchedulerRejected {
     check(request.getSecret());
+    // a worker waiting for a restarting server asks for addresses: it is waiting, not stuck
+    liveness.progress(request.getWorkerId());
     synchronized (registry) {
       return new ServerList(registry.epoch(), registry.addresses());
     }

@@ -1,8 +1,8 @@
 package io.parsa.yarn.am;
 
+import io.parsa.yarn.ContainerHost;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
-import io.parsa.yarn.client.YarnSubmitter;
 import io.parsa.yarn.rpc.Secrets;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +44,7 @@ public final class YarnAppMaster {
   static int run() throws Exception {
     JobSpec job = JobSpec.fromJson(Files.readString(Paths.get(YarnContainers.JOB_FILE)));
     Configuration conf = job.applyTo(new YarnConfiguration());
-    String host = System.getenv(ApplicationConstants.Environment.NM_HOST.name());
-    if (host == null) {
-      host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
-    }
+    String host = ContainerHost.advertised();
     String secret = Secrets.generate();
     String containerId = System.getenv(ApplicationConstants.Environment.CONTAINER_ID.name());
     int attempt = containerId == null ? 1
@@ -55,7 +52,8 @@ public final class YarnAppMaster {
     if (attempt > 1) {
       LOG.info("application attempt {}: taking over from the earlier attempt", attempt);
     }
-    PartitionMaster master = new PartitionMaster(job, conf, secret, "0.0.0.0", host, attempt);
+    PartitionMaster master = new PartitionMaster(job, conf, secret, ContainerHost.bindAddress(conf, host), host,
+        attempt);
     String address = master.start();
     YarnLauncher launcher = new YarnLauncher(conf, master, address, secret, host);
     launcher.start();
@@ -63,9 +61,15 @@ public final class YarnAppMaster {
     FileSystem fs = staging.getFileSystem(conf);
     PartitionMaster.Outcome outcome;
     try {
+      // progress reaches the client through the ResourceManager (YarnLauncher's getProgress); here only the log
+      String[] servers = {""};
       outcome = master.run(launcher, (p, line) -> {
-        publish(fs, staging, YarnSubmitter.PROGRESS_FILE, line);
-        publish(fs, staging, SERVERS_FILE, String.join("\n", master.serverAddresses()));
+        LOG.info("progress: {}", line);
+        String now = String.join("\n", master.serverAddresses());
+        if (!now.equals(servers[0])) {
+          publish(fs, staging, SERVERS_FILE, now);
+          servers[0] = now;
+        }
       });
     } catch (RuntimeException e) {
       outcome = null;
@@ -77,7 +81,7 @@ public final class YarnAppMaster {
     return ok ? 0 : 1;
   }
 
-  /** Writes the progress line for the client (temp file + rename, so it never reads half a line). */
+  /** Writes a small staging file (temp file + rename, so a reader never sees half of it). */
   private static void publish(FileSystem fs, Path staging, String name, String text) {
     try {
       Path tmp = new Path(staging, "." + name + ".tmp");
@@ -89,9 +93,6 @@ public final class YarnAppMaster {
       fs.rename(tmp, dst);
     } catch (Exception e) {
       LOG.debug("could not publish {}: {}", name, e.toString());
-    }
-    if (name.equals(YarnSubmitter.PROGRESS_FILE)) {
-      LOG.info("progress: {}", text);
     }
   }
 

@@ -65,6 +65,7 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   private final Deque<Integer> pendingServers = new ArrayDeque<>();
   private final Deque<Integer> pendingWorkers = new ArrayDeque<>();
   private final Map<ContainerId, Role> roles = new HashMap<>();
+  private final Map<ContainerId, Container> containers = new HashMap<>();
   private AMRMClientAsync<ContainerRequest> amrm;
   private NMClientAsync nm;
 
@@ -88,6 +89,9 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     nm = NMClientAsync.createNMClientAsync(new NmHandler());
     nm.init(conf);
     nm.start();
+    // No tracking URL of our own: the master serves no web page, and a made-up one would be a dead link. The
+    // ResourceManager then hands clients its proxy link for the application, which leads to the application's RM
+    // page (state, progress from RmHandler.getProgress, diagnostics, container logs).
     amrm.registerApplicationMaster(host, 0, "");
     LOG.info("registered with the ResourceManager");
   }
@@ -144,6 +148,7 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     }
     Role role = new Role(server, id);
     roles.put(c.getId(), role);
+    containers.put(c.getId(), c);
     try {
       int mem = server ? ParsaYarnConfig.serverMemoryMb(conf) : ParsaYarnConfig.workerMemoryMb(conf);
       String main = server ? ServerMain.class.getName() : WorkerMain.class.getName();
@@ -161,7 +166,42 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   }
 
   private synchronized Role roleOf(ContainerId id, boolean remove) {
-    return remove ? roles.remove(id) : roles.get(id);
+    if (remove) {
+      containers.remove(id);
+      return roles.remove(id);
+    }
+    return roles.get(id);
+  }
+
+  /** Stops the container of a server the master declared stuck; its completion is not reported. */
+  @Override
+  public synchronized void killServer(int serverId) {
+    for (Map.Entry<ContainerId, Role> e : roles.entrySet()) {
+      Role r = e.getValue();
+      if (r.server && r.id == serverId) {
+        Container c = containers.remove(e.getKey());
+        roles.remove(e.getKey());
+        LOG.warn("stopping container {} of hung server {}", c.getId(), serverId);
+        nm.stopContainerAsync(c.getId(), c.getNodeId());
+        return;
+      }
+    }
+  }
+
+  /** Stops the container of a worker the master declared stuck (its completion is then ignored). */
+  @Override
+  public synchronized void killWorker(int workerId) {
+    for (Map.Entry<ContainerId, Role> e : roles.entrySet()) {
+      Role r = e.getValue();
+      Container c = containers.get(e.getKey());
+      if (!r.server && r.id == workerId && c != null) {
+        LOG.warn("stopping container {} of hung worker {}", c.getId(), workerId);
+        nm.stopContainerAsync(c.getId(), c.getNodeId());
+        return;
+      }
+    }
+    // not started yet (or already gone): drop a pending launch of that id
+    pendingWorkers.remove(workerId);
   }
 
   private void exited(Role role, PartitionMaster.Exit exit, String diag) {

@@ -34,6 +34,9 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
   private final PartitionMaster master;
   private final Worker.BlockHook hook;
   private final List<Thread> threads = new ArrayList<>();
+  private final java.util.Map<Integer, Thread> workers = new java.util.HashMap<>();
+  private final java.util.Map<Integer, Thread> servers = new java.util.HashMap<>();
+  private final java.util.Set<Thread> killed = new java.util.HashSet<>();
 
   public EmbeddedLauncher(JobSpec job, Configuration conf, String secret, String masterAddress,
       PartitionMaster master, Worker.BlockHook hook) {
@@ -53,12 +56,16 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (Exception | Error e) {
+        if (wasKilled()) {
+          return;
+        }
         LOG.error("embedded server {} died", serverId, e);
         master.serverExited(serverId, PartitionMaster.Exit.FAILED, e.toString());
       }
     }, "parsa-server-" + serverId);
     t.setDaemon(true);
     threads.add(t);
+    servers.put(serverId, t);
     t.start();
   }
 
@@ -66,7 +73,8 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
   public synchronized void launchWorker(int workerId) {
     Thread t = new Thread(() -> {
       try {
-        new Worker(job, workerId, secret, conf, masterAddress, new EnginePartitioner(job.k), hook).run();
+        new Worker(job, workerId, master.attempt(), secret, conf, masterAddress, new EnginePartitioner(job.k),
+            hook).run();
         master.workerExited(workerId, PartitionMaster.Exit.SUCCESS, "exited");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -77,7 +85,39 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
     }, "parsa-worker-" + workerId);
     t.setDaemon(true);
     threads.add(t);
+    workers.put(workerId, t);
     t.start();
+  }
+
+  private synchronized boolean wasKilled() {
+    return killed.contains(Thread.currentThread());
+  }
+
+  /** Interrupts the server's thread (it closes its endpoint on the way out); its end is not reported. */
+  @Override
+  public synchronized void killServer(int serverId) {
+    Thread t = servers.get(serverId);
+    if (t != null) {
+      LOG.warn("killing embedded server {} (interrupting its thread)", serverId);
+      killed.add(t);
+      t.interrupt();
+      try {
+        // the old server must stop acknowledging pushes before its replacement replays its log
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Interrupts the worker's thread (a thread cannot be killed; the master ignores whatever it does next). */
+  @Override
+  public synchronized void killWorker(int workerId) {
+    Thread t = workers.get(workerId);
+    if (t != null) {
+      LOG.warn("killing embedded worker {} (interrupting its thread)", workerId);
+      t.interrupt();
+    }
   }
 
   @Override

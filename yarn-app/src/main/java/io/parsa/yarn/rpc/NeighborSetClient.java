@@ -6,16 +6,29 @@ import io.parsa.avro.rpc.PullResponse;
 import io.parsa.avro.rpc.PushRequest;
 import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.avro.rpc.ServerList;
+import io.parsa.yarn.ParsaYarnConfig;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker's view of the sharded neighbor sets: splits pulls and pushes by owner shard and into batches, numbers
  * every push batch with a per-worker sequence (a retried batch keeps its number, so the server applies it once),
- * and on a transport error asks the master for fresh server addresses and retries until {@code retryMs} passed.
+ * and on a transport error waits for the server: it polls the master's registry for the server's (new) address
+ * and re-sends the unacknowledged batch, for up to {@code serverWaitMs} — far longer than any RPC timeout, so a
+ * slow server restart delays workers instead of failing them.
+ *
+ * <p>Sequences need no clock: worker ids are unique within an application attempt (the master never reuses
+ * one), and the sequence starts at {@code attempt << 40}, so a worker of a later attempt that reuses an id of an
+ * earlier attempt still numbers its pushes above every push the servers saw from that id.
  */
 public final class NeighborSetClient implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NeighborSetClient.class);
+  /** Bits of the sequence left for pushes within one attempt (2^40, about 10^12 batches). */
+  static final int SEQUENCE_BITS = 40;
+
   private final SchedulerClient master;
   private final String secret;
   private final int workerId;
@@ -23,15 +36,20 @@ public final class NeighborSetClient implements AutoCloseable {
   private final int wpk;
   private final int batchKeys;
   private final int connectTimeoutMs;
-  private final long retryMs;
+  private final long serverWaitMs;
   @SuppressWarnings("unchecked")
   private final Rpc.Client<NeighborSetProtocol>[] conns;
   private List<String> addresses;
   private long sequence;
 
   @SuppressWarnings("unchecked")
-  public NeighborSetClient(SchedulerClient master, String secret, int workerId, int servers, int k, int batchKeys,
-      int connectTimeoutMs, long retryMs) {
+  /**
+   * @param workerId the worker's explicit id (unique within the attempt)
+   * @param attempt the application attempt whose master launched this worker, from 1
+   * @param serverWaitMs how long to wait for an unreachable or restarting server before giving up
+   */
+  public NeighborSetClient(SchedulerClient master, String secret, int workerId, int attempt, int servers, int k,
+      int batchKeys, int connectTimeoutMs, long serverWaitMs) {
     this.master = master;
     this.secret = secret;
     this.workerId = workerId;
@@ -39,9 +57,17 @@ public final class NeighborSetClient implements AutoCloseable {
     this.wpk = (k + 63) >>> 6;
     this.batchKeys = batchKeys;
     this.connectTimeoutMs = connectTimeoutMs;
-    this.retryMs = retryMs;
+    this.serverWaitMs = serverWaitMs;
     this.conns = new Rpc.Client[servers];
-    this.sequence = System.currentTimeMillis() * 1000;
+    this.sequence = firstSequence(attempt);
+  }
+
+  /** The sequence before the first push of a worker of {@code attempt}: above every sequence of earlier attempts. */
+  static long firstSequence(int attempt) {
+    if (attempt < 1 || attempt >= 1 << (63 - SEQUENCE_BITS)) {
+      throw new IllegalArgumentException("application attempt " + attempt + " outside [1, 2^23)");
+    }
+    return (long) attempt << SEQUENCE_BITS;
   }
 
   /** Splits sorted or unsorted keys by shard: indices of the keys owned by each shard. */
@@ -116,20 +142,34 @@ public final class NeighborSetClient implements AutoCloseable {
   }
 
   private <T> T call(int shard, String what, Call<T> call) throws IOException {
-    long deadline = System.currentTimeMillis() + retryMs;
+    long started = System.currentTimeMillis();
+    long deadline = started + serverWaitMs;
     Exception last = null;
     int attempt = 0;
     while (true) {
       try {
-        return call.apply(connection(shard));
+        T result = call.apply(connection(shard));
+        if (attempt > 0) {
+          LOG.info("worker {}: server {} is back after {} ms; {} re-sent", workerId, shard,
+              System.currentTimeMillis() - started, what);
+        }
+        return result;
       } catch (RequestRejected e) {
         throw new IOException("server " + shard + " rejected " + what + ": " + e.getReason(), e);
       } catch (IOException | RuntimeException e) {
+        if (e instanceof java.io.InterruptedIOException) {
+          throw (java.io.InterruptedIOException) e;
+        }
         last = e;
         drop(shard);
       }
       if (System.currentTimeMillis() > deadline) {
-        throw new IOException("server " + shard + " unreachable for " + what + " after " + retryMs + " ms", last);
+        throw new IOException("server " + shard + " unreachable for " + what + " for " + serverWaitMs
+            + " ms (" + ParsaYarnConfig.WORKER_SERVER_WAIT_MS + ")", last);
+      }
+      if (attempt == 0) {
+        LOG.warn("worker {}: server {} unreachable for {} ({}); waiting up to {} ms for it to come back", workerId,
+            shard, what, last.toString(), serverWaitMs);
       }
       Sleeper.backoff(attempt++);
       refreshAddresses();
@@ -145,7 +185,7 @@ public final class NeighborSetClient implements AutoCloseable {
       if (a.isEmpty()) {
         throw new IOException("server " + shard + " is restarting");
       }
-      conns[shard] = Rpc.connect(NeighborSetProtocol.class, a, connectTimeoutMs);
+      conns[shard] = Rpc.connect(NeighborSetProtocol.class, a, connectTimeoutMs, RpcSecurity.forSecret(secret));
     }
     return conns[shard].proxy();
   }

@@ -12,23 +12,26 @@ import org.apache.avro.ipc.netty.NettyTransceiver;
 import org.apache.avro.ipc.specific.SpecificRequestor;
 import org.apache.avro.ipc.specific.SpecificResponder;
 
-/** Starts Avro IPC (Netty) endpoints and opens typed clients to them. */
+/**
+ * Starts Avro IPC (Netty) endpoints and opens typed clients to them, always over mutual TLS keyed by the
+ * application's secret ({@link RpcSecurity}).
+ */
 public final class Rpc {
 
   private Rpc() {}
 
   /**
-   * Serves {@code impl} of {@code iface} on {@code bindHost} and an ephemeral port; started on return. The Netty
+   * Serves {@code impl} of {@code iface} on {@code bindHost} and an ephemeral port over TLS; started on return. The Netty
    * threads are daemons and all three event-loop groups are shut down on close (Avro's own NettyServer leaves
    * its request-executor group running, which keeps a JVM from exiting).
    */
-  public static <T> Server serve(Class<T> iface, T impl, String bindHost) throws IOException {
+  public static <T> Server serve(Class<T> iface, T impl, String bindHost, RpcSecurity security) throws IOException {
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("parsa-rpc-boss", true));
     EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("parsa-rpc-io", true));
     EventLoopGroup exec = new DefaultEventLoopGroup(4, new DefaultThreadFactory("parsa-rpc-exec", true));
     try {
       NettyServer server = new NettyServer(new SpecificResponder(iface, impl), new InetSocketAddress(bindHost, 0),
-          ch -> { }, b -> { }, boss, io, exec);
+          security::secureServerChannel, b -> { }, boss, io, exec);
       server.start();
       return new Endpoint(server, exec);
     } catch (InterruptedException e) {
@@ -112,10 +115,26 @@ public final class Rpc {
     }
   }
 
-  /** Connects to {@code host:port}. */
-  public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs) throws IOException {
+  /** Connects to {@code host:port} over TLS; the handshake fails unless the server holds the same secret. */
+  public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs, RpcSecurity security)
+      throws IOException {
+    return connect(iface, hostPort, connectTimeoutMs, security, null);
+  }
+
+  /**
+   * As {@link #connect(Class, String, int, RpcSecurity)}; {@code extraHandlers} (may be null) is then given the
+   * client channel after the TLS handler is in place and before Avro adds its framing, so a handler it adds first
+   * sees the bytes as they cross the socket, and one it adds last sees Avro's frames in clear.
+   */
+  public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs, RpcSecurity security,
+      java.util.function.Consumer<io.netty.channel.socket.SocketChannel> extraHandlers) throws IOException {
     InetSocketAddress addr = parse(hostPort);
-    NettyTransceiver t = new NettyTransceiver(addr, connectTimeoutMs);
+    NettyTransceiver t = new NettyTransceiver(addr, connectTimeoutMs, ch -> {
+      security.secureClientChannel(ch, addr.getHostString(), addr.getPort());
+      if (extraHandlers != null) {
+        extraHandlers.accept(ch);
+      }
+    });
     try {
       return new Client<>(t, SpecificRequestor.getClient(iface, t), hostPort);
     } catch (IOException | RuntimeException e) {

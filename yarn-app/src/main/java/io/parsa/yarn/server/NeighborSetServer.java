@@ -4,6 +4,7 @@ import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
 import java.util.concurrent.Executors;
@@ -17,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Life of one neighbor-set server (container or embedded thread): restore from the newest checkpoint (or load the
- * initial neighbor sets), serve, register with the master, checkpoint periodically, stop on request.
+ * Life of one neighbor-set server (container or embedded thread): restore the newest snapshot and replay the push
+ * log after it (or load the initial neighbor sets), start a new log segment, serve, register with the master,
+ * snapshot periodically, stop on request (or fail when the log cannot be written, so the master restarts it).
  */
 public final class NeighborSetServer {
   private static final Logger LOG = LoggerFactory.getLogger(NeighborSetServer.class);
@@ -48,12 +50,30 @@ public final class NeighborSetServer {
     FileSystem fs = ckpt.getFileSystem(conf);
     fs.mkdirs(ckpt);
     int maxKeys = conf.getInt(ParsaYarnConfig.SERVER_MAX_KEYS, ParsaYarnConfig.DEFAULT_SERVER_MAX_KEYS);
-    NeighborSetService service = new NeighborSetService(serverId, job.servers, job.k, secret, maxKeys, fs, ckpt);
-    if (!service.restore() && job.initialNeighborSets != null) {
+    int subMapBits = conf.getInt(ParsaYarnConfig.SERVER_SUBMAP_BITS, ParsaYarnConfig.DEFAULT_SERVER_SUBMAP_BITS);
+    NeighborSetService service = new NeighborSetService(serverId, job.servers, job.k, secret, maxKeys, fs, ckpt,
+        subMapBits);
+    boolean restored = service.restore();
+    if (!restored && job.initialNeighborSets != null) {
       service.loadInitial(new Path(job.initialNeighborSets));
+    }
+    service.startLog();
+    service.restrictDumpsTo(new Path(job.outputTmp));
+    if (!restored && job.initialNeighborSets != null) {
       service.checkpoint();
     }
-    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost);
+    if (!restored && conf.getInt(ParsaYarnConfig.TEST_CRASH_SERVER_ID, -1) == serverId) {
+      service.crashAfterPushes(conf.getLong(ParsaYarnConfig.TEST_CRASH_SERVER_AFTER_PUSHES, 0));
+    }
+    if (!restored && conf.getInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, -1) == serverId) {
+      service.hangAfterPushes(conf.getLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 0));
+    }
+    long restartDelay = conf.getLong(ParsaYarnConfig.TEST_SERVER_RESTART_DELAY_MS, 0);
+    if (restored && restartDelay > 0) {
+      LOG.warn("test hook: restarted server {} waits {} ms before serving", serverId, restartDelay);
+      Thread.sleep(restartDelay);
+    }
+    Server rpc = Rpc.serve(NeighborSetProtocol.class, service, bindHost, RpcSecurity.forSecret(secret));
     long interval = conf.getLong(ParsaYarnConfig.SERVER_CHECKPOINT_INTERVAL_MS,
         ParsaYarnConfig.DEFAULT_SERVER_CHECKPOINT_INTERVAL_MS);
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -76,7 +96,11 @@ public final class NeighborSetServer {
       master.registerServer(advertisedHost, rpc.getPort());
       LOG.info("server {} serving on {}:{}", serverId, advertisedHost, rpc.getPort());
       service.awaitShutdown();
+      if (service.failure() != null) {
+        throw new IOException("server " + serverId + " failed: " + service.failure());
+      }
     } finally {
+      service.stop();
       timer.shutdownNow();
       Rpc.closeAsync(rpc);
     }

@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -32,43 +32,64 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One neighbor-set shard behind the {@link NeighborSetProtocol}: validates every request (secret, ownership,
- * sizes) before touching state, applies pushes once per (worker, sequence), and checkpoints / dumps the shard.
+ * sizes) before touching state, applies pushes once per (worker, sequence), logs every applied push before
+ * acknowledging it, and snapshots / dumps the shard without stopping pushes.
  *
- * <p>Checkpoint file: {@code <checkpointDir>/server-<id>-<generation>.avro}, NeighborSetEntry records with the
- * per-worker applied sequence numbers in the file metadata; written to a hidden temp file and renamed, so the
- * newest complete generation is always readable.
+ * <p>Durability (see docs/partition-u.md, "Server state"): a push is appended to the current log segment
+ * ({@link PushLog}, flushed) and applied under one push lock, then acknowledged. A snapshot rolls the log to a
+ * new segment (under the push lock: microseconds), then copies and writes one sub-map at a time (each sub-map's
+ * lock is held only for its in-memory copy), renames {@code server-<id>-<segment>.avro} into place and deletes
+ * the segments it covers. A restarted server loads the newest snapshot and replays the later segments in order;
+ * replaying a push the snapshot already holds is harmless (union is idempotent; a replace sets the same value,
+ * and pushes are replayed in their original order).
  */
 public final class NeighborSetService implements NeighborSetProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(NeighborSetService.class);
   private static final String META_SEQ = "parsa.sequences";
+  private static final String META_SEGMENT = "parsa.log.segment";
 
   private final int serverId;
   private final int servers;
   private final String secret;
   private final int maxKeys;
   private final ShardStore store;
+  /** Serialises push application, sequence bookkeeping and log appends (pulls never take it). */
+  private final Object pushLock = new Object();
   private final Int2LongOpenHashMap lastSequence = new Int2LongOpenHashMap();
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private PushLog.Writer log;
+  private long nextSegment = 1;
   private final FileSystem fs;
+  private volatile Path dumpRoot;
   private final Path checkpointDir;
   private final long lastWordMask;
   private final AtomicLong pulls = new AtomicLong();
   private final AtomicLong pushes = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
   private final CountDownLatch shutdown = new CountDownLatch(1);
-  private long generation;
+  private volatile String failure;
+  private volatile long crashAfterPushes = -1;
+  private volatile long hangAfterPushes = -1;
+  private volatile boolean stopped;
+  /** When the push being applied started (ms), 0 if none: what {@link #ping} reports. */
+  private volatile long pushStartedAt;
   private volatile String lastCheckpoint;
 
   /**
-   * @param checkpointDir where checkpoints go (may be null: checkpoints disabled)
+   * @param checkpointDir where snapshots and push logs go (may be null: no durability)
    */
   public NeighborSetService(int serverId, int servers, int k, String secret, int maxKeys, FileSystem fs,
       Path checkpointDir) {
+    this(serverId, servers, k, secret, maxKeys, fs, checkpointDir, ShardStore.DEFAULT_SUBMAP_BITS);
+  }
+
+  /** @param subMapBits log2 of the number of sub-maps of the shard */
+  public NeighborSetService(int serverId, int servers, int k, String secret, int maxKeys, FileSystem fs,
+      Path checkpointDir, int subMapBits) {
     this.serverId = serverId;
     this.servers = servers;
     this.secret = secret;
     this.maxKeys = maxKeys;
-    this.store = new ShardStore(k);
+    this.store = new ShardStore(k, subMapBits);
     this.fs = fs;
     this.checkpointDir = checkpointDir;
     this.lastWordMask = (k & 63) == 0 ? -1L : (1L << (k & 63)) - 1;
@@ -123,12 +144,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     long[] out = new long[keys.length * wpk];
-    lock.readLock().lock();
-    try {
-      store.pull(keys, out);
-    } finally {
-      lock.readLock().unlock();
-    }
+    store.pull(keys, out);
     pulls.incrementAndGet();
     return new PullResponse(wpk, LongArrayList.wrap(out));
   }
@@ -157,20 +173,63 @@ public final class NeighborSetService implements NeighborSetProtocol {
         throw reject("bits set at or beyond part k for key index " + (i / wpk));
       }
     }
-    lock.writeLock().lock();
-    try {
-      int worker = request.getWorkerId();
-      long seq = request.getSequence();
-      if (seq <= lastSequence.get(worker)) {
-        return new PushResponse(seq, false);
+    int worker = request.getWorkerId();
+    long seq = request.getSequence();
+    boolean replace = request.getReplace();
+    synchronized (pushLock) {
+      pushStartedAt = System.currentTimeMillis();
+      try {
+        return applyLocked(worker, seq, replace, keys, bits);
+      } finally {
+        pushStartedAt = 0;
       }
-      store.push(keys, bits, request.getReplace());
-      lastSequence.put(worker, seq);
-    } finally {
-      lock.writeLock().unlock();
     }
+  }
+
+  /** Applies one validated push; the caller holds {@link #pushLock}. */
+  private PushResponse applyLocked(int worker, long seq, boolean replace, long[] keys, long[] bits) {
+    if (failure != null || stopped) {
+      throw new AvroRuntimeException("server " + serverId + " is going down"
+          + (failure == null ? "" : ": " + failure));
+    }
+    if (hangAfterPushes >= 0 && pushes.get() >= hangAfterPushes) {
+      LOG.warn("test hook: server {} stops making progress in a push", serverId);
+      while (!stopped) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      throw new AvroRuntimeException("server " + serverId + " was stopped while hung (test hook)");
+    }
+    if (seq <= lastSequence.get(worker)) {
+      return new PushResponse(seq, false);
+    }
+    if (crashAfterPushes >= 0 && pushes.get() >= crashAfterPushes) {
+      fail("test hook: crash after " + crashAfterPushes + " acknowledged pushes");
+      throw new AvroRuntimeException("server " + serverId + " crashed (test hook)");
+    }
+    if (log != null) {
+      try {
+        log.append(worker, seq, replace, keys, bits);
+      } catch (IOException e) {
+        fail("push log append failed: " + e);
+        throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
+      }
+    }
+    store.push(keys, bits, replace);
+    lastSequence.put(worker, seq);
     pushes.incrementAndGet();
-    return new PushResponse(request.getSequence(), true);
+    return new PushResponse(seq, true);
+  }
+
+  @Override
+  public long ping(ControlRequest request) throws RequestRejected {
+    checkSecret(request == null ? null : request.getSecret());
+    long started = pushStartedAt;
+    return started == 0 ? 0 : Math.max(1, System.currentTimeMillis() - started);
   }
 
   // ---- control plane ---------------------------------------------------------------------------
@@ -183,15 +242,8 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   /** Current counters (local call). */
   public ServerStats stats() {
-    long[] sizes;
-    long n;
-    lock.readLock().lock();
-    try {
-      sizes = store.setSizes();
-      n = store.numKeys();
-    } finally {
-      lock.readLock().unlock();
-    }
+    long[] sizes = store.setSizes();
+    long n = store.numKeys();
     return new ServerStats(serverId, n, LongArrayList.wrap(sizes), pulls.get(), pushes.get(), rejected.get(),
         lastCheckpoint);
   }
@@ -207,6 +259,23 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return stats();
   }
 
+  /**
+   * Restricts {@code dump} to directories under {@code root} (the application's own temporary output), so that
+   * even a holder of the secret cannot make the server write anywhere else with the container's rights.
+   */
+  public void restrictDumpsTo(Path root) {
+    this.dumpRoot = root;
+  }
+
+  private static boolean isUnder(Path p, Path root) {
+    for (Path q = p; q != null; q = q.getParent()) {
+      if (q.equals(root)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public ServerStats dump(ControlRequest request) throws RequestRejected {
     checkSecret(request == null ? null : request.getSecret());
@@ -214,6 +283,9 @@ public final class NeighborSetService implements NeighborSetProtocol {
       throw reject("dump needs a path");
     }
     Path dir = new Path(request.getPath());
+    if (dumpRoot != null && !isUnder(fs.makeQualified(dir), fs.makeQualified(dumpRoot))) {
+      throw reject("dump path " + dir + " is outside this application's output " + dumpRoot);
+    }
     Path file = new Path(dir, String.format("part-s-%05d.avro", serverId));
     try {
       writeShard(file, Map.of());
@@ -231,35 +303,68 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return true;
   }
 
-  /** Blocks until a shutdown request arrives. */
+  /** Blocks until a shutdown request arrives or the service fails (see {@link #failure}). */
   public void awaitShutdown() throws InterruptedException {
     shutdown.await();
+  }
+
+  /** Why the service stopped accepting pushes (a log write failed, or a test crash), or null. */
+  public String failure() {
+    return failure;
+  }
+
+  private void fail(String why) {
+    if (failure == null) {
+      failure = why;
+      LOG.error("server {}: {}", serverId, why);
+    }
+    shutdown.countDown();
+  }
+
+  /** Test hook: after {@code n} applied pushes the next push hangs (holding the push lock) until {@link #stop}. */
+  public void hangAfterPushes(long n) {
+    hangAfterPushes = n;
+  }
+
+  /** The server is going away (shut down or killed): releases a push held by the hang test hook. */
+  public void stop() {
+    stopped = true;
+  }
+
+  /** Test hook: after {@code n} applied pushes the next push makes the service fail as if it crashed. */
+  public void crashAfterPushes(long n) {
+    crashAfterPushes = n;
   }
 
   public boolean isShutdown() {
     return shutdown.getCount() == 0;
   }
 
-  /** Writes a new checkpoint generation and removes older ones. */
+  /**
+   * Takes a snapshot without stopping pushes: rolls the push log to a new segment, writes the shard one sub-map
+   * copy at a time, renames the snapshot into place and deletes the log segments and snapshots it supersedes.
+   */
   public synchronized void checkpoint() throws IOException {
     if (checkpointDir == null) {
       return;
     }
-    long gen = ++generation;
-    Path target = new Path(checkpointDir, String.format("server-%d-%09d.avro", serverId, gen));
-    Path tmp = new Path(checkpointDir, "." + target.getName() + ".tmp");
+    long covered;
     String seqs;
-    lock.readLock().lock();
-    try {
-      StringBuilder sb = new StringBuilder();
-      for (Int2LongOpenHashMap.Entry e : lastSequence.int2LongEntrySet()) {
-        sb.append(e.getIntKey()).append(':').append(e.getLongValue()).append(',');
+    synchronized (pushLock) {
+      if (log == null) {
+        throw new IllegalStateException("server " + serverId + ": checkpoint before the push log was started");
       }
-      seqs = sb.toString();
-      writeShardLocked(tmp, Map.of(META_SEQ, seqs));
-    } finally {
-      lock.readLock().unlock();
+      covered = log.segment();
+      seqs = encodeSequences();
+      PushLog.Writer next = new PushLog.Writer(fs, checkpointDir, serverId, covered + 1);
+      PushLog.Writer old = log;
+      log = next;
+      old.close();
     }
+    long t0 = System.currentTimeMillis();
+    Path target = new Path(checkpointDir, String.format("server-%d-%09d.avro", serverId, covered));
+    Path tmp = new Path(checkpointDir, "." + target.getName() + ".tmp");
+    long written = writeShard(tmp, Map.of(META_SEQ, seqs, META_SEGMENT, Long.toString(covered)));
     if (!fs.rename(tmp, target)) {
       throw new IOException("could not rename checkpoint " + tmp + " to " + target);
     }
@@ -269,79 +374,138 @@ public final class NeighborSetService implements NeighborSetProtocol {
         fs.delete(st.getPath(), false);
       }
     }
-    LOG.debug("server {}: checkpoint {}", serverId, target);
-  }
-
-  private void writeShard(Path file, Map<String, String> meta) throws IOException {
-    lock.readLock().lock();
-    try {
-      writeShardLocked(file, meta);
-    } finally {
-      lock.readLock().unlock();
+    for (long seg : PushLog.segments(fs, checkpointDir, serverId)) {
+      if (seg <= covered) {
+        PushLog.logFs(fs).delete(PushLog.segmentPath(checkpointDir, serverId, seg), false);
+      }
     }
+    LOG.info("server {}: snapshot {} ({} keys, log segments <= {} dropped) in {} ms", serverId, target, written,
+        covered, System.currentTimeMillis() - t0);
   }
 
-  private void writeShardLocked(Path file, Map<String, String> meta) throws IOException {
+  private String encodeSequences() {
+    StringBuilder sb = new StringBuilder();
+    for (Int2LongOpenHashMap.Entry e : lastSequence.int2LongEntrySet()) {
+      sb.append(e.getIntKey()).append(':').append(e.getLongValue()).append(',');
+    }
+    return sb.toString();
+  }
+
+  /** Writes the shard, copying one sub-map at a time (pushes continue meanwhile); returns the keys written. */
+  private long writeShard(Path file, Map<String, String> meta) throws IOException {
     Map<String, String> m = new HashMap<>(meta);
     m.put("parsa.server.id", Integer.toString(serverId));
+    int wpk = store.wordsPerKey();
     try (NeighborSetFiles.Writer w = new NeighborSetFiles.Writer(fs, file, store.k(), m)) {
-      store.forEach(w::write);
+      for (int j = 0; j < store.subMapCount(); j++) {
+        ShardStore.Copy c = store.copySubMap(j);
+        for (int i = 0; i < c.keys.length; i++) {
+          w.write(c.keys[i], c.words, i * wpk);
+        }
+      }
+      return w.written();
     }
   }
 
-  /** Loads the newest checkpoint of this server; returns false if there is none. */
+  /**
+   * Loads the newest snapshot of this server and replays the push-log segments written after it. Call once,
+   * before {@link #startLog}.
+   *
+   * @return whether any state was found (a snapshot or a logged push)
+   */
   public boolean restore() throws IOException {
     if (checkpointDir == null || !fs.exists(checkpointDir)) {
       return false;
     }
-    List<FileStatus> cps = listCheckpoints(fs, checkpointDir, serverId);
-    if (cps.isEmpty()) {
-      return false;
+    boolean found = false;
+    long covered = 0;
+    // snapshots an earlier incarnation was writing when it died (never renamed into place)
+    for (FileStatus st : fs.listStatus(checkpointDir,
+        p -> p.getName().startsWith(".server-" + serverId + "-") && p.getName().endsWith(".tmp"))) {
+      fs.delete(st.getPath(), false);
     }
-    FileStatus newest = cps.get(cps.size() - 1);
-    lock.writeLock().lock();
-    try {
-      long[] one = new long[1];
-      Map<String, String> meta = NeighborSetFiles.read(fs, newest.getPath(), store.k(), (key, words, off) -> {
-        one[0] = key;
-        store.push(one, Arrays.copyOfRange(words, off, off + store.wordsPerKey()), true);
-      });
-      String seqs = meta.getOrDefault(META_SEQ, "");
-      for (String part : seqs.split(",")) {
+    List<FileStatus> cps = listCheckpoints(fs, checkpointDir, serverId);
+    if (!cps.isEmpty()) {
+      FileStatus newest = cps.get(cps.size() - 1);
+      Map<String, String> meta = load(newest.getPath(), true);
+      for (String part : meta.getOrDefault(META_SEQ, "").split(",")) {
         if (!part.isEmpty()) {
           int c = part.indexOf(':');
           lastSequence.put(Integer.parseInt(part.substring(0, c)), Long.parseLong(part.substring(c + 1)));
         }
       }
       String name = newest.getPath().getName();
-      generation = Long.parseLong(name.substring(name.lastIndexOf('-') + 1, name.length() - ".avro".length()));
-    } finally {
-      lock.writeLock().unlock();
+      covered = Long.parseLong(meta.getOrDefault(META_SEGMENT,
+          name.substring(name.lastIndexOf('-') + 1, name.length() - ".avro".length())));
+      lastCheckpoint = newest.getPath().toString();
+      found = true;
+      LOG.info("server {}: restored {} keys from snapshot {}", serverId, store.numKeys(), newest.getPath());
     }
-    lastCheckpoint = newest.getPath().toString();
-    LOG.info("server {}: restored {} keys from checkpoint {}", serverId, store.numKeys(), newest.getPath());
-    return true;
+    long replayed = 0;
+    long last = covered;
+    for (long seg : PushLog.segments(fs, checkpointDir, serverId)) {
+      last = Math.max(last, seg);
+      if (seg <= covered) {
+        continue;
+      }
+      PushLog.fence(fs, PushLog.segmentPath(checkpointDir, serverId, seg));
+      replayed += PushLog.replay(fs, PushLog.segmentPath(checkpointDir, serverId, seg), store.wordsPerKey(),
+          (worker, seq, replace, keys, bits) -> {
+            store.push(keys, bits, replace);
+            if (seq > lastSequence.get(worker)) {
+              lastSequence.put(worker, seq);
+            }
+          });
+    }
+    nextSegment = last + 1;
+    if (replayed > 0) {
+      found = true;
+      LOG.info("server {}: replayed {} logged pushes after snapshot segment {}; {} keys", serverId, replayed,
+          covered, store.numKeys());
+    }
+    return found;
+  }
+
+  /** Opens a fresh push-log segment; every push from now on is logged before it is acknowledged. */
+  public void startLog() throws IOException {
+    if (checkpointDir == null) {
+      return;
+    }
+    synchronized (pushLock) {
+      if (log == null) {
+        log = new PushLog.Writer(fs, checkpointDir, serverId, nextSegment);
+      }
+    }
+  }
+
+  /** Loads a neighbor-set file in batches (replace, or union), keeping only this shard's keys; returns keys read. */
+  private Map<String, String> load(Path file, boolean replace) throws IOException {
+    int wpk = store.wordsPerKey();
+    int batch = 4096;
+    long[] keys = new long[batch];
+    long[] words = new long[batch * wpk];
+    int[] n = {0};
+    Map<String, String> meta = NeighborSetFiles.read(fs, file, store.k(), (key, w, off) -> {
+      if (KeySharding.shard(key, servers) != serverId) {
+        return;
+      }
+      keys[n[0]] = key;
+      System.arraycopy(w, off, words, n[0] * wpk, wpk);
+      if (++n[0] == batch) {
+        store.push(keys, words, replace);
+        n[0] = 0;
+      }
+    });
+    store.push(Arrays.copyOf(keys, n[0]), Arrays.copyOf(words, n[0] * wpk), replace);
+    return meta;
   }
 
   /** Loads this shard's keys from an earlier run's neighbor-sets directory (incremental partitioning). */
   public void loadInitial(Path dir) throws IOException {
-    long[] one = new long[1];
-    long[] count = new long[1];
-    lock.writeLock().lock();
-    try {
-      for (Path f : NeighborSetFiles.list(fs, dir)) {
-        NeighborSetFiles.read(fs, f, store.k(), (key, words, off) -> {
-          if (KeySharding.shard(key, servers) == serverId) {
-            one[0] = key;
-            store.push(one, Arrays.copyOfRange(words, off, off + store.wordsPerKey()), false);
-            count[0]++;
-          }
-        });
-      }
-    } finally {
-      lock.writeLock().unlock();
+    for (Path f : NeighborSetFiles.list(fs, dir)) {
+      load(f, false);
     }
-    LOG.info("server {}: loaded {} initial keys from {}", serverId, count[0], dir);
+    LOG.info("server {}: loaded {} initial keys from {}", serverId, store.numKeys(), dir);
   }
 
   private static List<FileStatus> listCheckpoints(FileSystem fs, Path dir, int serverId) throws IOException {

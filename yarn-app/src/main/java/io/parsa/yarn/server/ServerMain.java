@@ -1,8 +1,8 @@
 package io.parsa.yarn.server;
 
+import io.parsa.yarn.ContainerHost;
 import io.parsa.yarn.ContainerMain;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /** Entry point of a neighbor-set server container: {@code ServerMain --master host:port --id N}. */
@@ -12,11 +12,8 @@ public final class ServerMain {
   public static void main(String[] args) {
     ContainerMain.main("server", args, (id, master, secret, job) -> {
       Configuration conf = job.applyTo(new YarnConfiguration());
-      String host = System.getenv(ApplicationConstants.Environment.NM_HOST.name());
-      if (host == null) {
-        host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
-      }
-      new NeighborSetServer(job, id, secret, conf, master, "0.0.0.0", host).run();
+      String host = ContainerHost.advertised();
+      new NeighborSetServer(job, id, secret, conf, master, ContainerHost.bindAddress(conf, host), host).run();
     });
   }
 }

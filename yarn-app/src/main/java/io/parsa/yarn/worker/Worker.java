@@ -43,11 +43,17 @@ public final class Worker {
   private final String masterAddress;
   private final BlockPartitioner partitioner;
   private final BlockHook hook;
+  private final int attempt;
 
-  public Worker(JobSpec job, int workerId, String secret, Configuration conf, String masterAddress,
+  /**
+   * @param attempt the application attempt whose master launched this worker (from 1): part of its push
+   *     sequence numbers, so they need no clock
+   */
+  public Worker(JobSpec job, int workerId, int attempt, String secret, Configuration conf, String masterAddress,
       BlockPartitioner partitioner, BlockHook hook) {
     this.job = job;
     this.workerId = workerId;
+    this.attempt = attempt;
     this.secret = secret;
     this.conf = conf;
     this.masterAddress = masterAddress;
@@ -75,22 +81,26 @@ public final class Worker {
     int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS,
         ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
     long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
+    long serverWaitMs = conf.getLong(ParsaYarnConfig.WORKER_SERVER_WAIT_MS,
+        ParsaYarnConfig.DEFAULT_WORKER_SERVER_WAIT_MS);
     int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
     FileSystem fs = new Path(job.outputTmp).getFileSystem(conf);
     Path uDir = new Path(job.outputTmp, "u-assignment");
     int wpk = job.wordsPerKey();
 
     long testDelayMs = conf.getLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 0);
+    boolean testHang = conf.getInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, -1) == workerId;
+    int testHangAfter = conf.getInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 0);
     BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
     PendingPushes pending = new PendingPushes();
     Committer committer = new Committer();
     try (SchedulerClient master = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
         SchedulerClient master2 = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
         SchedulerClient master3 = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
-        NeighborSetClient pulls = new NeighborSetClient(master, secret, workerId, job.servers, job.k, batch,
-            connectMs, retryMs);
-        NeighborSetClient pushes = new NeighborSetClient(master3, secret, workerId, job.servers, job.k, batch,
-            connectMs, retryMs)) {
+        NeighborSetClient pulls = new NeighborSetClient(master, secret, workerId, attempt, job.servers, job.k,
+            batch, connectMs, serverWaitMs);
+        NeighborSetClient pushes = new NeighborSetClient(master3, secret, workerId, attempt, job.servers, job.k,
+            batch, connectMs, serverWaitMs)) {
       Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready), "parsa-prefetch-" + workerId);
       prefetch.setDaemon(true);
       prefetch.start();
@@ -111,6 +121,10 @@ public final class Worker {
             break;
           }
           t++;
+          if (testHang && finished == testHangAfter) {
+            LOG.warn("test hook: worker {} stops making progress, holding task {}", workerId, item.task.getTaskId());
+            Thread.sleep(Long.MAX_VALUE);
+          }
           Task task = item.task;
           boolean stage0 = task.getStage() == 0;
           // Algorithm 4 line 4: wait until all own pushes before t - τ are done (stage 0: all of them).
@@ -133,6 +147,10 @@ public final class Worker {
           for (int i = 0; i < job.k; i++) {
             delta[i] = loads[i] - loadsIn[i];
           }
+          long[] partRows = new long[job.k];
+          for (int p : parts) {
+            partRows[p]++;
+          }
           if (!stage0) {
             long[] ids = new long[b.numRows()];
             for (int r = 0; r < ids.length; r++) {
@@ -147,7 +165,7 @@ public final class Worker {
           committer.submit(seqNo, () -> {
             pushes.push(push[0], push[1], stage0);
             pending.remove(mine);
-            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, millis);
+            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, partRows, millis);
           });
           finished++;
           if (LOG.isDebugEnabled()) {

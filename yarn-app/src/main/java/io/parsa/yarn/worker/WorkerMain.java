@@ -3,6 +3,8 @@ package io.parsa.yarn.worker;
 import io.parsa.yarn.ContainerMain;
 import io.parsa.yarn.ParsaYarnConfig;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +14,12 @@ public final class WorkerMain {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerMain.class);
 
   private WorkerMain() {}
+
+  /** The application attempt of the master that launched this container, from the container id YARN gave it. */
+  static int launchingAttempt() {
+    String cid = System.getenv(ApplicationConstants.Environment.CONTAINER_ID.name());
+    return cid == null ? 1 : ContainerId.fromString(cid).getApplicationAttemptId().getAttemptId();
+  }
 
   public static void main(String[] args) {
     ContainerMain.main("worker", args, (id, master, secret, job) -> {
@@ -24,7 +32,7 @@ public final class WorkerMain {
           Runtime.getRuntime().halt(137);
         }
       };
-      new Worker(job, id, secret, conf, master, new EnginePartitioner(job.k), hook).run();
+      new Worker(job, id, launchingAttempt(), secret, conf, master, new EnginePartitioner(job.k), hook).run();
     });
   }
 }

@@ -32,6 +32,38 @@ class PowerLawGeneratorTest {
   }
 
   @Test
+  void aRowAskingForMoreThanTheCapDoesNotLoseNonZeros() throws Exception {
+    // rows 10^4 with Pareto weights (exponent 2.2): seed 42 draws one row whose share of 10^6 is ~2.8 x 10^5,
+    // far above the cap of columns/2 = 5 x 10^4; its excess goes to the other rows
+    long[] max = new long[1];
+    PowerLawGenerator g = new PowerLawGenerator(10_000, 100_000, 1_000_000, 2.2, 1.0, 42);
+    long produced = g.generate((row, keys, n) -> max[0] = Math.max(max[0], n));
+    assertEquals(1_000_000, produced);
+    assertEquals(50_000, max[0], "the heaviest row is capped at columns/2");
+
+    long[] sum = new long[1];
+    produced = new PowerLawGenerator(10_000, 1_000, 1_000_000, 2.2, 1.0, 42).generate((row, keys, n) -> {
+      assertTrue(n <= 500, "cap columns/2");
+      sum[0] += n;
+    });
+    assertEquals(1_000_000, produced);
+    assertEquals(1_000_000, sum[0]);
+  }
+
+  @Test
+  void aShapeTooSmallForTheNonZerosFillsEveryRowToTheCap() throws Exception {
+    PowerLawGenerator g = new PowerLawGenerator(100, 20, 5_000, 2.2, 1.0, 3);
+    assertEquals(1_000, g.maxNonZeros());
+    long[] rows = new long[1];
+    long produced = g.generate((row, keys, n) -> {
+      assertEquals(10, n);
+      rows[0]++;
+    });
+    assertEquals(100, rows[0]);
+    assertEquals(1_000, produced);
+  }
+
+  @Test
   void isDeterministicForASeedAndDiffersAcrossSeeds() throws Exception {
     assertEquals(rows(11), rows(11));
     assertTrue(!rows(11).equals(rows(12)));

@@ -14,6 +14,7 @@ import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rpc;
+import io.parsa.yarn.rpc.RpcSecurity;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,10 @@ class NeighborSetServiceTest {
     fs = FileSystem.getLocal(new Configuration());
     ckpt = new Path(Files.createTempDirectory("parsa-ckpt").toUri());
     service = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
-    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1");
-    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000);
+    service.startLog();
+    server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));
+    client = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + server.getPort(), 5000,
+        RpcSecurity.forSecret(SECRET));
   }
 
   @AfterEach
@@ -123,9 +126,9 @@ class NeighborSetServiceTest {
     NeighborSetService restored = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
     assertTrue(restored.restore());
     long[] out = new long[6];
-    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1");
+    Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1", RpcSecurity.forSecret(SECRET));
     try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
-        "127.0.0.1:" + s2.getPort(), 5000)) {
+        "127.0.0.1:" + s2.getPort(), 5000, RpcSecurity.forSecret(SECRET))) {
       out = Longs.toArray(c2.proxy().pull(new PullRequest(SECRET, 0, keys)).getBits());
       assertFalse(c2.proxy().push(new PushRequest(SECRET, 0, 6L, false, keys, List.of(0L, 0L, 0L, 0L, 0L, 1L)))
           .getApplied(), "sequence numbers survive a restart");
@@ -133,6 +136,104 @@ class NeighborSetServiceTest {
       Rpc.closeAsync(s2);
     }
     assertArrayEquals(new long[] {17, 0, 2, 0, 3, 32}, out);
-    assertEquals(1, fs.listStatus(ckpt, f -> f.getName().startsWith("server-1-")).length);
+    assertEquals(1, fs.listStatus(ckpt, f -> f.getName().startsWith("server-1-") && f.getName().endsWith(".avro"))
+        .length, "older snapshots are removed");
+    assertEquals(1, PushLog.segments(fs, ckpt, 1).size(), "covered log segments are removed");
+  }
+
+  /** A restarted service: snapshot + log replay, as after a crash (the old one is abandoned, nothing closed). */
+  private NeighborSetService restart() throws Exception {
+    NeighborSetService again = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt, 2);
+    assertTrue(again.restore());
+    again.startLog();
+    return again;
+  }
+
+  private static long[] pullLocal(NeighborSetService s, List<Long> keys) throws Exception {
+    return Longs.toArray(s.pull(new PullRequest(SECRET, 0, keys)).getBits());
+  }
+
+  @Test
+  void acknowledgedPushesSurviveACrashAfterTheLastSnapshot() throws Exception {
+    List<Long> keys = ownedKeys(3);
+    NeighborSetProtocol p = client.proxy();
+    assertTrue(p.push(new PushRequest(SECRET, 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L, 3L, 0L))).getApplied());
+    service.checkpoint();
+    assertTrue(p.push(new PushRequest(SECRET, 0, 2L, false, keys, List.of(4L, 0L, 0L, 0L, 0L, 32L))).getApplied());
+    assertTrue(p.push(new PushRequest(SECRET, 7, 1L, true, keys.subList(1, 2), List.of(64L, 0L))).getApplied());
+    // crash: no snapshot, no close; the acknowledged pushes are only in the log (and a snapshot was half written)
+    Path torn = new Path(ckpt, ".server-1-000000099.avro.tmp");
+    fs.create(torn).close();
+    NeighborSetService again = restart();
+    assertFalse(fs.exists(torn), "a half-written snapshot is removed");
+    assertArrayEquals(new long[] {5, 0, 64, 0, 3, 32}, pullLocal(again, keys));
+    assertFalse(again.push(new PushRequest(SECRET, 0, 2L, false, keys, List.of(0L, 1L, 0L, 0L, 0L, 0L)))
+        .getApplied(), "a re-sent push that the crashed server had acknowledged is a duplicate");
+    assertTrue(again.push(new PushRequest(SECRET, 0, 3L, false, keys, List.of(0L, 1L, 0L, 0L, 0L, 0L)))
+        .getApplied());
+    // a second crash of the restarted server: its own new segment is replayed after the first one
+    NeighborSetService third = restart();
+    assertArrayEquals(new long[] {5, 1, 64, 0, 3, 32}, pullLocal(third, keys));
+  }
+
+  @Test
+  void aTornLogTailWasNeverAcknowledgedAndIsSkipped() throws Exception {
+    List<Long> keys = ownedKeys(2);
+    service.push(new PushRequest(SECRET, 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L)));
+    service.push(new PushRequest(SECRET, 0, 2L, false, keys, List.of(4L, 0L, 8L, 0L)));
+    // the process died in the middle of writing a third record
+    long seg = PushLog.segments(fs, ckpt, 1).get(0);
+    Path file = PushLog.segmentPath(ckpt, 1, seg);
+    try (java.io.OutputStream out = new java.io.FileOutputStream(new java.io.File(file.toUri()), true)) {
+      out.write(new byte[] {0, 0, 0, 57, 1, 2, 3, 4, 5, 6});
+    }
+    NeighborSetService again = restart();
+    assertArrayEquals(new long[] {5, 0, 10, 0}, pullLocal(again, keys));
+  }
+
+  @Test
+  void snapshotsTakenWhilePushesRunLoseNothing() throws Exception {
+    List<Long> keys = ownedKeys(60);
+    int wpk = 2;
+    long[] expected = new long[keys.size() * wpk];
+    java.util.concurrent.atomic.AtomicReference<Throwable> error = new java.util.concurrent.atomic.AtomicReference<>();
+    Thread pusher = new Thread(() -> {
+      try {
+        java.util.Random rnd = new java.util.Random(3);
+        for (long seq = 1; seq <= 400; seq++) {
+          int i = rnd.nextInt(keys.size());
+          int part = rnd.nextInt(K);
+          List<Long> bits = new ArrayList<>(List.of(0L, 0L));
+          bits.set(part >>> 6, 1L << part);
+          service.push(new PushRequest(SECRET, 2, seq, false, keys.subList(i, i + 1), bits));
+          expected[i * wpk + (part >>> 6)] |= 1L << part;
+        }
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    });
+    pusher.start();
+    for (int i = 0; i < 8 && pusher.isAlive(); i++) {
+      service.checkpoint();
+    }
+    pusher.join();
+    assertEquals(null, error.get());
+    assertArrayEquals(expected, pullLocal(service, keys));
+    assertArrayEquals(expected, pullLocal(restart(), keys), "snapshot + log replay = the live state");
+  }
+
+  @Test
+  void dumpsOnlyInsideTheApplicationsOutput() throws Exception {
+    Path root = new Path(ckpt, "output.tmp");
+    service.restrictDumpsTo(root);
+    RequestRejected e = assertThrows(RequestRejected.class,
+        () -> client.proxy().dump(new ControlRequest(SECRET, new Path(ckpt, "elsewhere").toString())));
+    assertTrue(e.getReason().contains("outside"), e.getReason());
+    assertFalse(fs.exists(new Path(ckpt, "elsewhere")), "nothing written outside");
+    RequestRejected up = assertThrows(RequestRejected.class,
+        () -> client.proxy().dump(new ControlRequest(SECRET, root + "/../escape")));
+    assertTrue(up.getReason().contains("outside"), up.getReason());
+    client.proxy().dump(new ControlRequest(SECRET, new Path(root, "neighbor-sets").toString()));
+    assertTrue(fs.exists(new Path(root, "neighbor-sets/part-s-00001.avro")));
   }
 }

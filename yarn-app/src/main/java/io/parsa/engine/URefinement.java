@@ -1,0 +1,512 @@
+package io.parsa.engine;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Refines a U partition after Parsa by rounds of pairwise row swaps (in the spirit of Social Hash's swap rounds and
+ * of FM moves), with gains from per-key part counts, keeping every part's row count unchanged (or, when the rows
+ * do not divide evenly, moving a row only from a part with ⌈n/k⌉ rows to one with ⌊n/k⌋).
+ *
+ * <p>Objective: F = Σ_i f(M_i) with M_i = |N(U_i)| and f(M) = M̄ · (M / M̄)^p, M̄ the mean working set at the
+ * start. p = 1 is the connectivity objective (Σ_i M_i = |V| + Σ_v (λ_v − 1), so T_sum = 2 (Σ_i M_i − |V|) when
+ * V_i ⊆ N(U_i)); a larger p weighs large working sets more and so also drives M_max (and with it T_max) down.
+ *
+ * <p>A round: (1) for every row, the exact change of F if it alone moved to each other part (O(k) per non-zero
+ * from the counts cnt[v][i]), keeping the {@link #TOP} best targets; (2) for every pair of parts {a, b}, the rows
+ * of a that want b and the rows of b that want a are sorted by gain and paired best with best while the sum of
+ * the two estimated gains is positive; each pair is applied only if its exact change of F, recomputed from the
+ * live counts, is negative, else undone. With the max guard, a swap is also undone if it leaves a part above the
+ * round's largest M_i or above its largest base_i = M_i − (keys used by part i alone), the floor of T_i, so neither
+ * M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
+ * its part), and part sizes never change except by the balance-preserving single moves.
+ *
+ * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
+ * Unweighted (row counts); weighted balance is not handled.
+ */
+public final class URefinement {
+  /** Targets kept per row. */
+  public static final int TOP = 16;
+  /** Default exponent p of the objective. */
+  public static final double DEFAULT_EXPONENT = 2.0;
+
+  private final int k;
+  private final List<Block> blocks;
+  private final int[] blockStart;
+  private final int n;
+  private final int[] rowStart;
+  private final int[] rowKeys;
+  private final int numKeys;
+  private final int[] part;
+  private final int[] cnt;
+  /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
+  private final long[] present;
+  private final int wpk;
+  /** singles[i]: keys used by part i alone, so base_i = M_i − singles[i] is T_i's floor (see TrafficBound). */
+  private final long[] singles;
+  private final long[] m;
+  private final int[] size;
+  private final int floor;
+  private final int ceil;
+  private double exponent;
+  private final double mean;
+  private final boolean guardMax;
+
+  /** Statistics of one round. */
+  public record RoundStats(int moves, int pairsTried, double objectiveBefore, double objectiveAfter, long mMax,
+      long mSum, long tSumIfHome) {
+    /** Relative change of F in percent. */
+    public double objectiveChangePercent() {
+      return objectiveBefore == 0 ? 0 : (objectiveAfter - objectiveBefore) * 100.0 / objectiveBefore;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "%d rows moved (%d pairs tried), F %.4g -> %.4g (%.2f %%), M_max %,d, "
+          + "sum M %,d, T_sum %,d", moves, pairsTried, objectiveBefore, objectiveAfter, objectiveChangePercent(),
+          mMax, mSum, tSumIfHome);
+    }
+  }
+
+  /** Refinement of {@code parts[b][r]} (part of row r of block b), copied, with the default exponent. */
+  public URefinement(int k, List<Block> blocks, int[][] parts) {
+    this(k, blocks, parts, DEFAULT_EXPONENT, true);
+  }
+
+  /**
+   * @param exponent p ≥ 1 of the objective Σ f(M_i)
+   * @param guardMax refuse any swap that would leave a working set above the largest one at the start of the
+   *     round, so M_max never grows
+   */
+  public URefinement(int k, List<Block> blocks, int[][] parts, double exponent, boolean guardMax) {
+    if (k < 2) {
+      throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
+    }
+    if (!(exponent >= 1)) {
+      throw new IllegalArgumentException("exponent must be >= 1, was " + exponent);
+    }
+    this.k = k;
+    this.blocks = blocks;
+    this.exponent = exponent;
+    this.guardMax = guardMax;
+    blockStart = new int[blocks.size() + 1];
+    long edges = 0;
+    for (int b = 0; b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      if (parts[b].length != blk.numRows()) {
+        throw new IllegalArgumentException("block " + b + " has " + blk.numRows() + " rows but " + parts[b].length
+            + " parts");
+      }
+      blockStart[b + 1] = Math.addExact(blockStart[b], blk.numRows());
+      edges += blk.numEdges();
+    }
+    n = blockStart[blocks.size()];
+    rowStart = new int[n + 1];
+    rowKeys = new int[Math.toIntExact(edges)];
+    part = new int[n];
+    Long2IntOpenHashMap dense = new Long2IntOpenHashMap();
+    dense.defaultReturnValue(-1);
+    int w = 0;
+    for (int b = 0; b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      long[] keys = blk.keys();
+      int[] ls = blk.localRowStart();
+      int[] lk = blk.localKeys();
+      for (int r = 0; r < blk.numRows(); r++) {
+        int g = blockStart[b] + r;
+        int p = parts[b][r];
+        if (p < 0 || p >= k) {
+          throw new IllegalArgumentException("row " + r + " of block " + b + " has part " + p + " outside [0, " + k
+              + ")");
+        }
+        part[g] = p;
+        for (int t = ls[r]; t < ls[r + 1]; t++) {
+          long key = keys[lk[t]];
+          int id = dense.get(key);
+          if (id < 0) {
+            id = dense.size();
+            dense.put(key, id);
+          }
+          rowKeys[w++] = id;
+        }
+        rowStart[g + 1] = w;
+      }
+    }
+    numKeys = dense.size();
+    cnt = new int[Math.multiplyExact(numKeys, k)];
+    m = new long[k];
+    size = new int[k];
+    for (int g = 0; g < n; g++) {
+      int p = part[g];
+      size[p]++;
+      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+        if (cnt[rowKeys[t] * k + p]++ == 0) {
+          m[p]++;
+        }
+      }
+    }
+    wpk = (k + 63) >>> 6;
+    present = new long[Math.multiplyExact(numKeys, wpk)];
+    for (int v = 0; v < numKeys; v++) {
+      for (int i = 0; i < k; i++) {
+        if (cnt[v * k + i] > 0) {
+          present[v * wpk + (i >>> 6)] |= 1L << i;
+        }
+      }
+    }
+    singles = new long[k];
+    for (int v = 0; v < numKeys; v++) {
+      if (lambda(v * wpk) == 1) {
+        singles[only(v * wpk)]++;
+      }
+    }
+    floor = n / k;
+    ceil = (n + k - 1) / k;
+    long sum = 0;
+    for (long x : m) {
+      sum += x;
+    }
+    mean = Math.max(1.0, sum / (double) k);
+  }
+
+  /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
+  public void setExponent(double exponent) {
+    if (!(exponent >= 1)) {
+      throw new IllegalArgumentException("exponent must be >= 1, was " + exponent);
+    }
+    this.exponent = exponent;
+  }
+
+  private double f(double x) {
+    return exponent == 1.0 ? x : mean * Math.pow(x / mean, exponent);
+  }
+
+  /** F = Σ_i f(M_i). */
+  public double objective() {
+    double s = 0;
+    for (long x : m) {
+      s += f(x);
+    }
+    return s;
+  }
+
+  /** Change of F if row g moved from its part to part b (no change applied). */
+  private double delta(int g, int b) {
+    int a = part[g];
+    int lose = 0;
+    int gain = 0;
+    for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+      int base = rowKeys[t] * k;
+      if (cnt[base + a] == 1) {
+        lose++;
+      }
+      if (cnt[base + b] == 0) {
+        gain++;
+      }
+    }
+    return f(m[a] - lose) - f(m[a]) + f(m[b] + gain) - f(m[b]);
+  }
+
+  private int lambda(int pw) {
+    int c = 0;
+    for (int w = 0; w < wpk; w++) {
+      c += Long.bitCount(present[pw + w]);
+    }
+    return c;
+  }
+
+  private int only(int pw) {
+    for (int w = 0; w < wpk; w++) {
+      if (present[pw + w] != 0) {
+        return (w << 6) + Long.numberOfTrailingZeros(present[pw + w]);
+      }
+    }
+    throw new IllegalStateException("key used by no part");
+  }
+
+  private void move(int g, int b) {
+    int a = part[g];
+    for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+      int base = rowKeys[t] * k;
+      int pw = rowKeys[t] * wpk;
+      boolean leaves = --cnt[base + a] == 0;
+      boolean arrives = cnt[base + b]++ == 0;
+      if (leaves || arrives) {
+        int before = lambda(pw);
+        if (leaves) {
+          m[a]--;
+          present[pw + (a >>> 6)] &= ~(1L << a);
+        }
+        if (arrives) {
+          m[b]++;
+          present[pw + (b >>> 6)] |= 1L << b;
+        }
+        if (before == 1) {
+          singles[a]--; // the key was a's alone (a held it)
+        }
+        if (lambda(pw) == 1) {
+          singles[only(pw)]++;
+        }
+      }
+    }
+    part[g] = b;
+    size[a]--;
+    size[b]++;
+  }
+
+  /** One round of pairwise swaps (and balance-preserving single moves). */
+  public RoundStats round() {
+    double before = objective();
+    long cap = Long.MAX_VALUE;
+    long capBase = Long.MAX_VALUE;
+    if (guardMax) {
+      cap = 0;
+      capBase = Long.MIN_VALUE;
+      for (int i = 0; i < k; i++) {
+        cap = Math.max(cap, m[i]);
+        capBase = Math.max(capBase, m[i] - singles[i]);
+      }
+    }
+    int top = Math.min(TOP, k - 1);
+    // (1) best targets per row: packed (sortable gain bits << 32 | row) per (from, to) bucket
+    int[] bucketCount = new int[k * k];
+    int[] tgt = new int[n * top];
+    float[] gains = new float[n * top];
+    int[] zeros = new int[k];
+    double[] dg = new double[k];
+    int[] order = new int[k];
+    for (int g = 0; g < n; g++) {
+      int a = part[g];
+      Arrays.fill(zeros, 0);
+      int lose = 0;
+      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+        int base = rowKeys[t] * k;
+        if (cnt[base + a] == 1) {
+          lose++;
+        }
+        // count the parts that already hold the key; zeros = degree - hits below
+        int pw = rowKeys[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long bits = present[pw + w];
+          while (bits != 0) {
+            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
+            bits &= bits - 1;
+          }
+        }
+      }
+      int deg = rowStart[g + 1] - rowStart[g];
+      for (int i = 0; i < k; i++) {
+        zeros[i] += deg;
+      }
+      double out = f(m[a] - lose) - f(m[a]);
+      for (int i = 0; i < k; i++) {
+        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + f(m[i] + zeros[i]) - f(m[i]);
+      }
+      topTargets(dg, order, top);
+      for (int j = 0; j < top; j++) {
+        tgt[g * top + j] = order[j];
+        gains[g * top + j] = (float) -dg[order[j]];
+        bucketCount[a * k + order[j]]++;
+      }
+    }
+    int[] bucketStart = new int[k * k + 1];
+    for (int x = 0; x < k * k; x++) {
+      bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
+    }
+    long[] cand = new long[bucketStart[k * k]];
+    int[] fill = Arrays.copyOf(bucketStart, k * k);
+    for (int g = 0; g < n; g++) {
+      int a = part[g];
+      for (int j = 0; j < top; j++) {
+        int b = tgt[g * top + j];
+        cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
+      }
+    }
+    tgt = null;
+    gains = null;
+    for (int x = 0; x < k * k; x++) {
+      Arrays.sort(cand, bucketStart[x], bucketStart[x + 1]);
+    }
+    // (2) pairs of parts, in order of their best estimated swap
+    int moves = 0;
+    int tried = 0;
+    int[] pairOrder = pairsByEstimate(cand, bucketStart);
+    boolean[] moved = new boolean[n];
+    for (int pi : pairOrder) {
+      int a = pi / k;
+      int b = pi % k;
+      int ia = bucketStart[a * k + b + 1] - 1;
+      int ib = bucketStart[b * k + a + 1] - 1;
+      int failures = 0;
+      while (failures < 8) {
+        ia = skipMoved(cand, ia, bucketStart[a * k + b], moved);
+        ib = skipMoved(cand, ib, bucketStart[b * k + a], moved);
+        // balance-preserving single move from a larger part
+        if (ia >= 0 && gainOf(cand[ia]) > 0 && size[a] > size[b] && size[a] > floor && size[b] < ceil) {
+          int g = rowOf(cand[ia]);
+          ia--;
+          tried++;
+          if (delta(g, b) < -1e-9) {
+            move(g, b);
+            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase) {
+              moved[g] = true;
+              moves++;
+              failures = 0;
+              continue;
+            }
+            move(g, a);
+          }
+          failures++;
+          continue;
+        }
+        if (ia < 0 || ib < 0) {
+          break;
+        }
+        double est = gainOf(cand[ia]) + gainOf(cand[ib]);
+        if (est <= 0) {
+          break;
+        }
+        int ga = rowOf(cand[ia]);
+        int gb = rowOf(cand[ib]);
+        ia--;
+        ib--;
+        tried++;
+        double d1 = delta(ga, b);
+        move(ga, b);
+        double d2 = delta(gb, a);
+        if (d1 + d2 < -1e-9) {
+          move(gb, a);
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase) {
+            move(gb, b);
+            move(ga, a);
+            failures++;
+            continue;
+          }
+          moved[ga] = true;
+          moved[gb] = true;
+          moves += 2;
+          failures = 0;
+        } else {
+          move(ga, a);
+          failures++;
+        }
+      }
+    }
+    double after = objective();
+    long mMax = 0;
+    long mSum = 0;
+    for (long x : m) {
+      mMax = Math.max(mMax, x);
+      mSum += x;
+    }
+    return new RoundStats(moves, tried, before, after, mMax, mSum, 2 * (mSum - numKeys));
+  }
+
+  private static int skipMoved(long[] cand, int i, int lo, boolean[] moved) {
+    while (i >= lo && moved[rowOf(cand[i])]) {
+      i--;
+    }
+    return i >= lo ? i : -1;
+  }
+
+  /** Unordered part pairs a &lt; b (encoded a·k + b), by decreasing best estimated swap gain. */
+  private int[] pairsByEstimate(long[] cand, int[] bucketStart) {
+    int np = k * (k - 1) / 2;
+    long[] keyed = new long[np];
+    int c = 0;
+    for (int a = 0; a < k; a++) {
+      for (int b = a + 1; b < k; b++) {
+        int xa = a * k + b;
+        int xb = b * k + a;
+        double est = Double.NEGATIVE_INFINITY;
+        if (bucketStart[xa + 1] > bucketStart[xa] && bucketStart[xb + 1] > bucketStart[xb]) {
+          est = gainOf(cand[bucketStart[xa + 1] - 1]) + gainOf(cand[bucketStart[xb + 1] - 1]);
+        } else if (bucketStart[xa + 1] > bucketStart[xa]) {
+          est = gainOf(cand[bucketStart[xa + 1] - 1]);
+        } else if (bucketStart[xb + 1] > bucketStart[xb]) {
+          est = gainOf(cand[bucketStart[xb + 1] - 1]);
+        }
+        keyed[c++] = pack((float) est, a * k + b);
+      }
+    }
+    Arrays.sort(keyed);
+    int[] order = new int[np];
+    for (int i = 0; i < np; i++) {
+      order[i] = rowOf(keyed[np - 1 - i]);
+    }
+    return order;
+  }
+
+  /** The {@code top} indices with the smallest values (ascending), by partial selection. */
+  private static void topTargets(double[] v, int[] order, int top) {
+    int k = v.length;
+    for (int i = 0; i < k; i++) {
+      order[i] = i;
+    }
+    for (int j = 0; j < top; j++) {
+      int best = j;
+      for (int i = j + 1; i < k; i++) {
+        if (v[order[i]] < v[order[best]]) {
+          best = i;
+        }
+      }
+      int x = order[j];
+      order[j] = order[best];
+      order[best] = x;
+    }
+  }
+
+  private static long pack(float gain, int row) {
+    int bits = Float.floatToIntBits(gain);
+    bits ^= (bits >> 31) & 0x7fffffff;
+    return ((long) bits << 32) | (row & 0xffffffffL);
+  }
+
+  private static float gainOf(long packed) {
+    int bits = (int) (packed >> 32);
+    bits ^= (bits >> 31) & 0x7fffffff;
+    return Float.intBitsToFloat(bits);
+  }
+
+  private static int rowOf(long packed) {
+    return (int) packed;
+  }
+
+  /** The current assignment, {@code parts[b][r]} for row r of block b (fresh arrays). */
+  public int[][] parts() {
+    int[][] out = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      out[b] = Arrays.copyOfRange(part, blockStart[b], blockStart[b + 1]);
+    }
+    return out;
+  }
+
+  /** Rows per part. */
+  public int[] sizes() {
+    return size.clone();
+  }
+
+  /** Keys used by part i alone, per part. */
+  public long[] singleKeys() {
+    return singles.clone();
+  }
+
+  /** M_i = |N(U_i)| per part. */
+  public long[] workingSets() {
+    return m.clone();
+  }
+
+  /** One line: F, M_max, Σ M_i. */
+  public String summary() {
+    long mMax = 0;
+    long mSum = 0;
+    for (long x : m) {
+      mMax = Math.max(mMax, x);
+      mSum += x;
+    }
+    return String.format(Locale.ROOT, "F %.4g, M_max %,d, sum M %,d, T_sum %,d, rows/part %d..%d", objective(), mMax,
+        mSum, 2 * (mSum - numKeys), Arrays.stream(size).min().orElse(0), Arrays.stream(size).max().orElse(0));
+  }
+}

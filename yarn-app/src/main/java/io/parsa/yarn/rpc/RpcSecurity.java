@@ -1,0 +1,194 @@
+package io.parsa.yarn.rpc;
+
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.math.BigInteger;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.AlgorithmParameters;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPoint;
+import java.security.spec.ECPrivateKeySpec;
+import java.security.spec.ECPublicKeySpec;
+import java.util.Date;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x9.ECNamedCurveTable;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * Mutual TLS 1.3 on every RPC connection of one application (scheduler and neighbor-set protocols), keyed by the
+ * application's secret.
+ *
+ * <p>Every process of the application holds the 256-bit secret (shipped in YARN credentials, never on a command
+ * line). From it each derives the same P-256 key pair: the private scalar is HMAC-SHA256(secret, label) reduced into
+ * [1, n−1]. Each side presents a self-signed certificate for that key and accepts a peer only if the peer's
+ * certificate carries the same public key, so a TLS handshake succeeds only between holders of the secret, in both
+ * directions, and everything after it is encrypted and integrity-protected (AES-GCM or ChaCha20-Poly1305). A sniffer
+ * learns nothing; a process without the secret cannot complete a handshake, let alone send a request. Certificates
+ * differ between processes (ECDSA signatures are randomised); only the key is pinned, so no certificate has to be
+ * distributed. See docs/partition-u.md ("Security") for why this rather than Hadoop IPC with SASL.
+ */
+public final class RpcSecurity {
+  private static final String LABEL = "parsa-rpc-tls-p256-v1";
+  private static final Map<String, RpcSecurity> CACHE = new ConcurrentHashMap<>();
+
+  private final PublicKey publicKey;
+  private final SslContext server;
+  private final SslContext client;
+
+  private RpcSecurity(String secret) throws GeneralSecurityException, SSLException {
+    X9ECParameters curve = ECNamedCurveTable.getByName("secp256r1");
+    BigInteger n = curve.getN();
+    BigInteger d = new BigInteger(1, hmac(secret.getBytes(StandardCharsets.UTF_8), LABEL))
+        .mod(n.subtract(BigInteger.ONE)).add(BigInteger.ONE);
+    org.bouncycastle.math.ec.ECPoint q = curve.getG().multiply(d).normalize();
+    AlgorithmParameters ap = AlgorithmParameters.getInstance("EC");
+    ap.init(new ECGenParameterSpec("secp256r1"));
+    ECParameterSpec spec = ap.getParameterSpec(ECParameterSpec.class);
+    KeyFactory kf = KeyFactory.getInstance("EC");
+    PrivateKey privateKey = kf.generatePrivate(new ECPrivateKeySpec(d, spec));
+    this.publicKey = kf.generatePublic(new ECPublicKeySpec(
+        new ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger()), spec));
+    X509Certificate cert = selfSigned(privateKey, publicKey);
+    PinnedKey trust = new PinnedKey(publicKey);
+    this.server = SslContextBuilder.forServer(privateKey, cert).sslProvider(SslProvider.JDK)
+        .protocols("TLSv1.3").clientAuth(ClientAuth.REQUIRE).trustManager(trust).build();
+    this.client = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).protocols("TLSv1.3")
+        .keyManager(privateKey, cert).trustManager(trust).build();
+  }
+
+  /** The TLS setup for the application holding {@code secret} (derived once per secret and JVM). */
+  public static RpcSecurity forSecret(String secret) {
+    if (secret == null || secret.isEmpty()) {
+      throw new IllegalArgumentException("the RPC secret is missing");
+    }
+    return CACHE.computeIfAbsent(secret, s -> {
+      try {
+        return new RpcSecurity(s);
+      } catch (GeneralSecurityException | SSLException e) {
+        throw new IllegalStateException("cannot set up TLS for the application's RPC: " + e, e);
+      }
+    });
+  }
+
+  /** The public key every peer of this application must present. */
+  public PublicKey publicKey() {
+    return publicKey;
+  }
+
+  /** Puts the server side of the handshake first in an accepted channel's pipeline. */
+  void secureServerChannel(SocketChannel ch) {
+    ch.pipeline().addFirst("tls", server.newHandler(ch.alloc()));
+  }
+
+  /** Puts the client side of the handshake first in a connecting channel's pipeline. */
+  void secureClientChannel(SocketChannel ch, String host, int port) {
+    ch.pipeline().addFirst("tls", client.newHandler(ch.alloc(), host, port));
+  }
+
+  private static byte[] hmac(byte[] key, String label) throws GeneralSecurityException {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    return mac.doFinal(label.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static X509Certificate selfSigned(PrivateKey key, PublicKey pub) throws GeneralSecurityException {
+    X500Name name = new X500Name("CN=parsa-rpc");
+    long now = System.currentTimeMillis();
+    // Validity is not what authenticates the peer (the pinned key is); a wide window tolerates clock skew.
+    Date from = new Date(now - 24L * 3600 * 1000);
+    Date to = new Date(now + 3650L * 24 * 3600 * 1000);
+    try {
+      return new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(name,
+          BigInteger.valueOf(now), from, to, name, pub).build(new JcaContentSignerBuilder("SHA256withECDSA")
+          .build(key)));
+    } catch (OperatorCreationException e) {
+      throw new GeneralSecurityException("cannot sign the RPC certificate", e);
+    }
+  }
+
+  /** Accepts exactly the peers whose certificate holds the application's public key (and was signed by it). */
+  private static final class PinnedKey extends X509ExtendedTrustManager {
+    private final PublicKey expected;
+
+    PinnedKey(PublicKey expected) {
+      this.expected = expected;
+    }
+
+    private void check(X509Certificate[] chain) throws CertificateException {
+      if (chain == null || chain.length == 0) {
+        throw new CertificateException("the peer presented no certificate");
+      }
+      X509Certificate peer = chain[0];
+      if (!MessageDigest.isEqual(expected.getEncoded(), peer.getPublicKey().getEncoded())) {
+        throw new CertificateException("the peer's key is not this application's RPC key");
+      }
+      try {
+        peer.verify(expected);
+      } catch (GeneralSecurityException e) {
+        throw new CertificateException("the peer's certificate is not signed by this application's RPC key", e);
+      }
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+        throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket)
+        throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+        throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+        throws CertificateException {
+      check(chain);
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.parsa.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class URefinementTest {
+
+  /** Blocks of random rows over {@code cols} keys with a planted cluster structure (so refinement has work). */
+  private static List<Block> blocks(SplittableRandom rnd, int nBlocks, int rowsPerBlock, int cols, int clusters) {
+    List<Block> out = new ArrayList<>();
+    long id = 0;
+    for (int b = 0; b < nBlocks; b++) {
+      int n = rowsPerBlock + rnd.nextInt(3);
+      long[] ids = new long[n];
+      int[] start = new int[n + 1];
+      List<Long> keys = new ArrayList<>();
+      for (int r = 0; r < n; r++) {
+        ids[r] = id++;
+        int c = rnd.nextInt(clusters);
+        int deg = 1 + rnd.nextInt(8);
+        for (int d = 0; d < deg; d++) {
+          long key = rnd.nextDouble() < 0.8 ? c * (cols / clusters) + rnd.nextInt(cols / clusters) : rnd.nextInt(cols);
+          keys.add(key * 7919L);
+        }
+        start[r + 1] = keys.size();
+      }
+      out.add(new Block(ids, start, keys.stream().mapToLong(Long::longValue).toArray(), null));
+    }
+    return out;
+  }
+
+  private static int[][] randomParts(SplittableRandom rnd, List<Block> blocks, int k) {
+    return PlacementEvaluator.randomPlacement(k, blocks, rnd.nextLong());
+  }
+
+  private static long[] recomputedWorkingSets(int k, List<Block> blocks, int[][] parts) {
+    return PlacementEvaluator.evaluate(PlacementEvaluator.usage(k, blocks, parts),
+        new int[PlacementEvaluator.usage(k, blocks, parts).keys().length]).workingSetSizes();
+  }
+
+  private static long maxBase(URefinement ref) {
+    long[] m = ref.workingSets();
+    long[] s = ref.singleKeys();
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < m.length; i++) {
+      max = Math.max(max, m[i] - s[i]);
+    }
+    return max;
+  }
+
+  /** Keys used by exactly one part, per part, recomputed from scratch. */
+  private static long[] recomputedSingles(int k, List<Block> blocks, int[][] parts) {
+    PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
+    int wpk = (k + 63) >>> 6;
+    long[] s = new long[k];
+    for (int j = 0; j < u.keys().length; j++) {
+      int c = 0;
+      int only = -1;
+      for (int w = 0; w < wpk; w++) {
+        long bits = u.bits()[j * wpk + w];
+        c += Long.bitCount(bits);
+        if (bits != 0) {
+          only = (w << 6) + Long.numberOfTrailingZeros(bits);
+        }
+      }
+      if (c == 1) {
+        s[only]++;
+      }
+    }
+    return s;
+  }
+
+  private static int[] sizes(int k, int[][] parts) {
+    int[] s = new int[k];
+    for (int[] p : parts) {
+      for (int x : p) {
+        s[x]++;
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void roundsNeverRaiseTheObjectiveNorChangeBalanceNorLoseRows() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int trial = 0; trial < 12; trial++) {
+      // the last trial has k > 64: several words of presence bits per key
+      int k = trial == 11 ? 70 : 2 + rnd.nextInt(7);
+      List<Block> blocks = trial == 11 ? blocks(rnd, 4, 250, 2000, 10)
+          : blocks(rnd, 1 + rnd.nextInt(4), 30 + rnd.nextInt(60), 200, 1 + rnd.nextInt(6));
+      int[][] start = randomParts(rnd, blocks, k);
+      double exponent = trial % 3 == 0 ? 1.0 : trial % 3 == 1 ? 2.0 : 4.0;
+      boolean guard = trial % 2 == 0;
+      URefinement ref = new URefinement(k, blocks, start, exponent, guard);
+      long mMax0 = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();
+      long baseMax0 = maxBase(ref);
+      int[] sizes0 = sizes(k, start);
+      double f = ref.objective();
+      int totalMoves = 0;
+      for (int round = 0; round < 6; round++) {
+        URefinement.RoundStats st = ref.round();
+        totalMoves += st.moves();
+        assertTrue(st.objectiveAfter() <= st.objectiveBefore() + 1e-9, "trial " + trial + " round " + round + ": " + st);
+        assertEquals(f, st.objectiveBefore(), 1e-6 * Math.max(1, f));
+        f = st.objectiveAfter();
+        int[][] parts = ref.parts();
+        // every row exactly once, with a part in range
+        for (int b = 0; b < blocks.size(); b++) {
+          assertEquals(blocks.get(b).numRows(), parts[b].length);
+          for (int x : parts[b]) {
+            assertTrue(x >= 0 && x < k);
+          }
+        }
+        int[] sz = sizes(k, parts);
+        assertArrayEquals(sz, ref.sizes());
+        int n = 0;
+        for (int s : sizes0) {
+          n += s;
+        }
+        for (int i = 0; i < k; i++) {
+          assertTrue(Math.abs(sz[i] - sizes0[i]) <= 1, "trial " + trial + ": part " + i + " size " + sizes0[i] + " -> "
+              + sz[i]);
+          assertTrue(sz[i] >= Math.min(sizes0[i], n / k) && sz[i] <= Math.max(sizes0[i], (n + k - 1) / k));
+        }
+        assertArrayEquals(recomputedWorkingSets(k, blocks, parts), ref.workingSets(), "trial " + trial);
+        assertArrayEquals(recomputedSingles(k, blocks, parts), ref.singleKeys(), "trial " + trial);
+        if (guard) {
+          assertTrue(st.mMax() <= mMax0, "trial " + trial + ": guarded M_max rose " + mMax0 + " -> " + st.mMax());
+          assertTrue(maxBase(ref) <= baseMax0, "trial " + trial + ": guarded max base rose");
+        }
+      }
+      assertTrue(totalMoves > 0, "trial " + trial + ": refinement found nothing to improve on a random start");
+    }
+  }
+
+  @Test
+  void connectivityObjectiveLowersTotalTrafficOnPlantedClusters() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int k = 4;
+    List<Block> blocks = blocks(rnd, 3, 200, 400, 4);
+    int[][] start = randomParts(rnd, blocks, k);
+    long before = PlacementEvaluator.evaluate(k, blocks, start).tSum();
+    URefinement ref = new URefinement(k, blocks, start, 1.0, false);
+    for (int round = 0; round < 10; round++) {
+      ref.round();
+    }
+    long after = PlacementEvaluator.evaluate(k, blocks, ref.parts()).tSum();
+    assertTrue(after < before * 0.9, "T_sum " + before + " -> " + after);
+  }
+}
