@@ -9,8 +9,8 @@ import io.parsa.jobs.mr.Jobs;
 import io.parsa.yarn.io.PartCounts;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
+import io.parsa.jobs.mr.WholeFileAvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
@@ -21,6 +21,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@link io.parsa.jobs.mr.Mix}); hash: part = id mod k (non-negative remainder; for libsvm ids
  * (file &lt;&lt; 40 | line) this is the line number mod k for k dividing 2^40, i.e. round robin per file).
  *
- * <p>Output: Avro UAssignment files {@code part-m-NNNNN.avro} plus {@code _SUCCESS}.
+ * <p>Output: one Avro UAssignment file per block, {@code block-NNNNNN.avro} for the block at position NNNNNN in
+ * name order (aligned with the blocks as partition-u's output is), plus {@code _SUCCESS}.
  */
 public class BaselineAssignTool extends ParsaTool {
 
@@ -96,12 +98,12 @@ public class BaselineAssignTool extends ParsaTool {
       job.getConfiguration().setLong(MrKeys.SEED, seed);
       job.getConfiguration().set(ALGORITHM, algorithm);
       AvroJob.setDataModelClass(job, SpecificData.class);
-      job.setInputFormatClass(AvroKeyInputFormat.class);
+      job.setInputFormatClass(WholeFileAvroKeyInputFormat.class);
       AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
       FileInputFormat.addInputPath(job, blocks);
       job.setMapperClass(BaselineMapper.class);
       job.setNumReduceTasks(0);
-      job.setOutputFormatClass(AvroKeyOutputFormat.class);
+      LazyOutputFormat.setOutputFormatClass(job, AvroKeyOutputFormat.class); // the mapper writes its own files
       AvroJob.setOutputKeySchema(job, UAssignment.getClassSchema());
       FileOutputFormat.setOutputPath(job, tmp);
       Jobs.run(job);

@@ -12,39 +12,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.mrunit.mapreduce.MapDriver;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 
 class BaselineAssignToolTest {
 
   @Test
-  void mapperAssignsHashAndRandomParts() throws Exception {
-    MapDriver<AvroKey<GraphRow>, NullWritable, AvroKey<UAssignment>, NullWritable> d =
-        MapDriver.newMapDriver(new BaselineMapper());
-    io.parsa.jobs.mr.MrUnitAvro.configure(d.getConfiguration(), null, GraphRow.getClassSchema(), UAssignment.getClassSchema());
-    d.getConfiguration().setInt("parsa.mr.k", 3);
-    d.getConfiguration().set(BaselineAssignTool.ALGORITHM, "hash");
-    d.withInput(new AvroKey<>(TestData.libsvmRow(7, 1, 2)), NullWritable.get())
-        .withInput(new AvroKey<>(TestData.libsvmRow(-1, 3)), NullWritable.get())
-        .withOutput(new AvroKey<>(new UAssignment(7L, 1)), NullWritable.get())
-        .withOutput(new AvroKey<>(new UAssignment(-1L, 2)), NullWritable.get())
-        .runTest();
-    assertEquals(2, d.getCounters().findCounter(BaselineAssignTool.Counters.ROWS_OUT).getValue());
-
-    MapDriver<AvroKey<GraphRow>, NullWritable, AvroKey<UAssignment>, NullWritable> r =
-        MapDriver.newMapDriver(new BaselineMapper());
-    io.parsa.jobs.mr.MrUnitAvro.configure(r.getConfiguration(), null, GraphRow.getClassSchema(), UAssignment.getClassSchema());
-    r.getConfiguration().setInt("parsa.mr.k", 5);
-    r.getConfiguration().setLong("parsa.mr.seed", 9);
-    r.withInput(new AvroKey<>(TestData.libsvmRow(12345, 1)), NullWritable.get())
-        .withOutput(new AvroKey<>(new UAssignment(12345L, Mix.randomRowPart(9, 12345, 5))), NullWritable.get())
-        .runTest();
+  void baselineRuleIsHashOrSeededRandom() {
+    assertEquals(1, BaselineMapper.part(true, 0, 7, 3));
+    assertEquals(2, BaselineMapper.part(true, 0, -1, 3));
+    assertEquals(Mix.randomRowPart(9, 12345, 5), BaselineMapper.part(false, 9, 12345, 5));
   }
 
   @Test
@@ -71,6 +51,21 @@ class BaselineAssignToolTest {
     }
     assertTrue(fs.exists(new Path(out, "_SUCCESS")));
     assertEquals(0, fs.globStatus(new Path(out, "_partstats*")).length);
+    // aligned with the blocks as partition-u's output is: block b's rows, in order, in AssignmentFiles.fileFor(out, b)
+    List<Path> blockFiles = io.parsa.yarn.io.BlockFiles.list(fs, blocks);
+    assertEquals(3, blockFiles.size());
+    assertEquals(3, fs.globStatus(new Path(out, "*.avro")).length, "one assignment file per block");
+    for (int b = 0; b < blockFiles.size(); b++) {
+      List<Long> blockIds = new ArrayList<>();
+      for (GraphRow g : Jobs.readAvroDir(fs, blockFiles.get(b), GraphRow.class)) {
+        blockIds.add(g.getId());
+      }
+      List<Long> assigned = new ArrayList<>();
+      for (UAssignment a : Jobs.readAvroDir(fs, io.parsa.yarn.io.AssignmentFiles.fileFor(out, b), UAssignment.class)) {
+        assigned.add(a.getId());
+      }
+      assertEquals(blockIds, assigned, "block " + b);
+    }
     assertEquals(2, ToolRunner.run(conf, new BaselineAssignTool(), args));
     String[] again = {"--blocks", blocks.toString(), "--output", out.toString(), "--k", "4", "--overwrite"};
     assertEquals(0, ToolRunner.run(conf, new BaselineAssignTool(), again));
