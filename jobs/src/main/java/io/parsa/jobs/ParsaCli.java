@@ -27,6 +27,7 @@ public final class ParsaCli {
     step("ingest", "io.parsa.jobs.ingest.IngestTool", "raw data (libsvm, edge lists, Avro) -> random graph blocks (MapReduce)");
     step("partition-u", "io.parsa.yarn.client.PartitionUTool", "partition rows U over k workers with Parsa (YARN application)");
     step("partition-v", "io.parsa.jobs.partitionv.PartitionVTool", "assign keys V to k servers, Algorithm 2 (MapReduce)");
+    step("refine-u", "io.parsa.jobs.refine.RefineUTool", "refine a u-assignment by balance-preserving row swaps (single JVM)");
     step("metrics", "io.parsa.jobs.metrics.MetricsTool", "traffic report of a placement against random (MapReduce)");
     step("reshuffle", "io.parsa.jobs.reshuffle.ReshuffleTool", "rewrite the input into k placed shards (MapReduce)");
     step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> partition-v -> metrics -> reshuffle, resumable");
@@ -34,6 +35,7 @@ public final class ParsaCli {
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
     step("bench", "io.parsa.jobs.bench.BenchTool", "benchmark suite: pipeline on every dataset, writes docs/benchmarks.md");
+    step("train-bench", "io.parsa.train.TrainBenchTool", "parameter-server training run: real bytes and epoch times, placed vs random/hash");
     step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
   }
 

@@ -71,4 +71,18 @@ class ParsaCliTest {
     assertEquals(2, missing.rc());
     assertTrue(missing.err().contains("partition-v: missing required option --blocks"), missing.err());
   }
+
+  @Test
+  void aUsageErrorIsOneMessageAndItsTraceOnlyWithVerbose() throws Exception {
+    Result quiet = cli("ingest", "--input", "/nonexistent/parsa-input", "--output", "/nonexistent/parsa-out");
+    assertEquals(2, quiet.rc());
+    assertEquals("ingest: input /nonexistent/parsa-input matches no file or directory", quiet.err().strip());
+
+    Result verbose = cli("--verbose", "ingest", "--input", "/nonexistent/parsa-input", "--output",
+        "/nonexistent/parsa-out");
+    assertEquals(2, verbose.rc());
+    assertTrue(verbose.err().startsWith("ingest: input /nonexistent/parsa-input matches no file or directory"),
+        verbose.err());
+    assertTrue(verbose.err().contains("\tat io.parsa."), "stack trace with --verbose: " + verbose.err());
+  }
 }

@@ -18,10 +18,12 @@ import java.util.Locale;
  * from the counts cnt[v][i]), keeping the {@link #TOP} best targets; (2) for every pair of parts {a, b}, the rows
  * of a that want b and the rows of b that want a are sorted by gain and paired best with best while the sum of
  * the two estimated gains is positive; each pair is applied only if its exact change of F, recomputed from the
- * live counts, is negative, else undone. So F never increases, no row is lost or duplicated (a row only changes
+ * live counts, is negative, else undone. With the max guard, a swap is also undone if it leaves a part above the
+ * round's largest M_i or above its largest base_i = M_i − (keys used by part i alone), the floor of T_i, so neither
+ * M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
- * <p>Memory: 4·|V|·k bytes of counts plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
+ * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
  * Unweighted (row counts); weighted balance is not handled.
  */
 public final class URefinement {
@@ -39,12 +41,18 @@ public final class URefinement {
   private final int numKeys;
   private final int[] part;
   private final int[] cnt;
+  /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
+  private final long[] present;
+  private final int wpk;
+  /** singles[i]: keys used by part i alone, so base_i = M_i − singles[i] is T_i's floor (see TrafficBound). */
+  private final long[] singles;
   private final long[] m;
   private final int[] size;
   private final int floor;
   private final int ceil;
-  private final double exponent;
+  private double exponent;
   private final double mean;
+  private final boolean guardMax;
 
   /** Statistics of one round. */
   public record RoundStats(int moves, int pairsTried, double objectiveBefore, double objectiveAfter, long mMax,
@@ -64,13 +72,15 @@ public final class URefinement {
 
   /** Refinement of {@code parts[b][r]} (part of row r of block b), copied, with the default exponent. */
   public URefinement(int k, List<Block> blocks, int[][] parts) {
-    this(k, blocks, parts, DEFAULT_EXPONENT);
+    this(k, blocks, parts, DEFAULT_EXPONENT, true);
   }
 
   /**
    * @param exponent p ≥ 1 of the objective Σ f(M_i)
+   * @param guardMax refuse any swap that would leave a working set above the largest one at the start of the
+   *     round, so M_max never grows
    */
-  public URefinement(int k, List<Block> blocks, int[][] parts, double exponent) {
+  public URefinement(int k, List<Block> blocks, int[][] parts, double exponent, boolean guardMax) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -80,6 +90,7 @@ public final class URefinement {
     this.k = k;
     this.blocks = blocks;
     this.exponent = exponent;
+    this.guardMax = guardMax;
     blockStart = new int[blocks.size() + 1];
     long edges = 0;
     for (int b = 0; b < blocks.size(); b++) {
@@ -136,6 +147,21 @@ public final class URefinement {
         }
       }
     }
+    wpk = (k + 63) >>> 6;
+    present = new long[Math.multiplyExact(numKeys, wpk)];
+    for (int v = 0; v < numKeys; v++) {
+      for (int i = 0; i < k; i++) {
+        if (cnt[v * k + i] > 0) {
+          present[v * wpk + (i >>> 6)] |= 1L << i;
+        }
+      }
+    }
+    singles = new long[k];
+    for (int v = 0; v < numKeys; v++) {
+      if (lambda(v * wpk) == 1) {
+        singles[only(v * wpk)]++;
+      }
+    }
     floor = n / k;
     ceil = (n + k - 1) / k;
     long sum = 0;
@@ -143,6 +169,14 @@ public final class URefinement {
       sum += x;
     }
     mean = Math.max(1.0, sum / (double) k);
+  }
+
+  /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
+  public void setExponent(double exponent) {
+    if (!(exponent >= 1)) {
+      throw new IllegalArgumentException("exponent must be >= 1, was " + exponent);
+    }
+    this.exponent = exponent;
   }
 
   private double f(double x) {
@@ -175,15 +209,46 @@ public final class URefinement {
     return f(m[a] - lose) - f(m[a]) + f(m[b] + gain) - f(m[b]);
   }
 
+  private int lambda(int pw) {
+    int c = 0;
+    for (int w = 0; w < wpk; w++) {
+      c += Long.bitCount(present[pw + w]);
+    }
+    return c;
+  }
+
+  private int only(int pw) {
+    for (int w = 0; w < wpk; w++) {
+      if (present[pw + w] != 0) {
+        return (w << 6) + Long.numberOfTrailingZeros(present[pw + w]);
+      }
+    }
+    throw new IllegalStateException("key used by no part");
+  }
+
   private void move(int g, int b) {
     int a = part[g];
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
       int base = rowKeys[t] * k;
-      if (--cnt[base + a] == 0) {
-        m[a]--;
-      }
-      if (cnt[base + b]++ == 0) {
-        m[b]++;
+      int pw = rowKeys[t] * wpk;
+      boolean leaves = --cnt[base + a] == 0;
+      boolean arrives = cnt[base + b]++ == 0;
+      if (leaves || arrives) {
+        int before = lambda(pw);
+        if (leaves) {
+          m[a]--;
+          present[pw + (a >>> 6)] &= ~(1L << a);
+        }
+        if (arrives) {
+          m[b]++;
+          present[pw + (b >>> 6)] |= 1L << b;
+        }
+        if (before == 1) {
+          singles[a]--; // the key was a's alone (a held it)
+        }
+        if (lambda(pw) == 1) {
+          singles[only(pw)]++;
+        }
       }
     }
     part[g] = b;
@@ -194,6 +259,16 @@ public final class URefinement {
   /** One round of pairwise swaps (and balance-preserving single moves). */
   public RoundStats round() {
     double before = objective();
+    long cap = Long.MAX_VALUE;
+    long capBase = Long.MAX_VALUE;
+    if (guardMax) {
+      cap = 0;
+      capBase = Long.MIN_VALUE;
+      for (int i = 0; i < k; i++) {
+        cap = Math.max(cap, m[i]);
+        capBase = Math.max(capBase, m[i] - singles[i]);
+      }
+    }
     int top = Math.min(TOP, k - 1);
     // (1) best targets per row: packed (sortable gain bits << 32 | row) per (from, to) bucket
     int[] bucketCount = new int[k * k];
@@ -211,11 +286,19 @@ public final class URefinement {
         if (cnt[base + a] == 1) {
           lose++;
         }
-        for (int i = 0; i < k; i++) {
-          if (cnt[base + i] == 0) {
-            zeros[i]++;
+        // count the parts that already hold the key; zeros = degree - hits below
+        int pw = rowKeys[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long bits = present[pw + w];
+          while (bits != 0) {
+            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
+            bits &= bits - 1;
           }
         }
+      }
+      int deg = rowStart[g + 1] - rowStart[g];
+      for (int i = 0; i < k; i++) {
+        zeros[i] += deg;
       }
       double out = f(m[a] - lose) - f(m[a]);
       for (int i = 0; i < k; i++) {
@@ -267,12 +350,15 @@ public final class URefinement {
           tried++;
           if (delta(g, b) < -1e-9) {
             move(g, b);
-            moved[g] = true;
-            moves++;
-            failures = 0;
-          } else {
-            failures++;
+            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase) {
+              moved[g] = true;
+              moves++;
+              failures = 0;
+              continue;
+            }
+            move(g, a);
           }
+          failures++;
           continue;
         }
         if (ia < 0 || ib < 0) {
@@ -292,6 +378,12 @@ public final class URefinement {
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase) {
+            move(gb, b);
+            move(ga, a);
+            failures++;
+            continue;
+          }
           moved[ga] = true;
           moved[gb] = true;
           moves += 2;
@@ -394,6 +486,11 @@ public final class URefinement {
   /** Rows per part. */
   public int[] sizes() {
     return size.clone();
+  }
+
+  /** Keys used by part i alone, per part. */
+  public long[] singleKeys() {
+    return singles.clone();
   }
 
   /** M_i = |N(U_i)| per part. */

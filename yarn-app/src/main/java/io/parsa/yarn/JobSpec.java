@@ -49,6 +49,15 @@ public final class JobSpec {
   public int maxWorkerFailures = 3;
   /** The run fails after this many server restarts. */
   public int maxServerRestarts = 3;
+  /**
+   * Rows of each block, in block order, from ingest's {@code _stats.json} in the blocks directory; null when
+   * unknown (the master then starts each block from the loads at its reservation; see BlockScheduler).
+   */
+  public List<Long> rowsPerBlock;
+  /** Non-zeros of all blocks from the same file; -1 when unknown. */
+  public long nonZeros = -1;
+  /** Where {@link #rowsPerBlock} came from, or why it is absent (reported in partition-u's {@code _stats.json}). */
+  public String rowCountsSource;
   /** parsa.* configuration entries forwarded to every container. */
   public Map<String, String> conf = new LinkedHashMap<>();
 

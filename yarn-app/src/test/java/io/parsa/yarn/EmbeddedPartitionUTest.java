@@ -67,11 +67,34 @@ class EmbeddedPartitionUTest {
     }
     assertTrue(max - min <= 1, "part sizes " + stats.get("rowsPerPart"));
     assertEquals(3000, stats.get("rows").asLong());
-    assertTrue(stats.get("mMax").asLong() > 0);
-    // S_i contains N(U_i)
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 5);
+    assertEquals(3000, exact.rows);
+    assertTrue(exact.mMax() > 0);
     for (int i = 0; i < 5; i++) {
-      assertTrue(stats.get("neighborSetSizes").get(i).asLong() >= stats.get("workingSetSizes").get(i).asLong());
+      assertEquals(exact.rowsPerPart[i], stats.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+      // S_i contains N(U_i)
+      assertTrue(stats.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i]);
     }
+    assertEquals("sequential (block order)", stats.get("startingLoads").asText());
+  }
+
+  @Test
+  void withoutIngestStatisticsBlocksStartFromTheReservationOrderAndBalanceHolds() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("no-stats");
+    Path blocks = new Path(base, "blocks");
+    TestBlocks.write(fs, blocks, TestBlocks.random(2000, 3000, 10, 13), 8, 3, false);
+    Path out = new Path(base, "out");
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+        "--output", out.toString(), "--k", "4", "--workers", "2", "--mode", "embedded"}));
+    JsonNode st = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
+    assertTrue(st.get("startingLoads").asText().startsWith("reservation order: rows per block unknown: "),
+        st.get("startingLoads").asText());
+    assertTrue(st.get("startingLoads").asText().contains("_stats.json does not exist"));
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 4);
+    assertEquals(2000, exact.rows);
+    assertTrue(exact.rowSpread() <= 1, java.util.Arrays.toString(exact.rowsPerPart));
   }
 
   @Test
@@ -121,7 +144,9 @@ class EmbeddedPartitionUTest {
       assertTrue(b.get("neighborSetSizes").get(i).asLong() >= a.get("neighborSetSizes").get(i).asLong());
     }
     // the earlier sets are the final ones of a run on the same data: the rows fall back into similar parts
-    assertTrue(b.get("mMax").asLong() <= a.get("mMax").asLong() * 1.2, a.get("mMax") + " vs " + b.get("mMax"));
+    long mA = ExactPlacement.of(fs, blocks, new Path(first, "u-assignment"), 3).mMax();
+    long mB = ExactPlacement.of(fs, blocks, new Path(second, "u-assignment"), 3).mMax();
+    assertTrue(mB <= mA * 1.2, mA + " vs " + mB);
   }
 
   @Test
@@ -146,8 +171,8 @@ class EmbeddedPartitionUTest {
       Path out = new Path(base, "out" + run);
       assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
           "--output", out.toString(), "--k", "6", "--workers", "1", "--mode", "embedded"}));
-      JsonNode st = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
-      assertEquals(ref, st.get("mMax").asLong(), "unbounded tau, yet the worker sees all its own pushes");
+      assertEquals(ref, ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 6).mMax(),
+          "unbounded tau, yet the worker sees all its own pushes");
     }
   }
 }

@@ -39,10 +39,18 @@ class News20EmbeddedTest {
         "embedded"}));
     long runMs = System.currentTimeMillis() - t0;
     JsonNode stats = JsonFiles.MAPPER.readTree(new File(new Path(out, "_stats.json").toUri()));
-    long mMax = stats.get("mMax").asLong();
+    // exactly once, balance and M_max computed here from the blocks and the written u-assignment
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), k);
+    long mMax = exact.mMax();
     System.out.printf("news20 k=%d: sequential M_max=%d (%d ms), 2 workers M_max=%d (%d ms), change %.2f%%%n", k,
         ref, refMs, mMax, runMs, 100.0 * (mMax - ref) / ref);
     assertEquals(rows.size(), stats.get("rows").asLong());
+    assertEquals(rows.size(), exact.rows);
+    assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+    for (int i = 0; i < k; i++) {
+      assertEquals(exact.rowsPerPart[i], stats.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+      assertTrue(stats.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i], "S_i contains N(U_i)");
+    }
     long min = Long.MAX_VALUE;
     long max = 0;
     for (JsonNode n : stats.get("rowsPerPart")) {

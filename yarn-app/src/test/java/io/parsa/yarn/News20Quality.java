@@ -1,7 +1,5 @@
 package io.parsa.yarn;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.parsa.common.JsonFiles;
 import io.parsa.yarn.client.PartitionUTool;
 import java.io.File;
 import java.util.ArrayList;
@@ -37,12 +35,11 @@ public final class News20Quality {
       if (ToolRunner.run(conf, new PartitionUTool(), a.toArray(new String[0])) != 0) {
         throw new IllegalStateException("failed");
       }
-      JsonNode st = JsonFiles.read(fs, new Path(new Path(dir, "out"), "_stats.json"), JsonNode.class);
-      long m = st.get("mMax").asLong();
+      ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(new Path(dir, "out"), "u-assignment"), k);
+      long m = exact.mMax();
       List<long[]> sizes = new ArrayList<>();
-      JsonNode ws = st.get("workingSetSizes");
-      for (int i = 0; i < ws.size(); i++) {
-        sizes.add(new long[] {ws.get(i).asLong(), i});
+      for (int i = 0; i < k; i++) {
+        sizes.add(new long[] {exact.workingSetSizes[i], i});
       }
       sizes.sort((x, y) -> Long.compare(y[0], x[0]));
       System.out.printf("QUALITY blocks=%d k=%d extra=%s ref=%d mMax=%d largest parts %d:%d %d:%d change=%+.2f%%%n",

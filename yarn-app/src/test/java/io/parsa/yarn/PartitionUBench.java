@@ -92,9 +92,9 @@ public final class PartitionUBench {
         throw new IllegalStateException("partition-u failed with " + rc);
       }
       JsonNode st = JsonFiles.read(fs, new Path(out, "_stats.json"), JsonNode.class);
-      System.out.printf("RESULT extra=[%s] workers=%d wall=%d ms stage1=%d ms finalPass=%d ms cpu=%d ms load=%.1f rows=%d nnz=%d mMax=%d%n", extra, wk,
-          wall, st.get("timings").get("stage1Ms").asLong(), st.get("timings").get("finalPassMs").asLong(),
-          cpuMs, load, st.get("rows").asLong(), st.get("nonZeros").asLong(), st.get("mMax").asLong());
+      System.out.printf("RESULT extra=[%s] workers=%d wall=%d ms stage1=%d ms dump=%d ms cpu=%d ms load=%.1f rows=%d nnz=%d max|S_i|=%d%n",
+          extra, wk, wall, st.get("timings").get("stage1Ms").asLong(), st.get("timings").get("dumpMs").asLong(),
+          cpuMs, load, st.get("rows").asLong(), st.path("nonZeros").asLong(-1), st.get("neighborSetMax").asLong());
       System.out.flush();
     }
   }

@@ -105,12 +105,62 @@ class PartitionUYarnIT {
     JsonNode st = stats(fs, out);
     assertEquals(rows.size(), st.get("rows").asLong());
     assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
-    long mMax = st.get("mMax").asLong();
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), k);
+    assertEquals(rows.size(), exact.rows);
+    assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+    long mMax = exact.mMax();
     System.out.printf("news20 on YARN k=%d: M_max %d vs sequential %d (%+.2f%%), %d ms%n", k, mMax, ref,
         100.0 * (mMax - ref) / ref, System.currentTimeMillis() - t0);
     assertEquals("sequential (block order)", st.get("startingLoads").asText());
     assertTrue(mMax <= ref * 1.05, "M_max " + mMax + " more than 5% above the sequential engine's " + ref);
     assertFalse(NeighborSetFiles.list(fs, new Path(out, "neighbor-sets")).isEmpty());
+  }
+
+  /**
+   * The master only schedules: a 256 MB master container (192 MB heap) runs partition-u over ~4.3 million distinct
+   * keys, whose per-key state the former final pass held in the master at 60-100 bytes a key (issue 9; ~90
+   * measured, docs/partition-u.md), 260-430 MB.
+   */
+  @Test
+  @Timeout(300)
+  void masterWith256MbRunsDataWhosePerKeyStateWouldNotFitInIt() throws Exception {
+    MiniClusters mc = MiniClusters.get();
+    FileSystem fs = mc.dfs.getFileSystem();
+    Path blocks = new Path("/many-keys/blocks");
+    int k = 4;
+    java.util.Random rnd = new java.util.Random(5);
+    List<TestBlocks.Row> rows = new java.util.ArrayList<>();
+    long nextKey = 1_000_000;
+    for (int i = 0; i < 480_000; i++) {
+      long[] keys = new long[10];
+      for (int j = 0; j < keys.length; j++) {
+        // mostly keys of this row alone (the many keys), some of 5000 shared ones (structure to partition)
+        keys[j] = rnd.nextInt(10) == 0 ? rnd.nextInt(5000) : nextKey++;
+      }
+      rows.add(new TestBlocks.Row(i, keys));
+    }
+    TestBlocks.write(fs, blocks, rows, 8, 3);
+    rows = null;
+    Path out = new Path("/many-keys/out");
+    Configuration c = jobConf(mc, "/staging-many-keys");
+    c.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, 768);
+    int rc = ToolRunner.run(c, new PartitionUTool(), new String[] {"--blocks", blocks.toString(), "--output",
+        out.toString(), "--k", Integer.toString(k), "--workers", "2", "--servers", "1", "--mode", "yarn",
+        "--am-memory", "256"});
+    assertEquals(0, rc);
+    JsonNode st = stats(fs, out);
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), k);
+    long heap = ParsaYarnConfig.heapMb(c, 256) * (1L << 20);
+    assertTrue(exact.keys * 60 > heap, exact.keys + " keys x 60 bytes fit in the master's heap of " + heap);
+    assertEquals(480_000, exact.rows);
+    assertEquals(480_000, st.get("rows").asLong());
+    assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+    for (int i = 0; i < k; i++) {
+      assertEquals(exact.rowsPerPart[i], st.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+      assertTrue(st.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i], "S_i contains N(U_i)");
+    }
+    assertEquals(exact.keys, st.get("neighborSetKeys").asLong(), "the servers hold every key once");
+    assertEquals("sequential (block order)", st.get("startingLoads").asText());
   }
 
   private JsonNode runWithChaos(String name, int priority, boolean probeSecret) throws Exception {
@@ -141,7 +191,9 @@ class PartitionUYarnIT {
           "yarn"}));
       // wait until a few blocks have been written into the temporary output
       long deadline = System.currentTimeMillis() + 180_000;
-      while (countBlockFiles(fs, new Path("/" + name)) < 3) {
+      // a killed master's successor keeps the blocks of its ledger: wait until that holds a few
+      while (countBlockFiles(fs, new Path("/" + name)) < 3
+          || (priority == AM && ledgerBlocks(fs, new Path("/" + name)) < 3)) {
         assertTrue(System.currentTimeMillis() < deadline, "no progress");
         assertFalse(job.isDone(), "job ended early: " + (job.isDone() ? job.get() : ""));
         Thread.sleep(200);
@@ -164,6 +216,12 @@ class PartitionUYarnIT {
       assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
       JsonNode st = stats(fs, out);
       assertTrue(spread(st.get("rowsPerPart")) <= 1, "part sizes " + st.get("rowsPerPart"));
+      ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 4);
+      assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+      for (int i = 0; i < 4; i++) {
+        assertEquals(exact.rowsPerPart[i], st.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+        assertTrue(st.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i], "S_i contains N(U_i)");
+      }
       return st;
     } finally {
       exec.shutdownNow();
@@ -206,6 +264,21 @@ class PartitionUYarnIT {
     assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
   }
 
+  // The server hangs inside a push (process alive, connection open, push lock held): the master's pings see a push
+  // older than 5 s, stop the container and start a new one, which fences and replays the old one's push log.
+  @Test
+  @Timeout(300)
+  void hungServerContainerIsDetectedKilledAndRestartedWithoutFailingWorkers() throws Exception {
+    JsonNode st = runWithChaos("server-hang", NONE, false, c -> {
+      c.setInt(ParsaYarnConfig.TEST_HANG_SERVER_ID, 0);
+      c.setLong(ParsaYarnConfig.TEST_HANG_SERVER_AFTER_PUSHES, 8);
+      c.setLong(ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, 5_000);
+    });
+    assertEquals(1, st.get("hungServers").asInt(), st.toString());
+    assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
+    assertEquals(0, st.get("workerFailures").asInt(), st.toString());
+  }
+
   @Test
   @Timeout(300)
   void masterContainerKilledMidRunIsRestartedAndKeepsFinishedBlocks() throws Exception {
@@ -227,6 +300,21 @@ class PartitionUYarnIT {
       }
     }
     return n;
+  }
+
+  /** Finished blocks in the master's ledger under {@code parent} (0 if none was written yet). */
+  private static int ledgerBlocks(FileSystem fs, Path parent) throws Exception {
+    for (FileStatus d : fs.listStatus(parent)) {
+      Path ledger = new Path(d.getPath(), "_done.json");
+      if (d.getPath().getName().endsWith(".ckpt") && fs.exists(ledger)) {
+        try (InputStream in = fs.open(ledger)) {
+          return JsonFiles.MAPPER.readTree(in).get("blocks").size();
+        } catch (java.io.IOException e) {
+          return 0; // being replaced
+        }
+      }
+    }
+    return 0;
   }
 
   private static Path onlyChild(FileSystem fs, Path dir) throws Exception {

@@ -73,8 +73,21 @@ public final class TestBlocks {
     return rows;
   }
 
-  /** Shuffles the rows into {@code blocks} files {@code block-XXXXX.avro} under {@code dir}. */
+  /**
+   * Shuffles the rows into {@code blocks} files {@code block-XXXXX.avro} under {@code dir}, with an ingest-like
+   * {@code _stats.json} (rows, non-zeros and distinct keys, rows and non-zeros per block).
+   */
   public static void write(FileSystem fs, Path dir, List<Row> rows, int blocks, long seed) throws IOException {
+    write(fs, dir, rows, blocks, seed, true);
+  }
+
+  /** As {@link #write(FileSystem, Path, List, int, long)}; without {@code _stats.json} if {@code withStats} is false. */
+  public static void write(FileSystem fs, Path dir, List<Row> rows, int blocks, long seed, boolean withStats)
+      throws IOException {
+    long[] rowsPer = new long[blocks];
+    long[] nnzPer = new long[blocks];
+    java.util.Set<Long> distinct = new java.util.HashSet<>();
+    long maxDegree = 0;
     List<Row> shuffled = new ArrayList<>(rows);
     java.util.Collections.shuffle(shuffled, new Random(seed));
     fs.mkdirs(dir);
@@ -89,8 +102,23 @@ public final class TestBlocks {
             ks.add(k);
           }
           w.append(new GraphRow(row.id, ks, null, ByteBuffer.wrap(new byte[] {'x'})));
+          rowsPer[b]++;
+          nnzPer[b] += ks.size();
+          distinct.addAll(ks);
+          maxDegree = Math.max(maxDegree, ks.size());
         }
       }
+    }
+    if (withStats) {
+      java.util.Map<String, Object> st = new java.util.LinkedHashMap<>();
+      st.put("blocks", blocks);
+      st.put("rows", java.util.Arrays.stream(rowsPer).sum());
+      st.put("nonZeros", java.util.Arrays.stream(nnzPer).sum());
+      st.put("distinctKeys", distinct.size());
+      st.put("rowDegree", java.util.Map.of("max", maxDegree));
+      st.put("rowsPerBlock", rowsPer);
+      st.put("nonZerosPerBlock", nnzPer);
+      io.parsa.common.JsonFiles.write(fs, new Path(dir, "_stats.json"), st);
     }
     fs.create(new Path(dir, "_SUCCESS"), true).close();
   }

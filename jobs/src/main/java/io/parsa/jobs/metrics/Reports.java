@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import io.parsa.jobs.common.SvgChart;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.io.JsonEncoder;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -156,110 +157,96 @@ public final class Reports {
         pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));
     sb.append("<p>Improvement = (random &minus; placed) / placed &times; 100 %, as in the paper's section 5.</p>\n");
     int k = r.getK();
-    long[][] m = new long[2][k];
     PlacementMetrics variant = r.getRandomUAlgorithm2V();
-    long[][] t = new long[variant == null ? 2 : 3][k];
+    PlacementMetrics p = r.getPlaced();
+    PlacementMetrics q = r.getRandom();
+    List<String> partNames = new ArrayList<>(k);
+    double[][] m = new double[2][k];
+    double[][] t = new double[variant == null ? 2 : 3][k];
     for (int i = 0; i < k; i++) {
-      m[0][i] = r.getPlaced().getParts().get(i).getWorkingSet();
-      m[1][i] = r.getRandom().getParts().get(i).getWorkingSet();
-      t[0][i] = r.getPlaced().getParts().get(i).getTraffic();
-      t[1][i] = r.getRandom().getParts().get(i).getTraffic();
+      partNames.add(Integer.toString(i));
+      m[0][i] = p.getParts().get(i).getWorkingSet();
+      m[1][i] = q.getParts().get(i).getWorkingSet();
+      t[0][i] = p.getParts().get(i).getTraffic();
+      t[1][i] = q.getParts().get(i).getTraffic();
       if (variant != null) {
         t[2][i] = variant.getParts().get(i).getTraffic();
       }
     }
-    sb.append("<h2>Working set M<sub>i</sub> = |N(U<sub>i</sub>)| per part</h2>\n").append(legend(2))
-        .append(chart("M_i", m));
-    sb.append("<h2>Traffic T<sub>i</sub> per part</h2>\n").append(legend(t.length)).append(chart("T_i", t));
+    int width = k <= 16 ? 640 : 960;
+    SvgChart mc = new SvgChart("Working set M_i = |N(U_i)| per part", "part i", "M_i (keys a worker needs)",
+        partNames).width(width);
+    SvgChart tc = new SvgChart("Traffic T_i per part", "part i", "T_i (keys in and out of machine i)", partNames)
+        .width(width);
+    for (int s = 0; s < t.length; s++) {
+      if (s < 2) {
+        mc.add(SERIES[s], m[s]);
+      }
+      tc.add(SERIES[s], t[s]);
+    }
+    boolean bars = k <= 32;
+    sb.append("<h2>Working set M<sub>i</sub> = |N(U<sub>i</sub>)| per part</h2>\n")
+        .append(bars ? mc.bars() : mc.lines());
+    sb.append("<h2>Traffic T<sub>i</sub> per part</h2>\n").append(bars ? tc.bars() : tc.lines());
     if (variant != null) {
       sb.append(String.format(Locale.ROOT, "<p>random U + Algorithm 2 V: max T<sub>i</sub> %d, sum T<sub>i</sub> %d"
           + " (the gain of placing V alone, against random: max %s, sum %s).</p>%n", variant.getMaxTraffic(),
           variant.getSumTraffic(), pct(improvement(r.getRandom().getMaxTraffic(), variant.getMaxTraffic())),
           pct(improvement(r.getRandom().getSumTraffic(), variant.getSumTraffic()))));
     }
-    sb.append("<h2>Table</h2>\n<table><tr><th>part</th><th>|U<sub>i</sub>|</th><th>M<sub>i</sub></th><th>|V<sub>i</sub>|</th>"
-        + "<th>T<sub>i</sub></th><th>inner</th><th>inter</th><th>random |U<sub>i</sub>|</th><th>random M<sub>i</sub></th>"
-        + "<th>random |V<sub>i</sub>|</th><th>random T<sub>i</sub></th></tr>\n");
-    for (int i = 0; i < k; i++) {
-      PartMetrics a = r.getPlaced().getParts().get(i);
-      PartMetrics b = r.getRandom().getParts().get(i);
-      sb.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-              + "<td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n", i, a.getRows(), a.getWorkingSet(),
-          a.getServerKeys(), a.getTraffic(), a.getInnerAccesses(), a.getInterAccesses(), b.getRows(),
-          b.getWorkingSet(), b.getServerKeys(), b.getTraffic()));
+    // where the accesses go: every key of a working set is read either from the worker's own server (inner)
+    // or over the network (inter)
+    List<String> placements = new ArrayList<>(List.of("placed (" + esc(r.getAlgorithm()) + ")", "random"));
+    List<PlacementMetrics> ps = new ArrayList<>(List.of(p, q));
+    if (variant != null) {
+      placements.add("random U + Alg. 2 V");
+      ps.add(variant);
     }
-    PlacementMetrics p = r.getPlaced();
-    PlacementMetrics q = r.getRandom();
-    sb.append(String.format(Locale.ROOT, "<tr class=\"sum\"><td>max</td><td>%d</td><td>%d</td><td></td><td>%d</td><td></td><td></td>"
-            + "<td>%d</td><td>%d</td><td></td><td>%d</td></tr>\n", p.getMaxRows(), p.getMaxWorkingSet(),
-        p.getMaxTraffic(), q.getMaxRows(), q.getMaxWorkingSet(), q.getMaxTraffic()));
-    sb.append(String.format(Locale.ROOT, "<tr class=\"sum\"><td>sum</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-            + "<td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n</table>\n", r.getRows(),
-        p.getSumWorkingSet(), r.getKeys(), p.getSumTraffic(), p.getInnerAccesses(), p.getInterAccesses(), r.getRows(),
-        q.getSumWorkingSet(), r.getKeys(), q.getSumTraffic()));
+    double[] inner = new double[ps.size()];
+    double[] inter = new double[ps.size()];
+    for (int i = 0; i < ps.size(); i++) {
+      inner[i] = ps.get(i).getInnerAccesses();
+      inter[i] = ps.get(i).getInterAccesses();
+    }
+    sb.append("<h2>Where the accesses go</h2>\n<p>Each key of a worker's working set is read once per pass, from "
+        + "the server on its own machine (inner) or from another machine (inter, network traffic).</p>\n")
+        .append(new SvgChart("Key accesses: own machine vs network", "placement", "accesses (sum over parts of M_i)",
+            placements).add("inner (own machine)", inner).add("inter (network)", inter).stackedBars());
+    String table = tableHtml(r, k, p, q);
+    if (k > 32) {
+      sb.append("<h2>Table</h2>\n<details><summary>per-part figures of all ").append(k)
+          .append(" parts (the max and sum rows first)</summary>\n").append(table).append("</details>\n");
+    } else {
+      sb.append("<h2>Table</h2>\n").append(table);
+    }
     sb.append("</body></html>\n");
     return sb.toString();
   }
 
-  private static final String PLACED_COLOR = "#2b6cb0";
-  private static final String RANDOM_COLOR = "#dd8452";
-  private static final String VARIANT_COLOR = "#55a868";
-  private static final String[] COLORS = {PLACED_COLOR, RANDOM_COLOR, VARIANT_COLOR};
-  private static final String[] SERIES = {"placed", "random", "random U + Algorithm 2 V"};
+  private static final String[] SERIES = {"placed", "random", "random U + Alg. 2 V"};
 
-  private static String legend(int series) {
-    StringBuilder sb = new StringBuilder("<div class=\"legend\">");
-    for (int s = 0; s < series; s++) {
-      sb.append("<span style=\"background:").append(COLORS[s]).append("\"></span>").append(SERIES[s]);
-    }
-    return sb.append("</div>\n").toString();
-  }
-
-  /** Grouped bars: series[0] placed, series[1] random (series[2] the variant), one group per part, with a y axis. */
-  private static String chart(String what, long[][] series) {
-    int k = series[0].length;
-    long max = 1;
-    for (long[] s : series) {
-      for (long v : s) {
-        max = Math.max(max, v);
-      }
-    }
-    int left = 70;
-    int top = 10;
-    int plotH = 260;
-    int group = Math.max(18, Math.min(80, 1000 / Math.max(1, k)));
-    int width = left + group * k + 20;
-    int height = top + plotH + 40;
+  /** The per-part table; the max and sum rows come first so that a long table need not be scrolled. */
+  private static String tableHtml(MetricsReport r, int k, PlacementMetrics p, PlacementMetrics q) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
-        + "aria-label=\"%s per part, placed vs random\" font-size=\"11\">\n", width, height, esc(what)));
-    for (int g = 0; g <= 4; g++) {
-      long v = Math.round(max * g / 4.0);
-      double y = top + plotH - plotH * (v / (double) max);
-      sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-          + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", left, width - 10, y, y, left - 6, y + 4, v));
-    }
-    double bar = (group - 6) / (double) series.length;
+    sb.append("<table><tr><th>part</th><th>|U<sub>i</sub>|</th><th>M<sub>i</sub></th><th>|V<sub>i</sub>|</th>"
+        + "<th>T<sub>i</sub></th><th>inner</th><th>inter</th><th>random |U<sub>i</sub>|</th><th>random M<sub>i</sub></th>"
+        + "<th>random |V<sub>i</sub>|</th><th>random T<sub>i</sub></th></tr>\n");
+    String row = "<tr%s><td>%s</td><td>%,d</td><td>%,d</td><td>%,d</td><td>%,d</td><td>%,d</td><td>%,d</td>"
+        + "<td>%,d</td><td>%,d</td><td>%,d</td><td>%,d</td></tr>\n";
+    sb.append(String.format(Locale.ROOT, row, " class=\"sum\"", "max", p.getMaxRows(), p.getMaxWorkingSet(),
+        max(p, 2), p.getMaxTraffic(), max(p, 4), max(p, 5), q.getMaxRows(), q.getMaxWorkingSet(), max(q, 2),
+        q.getMaxTraffic()));
+    sb.append(String.format(Locale.ROOT, row, " class=\"sum\"", "sum", r.getRows(), p.getSumWorkingSet(),
+        r.getKeys(), p.getSumTraffic(), p.getInnerAccesses(), p.getInterAccesses(), r.getRows(),
+        q.getSumWorkingSet(), r.getKeys(), q.getSumTraffic()));
     for (int i = 0; i < k; i++) {
-      double x0 = left + i * group + 3;
-      for (int s = 0; s < series.length; s++) {
-        long v = series[s][i];
-        double h = plotH * (v / (double) max);
-        sb.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                + "<title>part %d %s: %d</title></rect>\n", x0 + s * bar, top + plotH - h, bar, h,
-            COLORS[s], i, SERIES[s], v));
-      }
-      if (k <= 40 || i % Math.max(1, k / 20) == 0) {
-        sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
-            x0 + bar * series.length / 2.0, top + plotH + 15, i));
-      }
+      PartMetrics a = p.getParts().get(i);
+      PartMetrics b = q.getParts().get(i);
+      sb.append(String.format(Locale.ROOT, row, "", i, a.getRows(), a.getWorkingSet(), a.getServerKeys(),
+          a.getTraffic(), a.getInnerAccesses(), a.getInterAccesses(), b.getRows(), b.getWorkingSet(),
+          b.getServerKeys(), b.getTraffic()));
     }
-    sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n", left,
-        width - 10, top + plotH, top + plotH));
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">part</text>\n",
-        left + group * k / 2, top + plotH + 32));
-    sb.append("</svg>\n");
-    return sb.toString();
+    return sb.append("</table>\n").toString();
   }
 
   private static String esc(String s) {

@@ -142,6 +142,8 @@ public final class Jobs {
     private final long intervalMs;
     private long lastPrintMs;
     private String last = "";
+    private float mapSeen;
+    private float reduceSeen;
 
     Progress(String name, long intervalMs) {
       this.name = name;
@@ -154,6 +156,11 @@ public final class Jobs {
      * nothing moved. {@code reduce < 0}: a map-only job.
      */
     String update(float map, float reduce, long elapsedMs) {
+      // the LocalJobRunner's reduce progress can step back (100% then 42%): show the furthest seen
+      mapSeen = Math.max(mapSeen, map);
+      reduceSeen = reduce < 0 ? reduce : Math.max(reduceSeen, reduce);
+      map = mapSeen;
+      reduce = reduceSeen;
       String now = "map " + pct(map) + (reduce < 0 ? "" : " reduce " + pct(reduce));
       if (elapsedMs - lastPrintMs < intervalMs || now.equals(last)) {
         return null;

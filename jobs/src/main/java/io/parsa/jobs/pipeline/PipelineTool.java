@@ -6,6 +6,7 @@ import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.ParsaCli;
 import io.parsa.jobs.metrics.MetricsTool;
+import io.parsa.jobs.refine.RefineUTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chains the steps into one resumable run: ingest → partition-u (or a baseline) → partition-v → metrics →
- * reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
+ * Chains the steps into one resumable run: ingest → partition-u (or a baseline) → refine-u (after partition-u,
+ * unless {@code --effort fast} or {@code --refine-rounds 0}) → partition-v → metrics → reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
  * ({@code _SUCCESS}) and provably made from the inputs it would read now ({@link Provenance}: raw input files by
  * length, modification time and checksum, upstream outputs by their listing) is reused, so re-running a failed
  * pipeline resumes where it stopped, and re-running after the input changed redoes every step that depends on
@@ -50,8 +51,8 @@ public final class PipelineTool extends ParsaTool {
 
   @Override
   protected String description() {
-    return "Runs ingest -> partition-u -> partition-v -> metrics -> reshuffle into DIR/{blocks,u-assignment,"
-        + "neighbor-sets,v-assignment,metrics,shards}; a complete step is reused only if its inputs (files: length, mtime, checksum) are "
+    return "Runs ingest -> partition-u -> refine-u -> partition-v -> metrics -> reshuffle into DIR/{blocks,"
+        + "u-assignment,neighbor-sets,u-refined,v-assignment,metrics,shards} (refine-u unless --effort fast); a complete step is reused only if its inputs (files: length, mtime, checksum) are "
         + "unchanged, so a failed run resumes and a changed input is redone.";
   }
 
@@ -67,17 +68,27 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("seed", "S", "seed for blocks, baselines and the random comparison (default 1)"));
     o.addOption(opt("skip-bad-records", "N", "skip up to N malformed input lines (default 0: fail on the first)"));
     o.addOption(opt("workers", "N", "partition-u worker containers (default 2)"));
-    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default 1)"));
+    o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default: partition-u's, sized from the blocks)"));
     o.addOption(opt("max-delay", "TAU", "partition-u maximal delay in blocks (default unbounded)"));
     o.addOption(opt("init-fraction", "F", "partition-u global initialisation sample fraction"));
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
-    o.addOption(opt("reducers", "R", "partition-v reducers (default 1)"));
+    o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
+        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase), best (refine-u: " + BEST_REFINE_ROUNDS
+        + " rounds per phase); see docs/quality.md"));
+    o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
+        + " the step)"));
+    o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
+    o.addOption(opt("join-reducers", "J", "reducers of partition-v's blocks-u-assignment join (default: from the"
+        + " blocks' size)"));
     o.addOption(flag("renumber", "give keys new numbers so each server owns one contiguous range; shards use them"));
     o.addOption(opt("output-format", "FMT", "shards as text (default, same format as the input) or avro"));
     o.addOption(flag("overwrite", "redo every step, replacing existing outputs"));
     return o;
   }
+
+  /** refine-u rounds per phase with {@code --effort best}. */
+  static final int BEST_REFINE_ROUNDS = 30;
 
   @Override
   protected int run(CommandLine cl) throws Exception {
@@ -115,6 +126,18 @@ public final class PipelineTool extends ParsaTool {
       List<String> pu = args("--blocks", blocks, "--output", dir.toString(), "--k", ks, "--seed", seed);
       copy(cl, pu, "workers", "servers", "max-delay", "init-fraction", "warmup-blocks", "mode");
       steps.add(new Step("partition-u", uAssign, pu, List.of(blocks)));
+      String effort = choiceOpt(cl, "effort", "default", "fast", "default", "best");
+      int refineRounds = intOpt(cl, "refine-rounds", switch (effort) {
+        case "fast" -> 0;
+        case "best" -> BEST_REFINE_ROUNDS;
+        default -> RefineUTool.DEFAULT_ROUNDS;
+      }, 0);
+      if (refineRounds > 0 && k > 1) {
+        String refined = new Path(dir, "u-refined").toString();
+        steps.add(new Step("refine-u", refined, args("--blocks", blocks, "--u-assignment", uAssign, "--output",
+            refined, "--k", ks, "--rounds", String.valueOf(refineRounds)), List.of(blocks, uAssign)));
+        uAssign = refined;
+      }
     } else {
       steps.add(new Step("assign-baseline", uAssign, args("--blocks", blocks, "--output", uAssign, "--k", ks,
           "--algorithm", algorithm, "--seed", seed), List.of(blocks)));
@@ -122,6 +145,7 @@ public final class PipelineTool extends ParsaTool {
 
     List<String> pv = args("--blocks", blocks, "--u-assignment", uAssign, "--output", vAssign, "--k", ks);
     copy(cl, pv, "reducers");
+    copy(cl, pv, "join-reducers");
     if (renumber) {
       pv.add("--renumber");
     }

@@ -23,6 +23,8 @@ class JobsTest {
     assertNull(p.update(0.9f, 0f, 4000), "at most one line an interval");
     assertEquals("parsa metrics: keys: map 100% reduce 33% (6 s)", p.update(1f, 0.333f, 6500));
     assertNull(p.update(1f, 0.333f, 20000), "nothing moved");
+    assertNull(p.update(1f, 0.2f, 30000), "progress never steps back");
+    assertEquals("parsa metrics: keys: map 100% reduce 50% (40 s)", p.update(1f, 0.5f, 40000));
     assertEquals("parsa metrics: keys: map 100% (30 s)", new Jobs.Progress("parsa metrics: keys", 3000)
         .update(1f, -1f, 30000), "map-only job");
   }

@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -49,10 +50,18 @@ class MrStepsReutersIT {
   private List<GraphRow> input;
   private final Map<String, Long> stepMillis = new java.util.LinkedHashMap<>();
 
+  /** Why the tests are skipped (the dataset is missing), or null. */
+  private String missing;
+
   @BeforeAll
   void runSteps() throws Exception {
     File data = new File(System.getProperty("parsa.datasets.dir", "../shared/datasets"), "reuters21578.libsvm.gz");
-    Assumptions.assumeTrue(data.exists(), "dataset reuters21578.libsvm.gz not found at " + data.getAbsolutePath());
+    if (!data.exists()) {
+      // an assumption here would abort the class and report 0 tests; each test is skipped with the reason instead
+      missing = "dataset reuters21578.libsvm.gz not found at " + data.getAbsolutePath()
+          + "; skipping (the core suite does not need it)";
+      return;
+    }
     fs = FileSystem.get(conf);
     dir = TestData.tempDir("reuters");
     input = TestData.parseLibsvm(data);
@@ -68,6 +77,11 @@ class MrStepsReutersIT {
     step("reshuffle --renumber", new ReshuffleTool(), "--blocks", dir + "/blocks", "--u-assignment", dir + "/u",
         "--v-assignment", dir + "/v", "--output", dir + "/shards-renumbered", "--k", "" + K, "--renumber");
     System.out.println("MrStepsReutersIT step times (ms): " + stepMillis);
+  }
+
+  @BeforeEach
+  void requireDataset() {
+    Assumptions.assumeTrue(missing == null, missing);
   }
 
   private void step(String name, org.apache.hadoop.util.Tool tool, String... args) throws Exception {

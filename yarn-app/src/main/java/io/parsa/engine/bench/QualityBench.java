@@ -20,7 +20,7 @@ import java.util.Locale;
  * rounds with their effect on M_max, T_max, T_sum. Exact counts, single-threaded, no Hadoop.
  *
  * <pre>
- * usage: quality-bench FILE [libsvm|edges|uedges] [k=16] [b=4] [rounds=8] [seed=1]
+ * usage: quality-bench FILE [libsvm|edges|uedges] [k=16] [b=4] [rounds=8] [seed=1] [exponents=2] [guard=true]
  * </pre>
  */
 public final class QualityBench {
@@ -37,10 +37,14 @@ public final class QualityBench {
     int b = args.length > 3 ? Integer.parseInt(args[3]) : 4;
     int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 8;
     long seed = args.length > 5 ? Long.parseLong(args[5]) : 1;
-    run(in, format, k, b, rounds, seed, System.out);
+    // comma: separate refinements from Parsa's U; plus: phases of one refinement (rounds each)
+    String[] schedules = (args.length > 6 ? args[6] : "2").split(",");
+    boolean guard = args.length <= 7 || Boolean.parseBoolean(args[7]);
+    run(in, format, k, b, rounds, seed, schedules, guard, System.out);
   }
 
-  static void run(Path in, String format, int k, int b, int rounds, long seed, PrintStream out) throws IOException {
+  static void run(Path in, String format, int k, int b, int rounds, long seed, String[] schedules, boolean guard,
+      PrintStream out) throws IOException {
     long t0 = System.nanoTime();
     InMemoryGraph g = switch (format) {
       case "libsvm" -> GraphReader.readLibsvm(in);
@@ -52,25 +56,37 @@ public final class QualityBench {
     out.printf(Locale.ROOT, "# %s (%s): %d rows, %d non-zeros, k=%d, b=%d, seed=%d, loaded in %.1f s%n", in,
         format, g.numRows(), g.numNonZeros(), k, b, seed, secs(t0));
 
+    PlacementMetrics rnd = PlacementEvaluator.evaluate(k, blocks, PlacementEvaluator.randomPlacement(k, blocks,
+        seed + 1));
+    out.printf(Locale.ROOT, "random U, V by Algorithm 2: M_max %,d  T_max %,d  T_sum %,d%n", rnd.mMax(), rnd.tMax(),
+        rnd.tSum());
     long t1 = System.nanoTime();
     BlockSequencePartitioner.Result r = new BlockSequencePartitioner(k).partition(blocks, Initialisation.none());
     double parsaSec = secs(t1);
     int[][] parts = r.parts();
     report(out, "parsa U", k, blocks, parts, parsaSec);
 
-    if (rounds > 0) {
+    for (String schedule : schedules) {
+      if (rounds == 0) {
+        break;
+      }
+      String[] phases = schedule.split("\\+");
       long t2 = System.nanoTime();
-      URefinement ref = new URefinement(k, blocks, parts);
-      out.printf(Locale.ROOT, "# refinement set-up %.2f s; start %s%n", secs(t2), ref.summary());
-      for (int round = 1; round <= rounds; round++) {
-        long t3 = System.nanoTime();
-        URefinement.RoundStats st = ref.round();
-        out.printf(Locale.ROOT, "# round %d: %s in %.2f s%n", round, st, secs(t3));
-        if (st.moves() == 0) {
-          break;
+      URefinement ref = new URefinement(k, blocks, parts, Double.parseDouble(phases[0]), guard);
+      out.printf(Locale.ROOT, "# refinement p=%s guard=%s set-up %.2f s; start %s%n", schedule, guard, secs(t2),
+          ref.summary());
+      for (String phase : phases) {
+        ref.setExponent(Double.parseDouble(phase));
+        for (int round = 1; round <= rounds; round++) {
+          long t3 = System.nanoTime();
+          URefinement.RoundStats st = ref.round();
+          out.printf(Locale.ROOT, "# p=%s round %d: %s in %.2f s%n", phase, round, st, secs(t3));
+          if (st.moves() == 0 || st.objectiveChangePercent() > -0.1) {
+            break;
+          }
         }
       }
-      report(out, "refined U", k, blocks, ref.parts(), secs(t2));
+      report(out, "refined U (p=" + schedule + ")", k, blocks, ref.parts(), secs(t2));
     }
   }
 

@@ -65,6 +65,8 @@ public final class BlockScheduler {
     public int stage0Total;
     public long rowsDone;
     public long edgesDone;
+    /** Rows per part of the finished stage-1 blocks, as their workers reported them. */
+    public long[] partRows;
     public int running;
     public long stage0Millis;
     public long stage1Millis;
@@ -98,6 +100,7 @@ public final class BlockScheduler {
   private final Map<Long, Running> running = new HashMap<>();
   private final boolean[] done;
   private final double[] committed;
+  private final long[] committedRows;
   private final int stage0Total;
   private int stage0Done;
   private int blocksDone;
@@ -136,6 +139,7 @@ public final class BlockScheduler {
     }
     this.done = new boolean[numBlocks];
     this.committed = new double[k];
+    this.committedRows = new long[k];
     this.stage0Total = initBlocks.size() + warmupBlocks.size();
     this.startedAt = clock.getAsLong();
     this.stage = stage0Total == 0 ? 1 : 0;
@@ -255,8 +259,12 @@ public final class BlockScheduler {
   /**
    * Records a finished block. Returns false (and changes nothing) if the task is no longer running, e.g. it was
    * re-queued after its worker was declared lost.
+   *
+   * @param partLoads load the block added to each part
+   * @param partRows rows of the block assigned to each part (length k; empty if the worker did not say)
    */
-  public synchronized boolean done(int worker, long taskId, double[] partLoads, long rows, long edges) {
+  public synchronized boolean done(int worker, long taskId, double[] partLoads, long[] partRows, long rows,
+      long edges) {
     Running r = running.get(taskId);
     if (r == null || r.worker != worker) {
       return false;
@@ -273,6 +281,9 @@ public final class BlockScheduler {
     if (partLoads.length != k) {
       throw new IllegalArgumentException("partLoads has length " + partLoads.length + ", expected " + k);
     }
+    if (partRows.length != k) {
+      throw new IllegalArgumentException("partRows has length " + partRows.length + ", expected " + k);
+    }
     if (!done[r.blockIndex]) {
       done[r.blockIndex] = true;
       blocksDone++;
@@ -280,6 +291,7 @@ public final class BlockScheduler {
       edgesDone += edges;
       for (int i = 0; i < k; i++) {
         committed[i] += partLoads[i];
+        committedRows[i] += partRows[i];
       }
     }
     if (blocksDone == numBlocks) {
@@ -289,14 +301,33 @@ public final class BlockScheduler {
   }
 
   /**
-   * Marks stage-1 blocks finished by an earlier master attempt as done (their assignment files exist).
-   *
-   * @param blocks block indices
-   * @param partLoads their summed per-part loads
-   * @param rows their rows
-   * @param edges their edges
+   * What an earlier master attempt finished: the stage-1 blocks done so far and their sums. Small (one int per
+   * finished block plus O(k)); the master writes it to its ledger so a later attempt can take over.
    */
-  public synchronized void recovered(List<Integer> blocks, double[] partLoads, long rows, long edges) {
+  public synchronized DoneLedger ledger() {
+    DoneLedger l = new DoneLedger();
+    for (int b = 0; b < numBlocks; b++) {
+      if (done[b]) {
+        l.blocks.add(b);
+      }
+    }
+    l.rows = rowsDone;
+    l.edges = edgesDone;
+    l.partLoads = committed.clone();
+    l.partRows = committedRows.clone();
+    return l;
+  }
+
+  /** Marks the stage-1 blocks of an earlier master attempt's ledger as done (their assignment files exist). */
+  public synchronized void recovered(DoneLedger l) {
+    recovered(l.blocks, l.partLoads, l.partRows, l.rows, l.edges);
+  }
+
+  private void recovered(List<Integer> blocks, double[] partLoads, long[] partRows, long rows, long edges) {
+    if (partLoads.length != k || partRows.length != k) {
+      throw new IllegalArgumentException("ledger sums have " + partLoads.length + "/" + partRows.length
+          + " parts, expected " + k);
+    }
     if (stage != 1) {
       throw new IllegalStateException("blocks can only be recovered in stage 1");
     }
@@ -312,6 +343,7 @@ public final class BlockScheduler {
     edgesDone += edges;
     for (int i = 0; i < k; i++) {
       committed[i] += partLoads[i];
+      committedRows[i] += partRows[i];
     }
     if (blocksDone == numBlocks) {
       stage1EndedAt = clock.getAsLong();
@@ -373,6 +405,7 @@ public final class BlockScheduler {
     p.stage0Millis = (stage0EndedAt < 0 ? now : stage0EndedAt) - startedAt;
     p.stage1Millis = stage0EndedAt < 0 ? 0 : (stage1EndedAt < 0 ? now : stage1EndedAt) - stage0EndedAt;
     p.partLoads = committed.clone();
+    p.partRows = committedRows.clone();
     return p;
   }
 }

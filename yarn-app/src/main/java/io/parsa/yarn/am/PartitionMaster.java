@@ -10,11 +10,8 @@ import io.parsa.common.OutputPaths;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.io.AssignmentFiles;
-import io.parsa.yarn.io.BlockFiles;
-import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.RpcSecurity;
-import io.parsa.yarn.rpc.SchedulerClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -36,8 +33,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The application master's logic, independent of YARN: serves the scheduler, has servers and workers launched
  * (through a {@link Launcher}: YARN containers or embedded threads), reacts to their exits, drives the stages,
- * and finishes the run (final pass, neighbor-set dump, {@code _stats.json}, atomic commit of the output).
- * The YARN master and the embedded mode both run exactly this class.
+ * and finishes the run (neighbor-set dump, {@code _stats.json}, atomic commit of the output). The YARN master and
+ * the embedded mode both run exactly this class.
+ *
+ * <p>The master only schedules: it never opens a block or an assignment file, and its memory is O(blocks + workers
+ * + k) whatever the numbers of rows and keys. Rows per block come with the job (from ingest's statistics); every
+ * row is assigned exactly once by construction (a block's assignment file is renamed into place in one step, and a
+ * block that runs again replaces it); the per-part sums in {@code _stats.json} are those the workers reported.
  */
 public final class PartitionMaster {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionMaster.class);
@@ -87,6 +89,8 @@ public final class PartitionMaster {
   private final JobSpec job;
   private final int attempt;
   private int recoveredBlocks;
+  /** Finished blocks in the last ledger written (-1: none written yet). */
+  private int ledgerBlocks = -1;
   private final Configuration conf;
   private final String secret;
   private final String bindHost;
@@ -221,37 +225,42 @@ public final class PartitionMaster {
     return done;
   }
 
-  /** A later attempt: takes over the blocks the earlier attempts finished (checked like the final pass). */
-  private void recoverFinishedBlocks() throws IOException, InterruptedException {
-    List<Integer> done = finishedBlocks(job, conf);
-    if (done.isEmpty()) {
-      LOG.info("attempt {}: no block was finished by earlier attempts", attempt);
+  /**
+   * A later attempt: takes over the blocks of the earlier attempts' ledger whose assignment files are listed in the
+   * u-assignment directory (names only; nothing is read). Other blocks run again.
+   */
+  private void recoverFinishedBlocks() throws IOException {
+    FileSystem fs = new Path(job.checkpointDir).getFileSystem(conf);
+    DoneLedger ledger = DoneLedger.read(fs, job.checkpointDir);
+    List<Integer> listed = finishedBlocks(job, conf);
+    if (ledger == null || ledger.blocks.isEmpty()) {
+      LOG.info("attempt {}: no finished block recorded by earlier attempts; {} assignment file(s) will be "
+          + "replaced", attempt, listed.size());
       return;
     }
-    FileSystem fs = new Path(job.outputTmp).getFileSystem(conf);
-    FinalPass.Result r = FinalPass.run(job, fs, 2, done);
-    scheduler.recovered(done, r.loadPerPart, r.rows, r.edges);
-    recoveredBlocks = done.size();
-    LOG.info("attempt {}: kept {} blocks ({} rows) finished by earlier attempts", attempt, done.size(), r.rows);
+    Set<Integer> present = new HashSet<>(listed);
+    for (int b : ledger.blocks) {
+      if (!present.contains(b)) {
+        LOG.warn("attempt {}: the ledger names block {} but its assignment file is missing; every block runs again",
+            attempt, b);
+        return;
+      }
+    }
+    scheduler.recovered(ledger);
+    recoveredBlocks = ledger.blocks.size();
+    LOG.info("attempt {}: kept {} blocks ({} rows) finished by earlier attempts; {} listed file(s) run again",
+        attempt, recoveredBlocks, ledger.rows, listed.size() - recoveredBlocks);
   }
 
-  /**
-   * Rows per block, counted from the Avro block headers on a few threads (the scheduler fixes each block's
-   * starting loads from them; see {@link BlockScheduler}).
-   */
-  private long[] countRows() throws IOException, InterruptedException {
-    long t0 = System.currentTimeMillis();
-    int n = job.blockPaths.size();
-    List<Long> counts = PerBlock.map(PerBlock.all(n), 8, "parsa-count-rows", b -> {
-      Path p = new Path(job.blockPaths.get(b));
-      return BlockFiles.countRows(p.getFileSystem(conf), p);
-    });
-    long[] rows = new long[n];
-    for (int i = 0; i < n; i++) {
-      rows[i] = counts.get(i);
+  /** Writes the ledger of finished blocks if it changed since the last write (a later attempt resumes from it). */
+  private void writeLedger() throws IOException {
+    int doneNow = scheduler.progress().blocksDone;
+    if (doneNow == ledgerBlocks) {
+      return;
     }
-    LOG.info("counted the rows of {} blocks in {} ms", n, System.currentTimeMillis() - t0);
-    return rows;
+    DoneLedger l = scheduler.ledger();
+    l.write(new Path(job.checkpointDir).getFileSystem(conf), job.checkpointDir);
+    ledgerBlocks = l.blocks.size();
   }
 
   /** Runs the whole application; never throws for a failed run (see the outcome's diagnostics). */
@@ -275,8 +284,12 @@ public final class PartitionMaster {
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
       probes = startServerProbes();
-      if (!job.weighted) {
-        scheduler.fixRowCounts(countRows());
+      if (!job.weighted && job.rowsPerBlock != null) {
+        long[] rows = new long[job.rowsPerBlock.size()];
+        for (int b = 0; b < rows.length; b++) {
+          rows[b] = job.rowsPerBlock.get(b);
+        }
+        scheduler.fixRowCounts(rows);
       }
       if (attempt > 1) {
         recoverFinishedBlocks();
@@ -288,6 +301,9 @@ public final class PartitionMaster {
       }
       int lastStage = scheduler.stage();
       long nextReport = 0;
+      long nextLedger = 0;
+      long ledgerInterval = conf.getLong(ParsaYarnConfig.AM_LEDGER_INTERVAL_MS,
+          ParsaYarnConfig.DEFAULT_AM_LEDGER_INTERVAL_MS);
       while (!scheduler.finished()) {
         if (fatal() != null) {
           return fail(fatal());
@@ -311,6 +327,10 @@ public final class PartitionMaster {
         if (now >= nextReport) {
           report(sink);
           nextReport = now + interval;
+        }
+        if (now >= nextLedger) {
+          writeLedger();
+          nextLedger = now + ledgerInterval;
         }
         synchronized (this) {
           wait(100);
@@ -530,33 +550,11 @@ public final class PartitionMaster {
   private void finish() throws IOException, InterruptedException {
     Path tmp = new Path(job.outputTmp);
     FileSystem fs = tmp.getFileSystem(conf);
-    long t0 = System.currentTimeMillis();
-    FinalPass.Result fin = FinalPass.run(job, fs, 2);
-    long finalPassMs = System.currentTimeMillis() - t0;
-    LOG.info("final pass: {} rows in {} blocks, every row exactly once; M_max = {} ({} ms)", fin.rows,
-        job.blockPaths.size(), max(fin.workingSetSizes), finalPassMs);
-
-    // S_i must contain N(U_i) even if a server lost acknowledged pushes in a crash: union the exact sets in.
-    int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS);
-    long retryMs = conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS);
-    int batch = conf.getInt(ParsaYarnConfig.WORKER_RPC_BATCH_KEYS, ParsaYarnConfig.DEFAULT_WORKER_RPC_BATCH_KEYS);
-    try (SchedulerClient self = new SchedulerClient(address(), secret, -1, connectMs, retryMs);
-        NeighborSetClient ns = new NeighborSetClient(self, secret, -1, attempt, job.servers, job.k, batch,
-            connectMs, serverWaitMs())) {
-      int wpk = job.wordsPerKey();
-      long[] keys = new long[(int) Math.min(Integer.MAX_VALUE - 8, fin.workingSets.numKeys())];
-      long[] bits = new long[keys.length * wpk];
-      int[] n = {0};
-      fin.workingSets.forEach((key, words, off) -> {
-        keys[n[0]] = key;
-        System.arraycopy(words, off, bits, n[0] * wpk, wpk);
-        n[0]++;
-      });
-      ns.push(keys, bits, false);
-    }
     Path nsDir = new Path(tmp, "neighbor-sets");
     fs.mkdirs(nsDir);
+    long t0 = System.currentTimeMillis();
     List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(secret, nsDir.toString())));
+    long dumpMs = System.currentTimeMillis() - t0;
     fs.create(new Path(nsDir, OutputPaths.SUCCESS), true).close();
     Path uDir = new Path(tmp, "u-assignment");
     fs.create(new Path(uDir, OutputPaths.SUCCESS), true).close();
@@ -575,23 +573,28 @@ public final class PartitionMaster {
     out.put("workers", job.workers);
     out.put("servers", job.servers);
     out.put("blocks", job.blockPaths.size());
-    out.put("rows", fin.rows);
-    out.put("nonZeros", fin.nonZeros);
-    out.put("edges", fin.edges);
+    out.put("rows", p.rowsDone);
+    if (job.nonZeros >= 0) {
+      out.put("nonZeros", job.nonZeros);
+    }
+    out.put("edges", p.edgesDone);
     Map<String, Object> timings = new LinkedHashMap<>();
     timings.put("stage0Ms", p.stage0Millis);
     timings.put("stage1Ms", p.stage1Millis);
-    timings.put("finalPassMs", finalPassMs);
+    timings.put("dumpMs", dumpMs);
     timings.put("totalMs", System.currentTimeMillis() - startedAt);
     out.put("timings", timings);
-    out.put("rowsPerPart", fin.rowsPerPart);
-    out.put("loadPerPart", fin.loadPerPart);
-    out.put("workingSetSizes", fin.workingSetSizes);
-    out.put("mMax", max(fin.workingSetSizes));
-    out.put("mMaxNote", "M_i = |N(U_i)| computed exactly by the master's final pass over the blocks and the "
-        + "written u-assignment");
+    out.put("rowsPerPart", p.partRows);
+    out.put("loadPerPart", p.partLoads);
+    out.put("rowsNote", "rows, edges, rowsPerPart and loadPerPart are the sums of what the workers reported per "
+        + "block; every row is assigned exactly once by construction (one atomically renamed assignment file per "
+        + "block, replaced if the block runs again); the master reads no block and no assignment file");
     out.put("neighborSetSizes", setSizes);
+    out.put("neighborSetMax", max(setSizes));
     out.put("neighborSetKeys", nsKeys);
+    out.put("neighborSetNote", "|S_i| of the dumped neighbor sets: S_i is the union of every push for part i "
+        + "(including those of initialisation blocks and of blocks that ran twice), so S_i ⊇ N(U_i) and |S_i| is an "
+        + "upper bound on M_i = |N(U_i)|, not M_i itself; the exact M_i and M_max come from the metrics step");
     out.put("maxDelay", job.maxDelay);
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
@@ -599,7 +602,9 @@ public final class PartitionMaster {
     out.put("recoveredBlocks", recoveredBlocks);
     String mismatch = scheduler.rowCountMismatch();
     out.put("startingLoads", job.weighted ? "reservation order (weighted rows)"
+        : job.rowsPerBlock == null ? "reservation order: " + job.rowCountsSource
         : mismatch == null ? "sequential (block order)" : "reservation order after a mismatch: " + mismatch);
+    out.put("rowCounts", job.rowCountsSource);
     out.put("weighted", job.weighted);
     out.put("seed", job.seed);
     synchronized (this) {
@@ -612,7 +617,8 @@ public final class PartitionMaster {
     out.put("rejectedRequests", service.rejected());
     JsonFiles.write(fs, new Path(tmp, "_stats.json"), out);
     OutputPaths.commitInto(fs, tmp, new Path(job.output), job.overwrite);
-    LOG.info("committed {}", job.output);
+    LOG.info("committed {}: {} rows in {} blocks, max |S_i| = {}", job.output, p.rowsDone, job.blockPaths.size(),
+        max(setSizes));
   }
 
   private static long max(long[] a) {

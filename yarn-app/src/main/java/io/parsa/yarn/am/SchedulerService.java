@@ -103,7 +103,7 @@ public final class SchedulerService implements SchedulerProtocol {
     check(r.getSecret());
     try {
       boolean counted = scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()),
-          r.getRows(), r.getEdges());
+          Longs.toArray(r.getPartRows()), r.getRows(), r.getEdges());
       if (counted) {
         liveness.blockDone(r.getWorkerId());
       }

@@ -3,7 +3,6 @@ package io.parsa.yarn.am;
 import io.parsa.yarn.ContainerHost;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
-import io.parsa.yarn.client.YarnSubmitter;
 import io.parsa.yarn.rpc.Secrets;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,9 +61,15 @@ public final class YarnAppMaster {
     FileSystem fs = staging.getFileSystem(conf);
     PartitionMaster.Outcome outcome;
     try {
+      // progress reaches the client through the ResourceManager (YarnLauncher's getProgress); here only the log
+      String[] servers = {""};
       outcome = master.run(launcher, (p, line) -> {
-        publish(fs, staging, YarnSubmitter.PROGRESS_FILE, line);
-        publish(fs, staging, SERVERS_FILE, String.join("\n", master.serverAddresses()));
+        LOG.info("progress: {}", line);
+        String now = String.join("\n", master.serverAddresses());
+        if (!now.equals(servers[0])) {
+          publish(fs, staging, SERVERS_FILE, now);
+          servers[0] = now;
+        }
       });
     } catch (RuntimeException e) {
       outcome = null;
@@ -76,7 +81,7 @@ public final class YarnAppMaster {
     return ok ? 0 : 1;
   }
 
-  /** Writes the progress line for the client (temp file + rename, so it never reads half a line). */
+  /** Writes a small staging file (temp file + rename, so a reader never sees half of it). */
   private static void publish(FileSystem fs, Path staging, String name, String text) {
     try {
       Path tmp = new Path(staging, "." + name + ".tmp");
@@ -88,9 +93,6 @@ public final class YarnAppMaster {
       fs.rename(tmp, dst);
     } catch (Exception e) {
       LOG.debug("could not publish {}: {}", name, e.toString());
-    }
-    if (name.equals(YarnSubmitter.PROGRESS_FILE)) {
-      LOG.info("progress: {}", text);
     }
   }
 

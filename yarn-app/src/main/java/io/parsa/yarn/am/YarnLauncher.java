@@ -89,6 +89,9 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     nm = NMClientAsync.createNMClientAsync(new NmHandler());
     nm.init(conf);
     nm.start();
+    // No tracking URL of our own: the master serves no web page, and a made-up one would be a dead link. The
+    // ResourceManager then hands clients its proxy link for the application, which leads to the application's RM
+    // page (state, progress from RmHandler.getProgress, diagnostics, container logs).
     amrm.registerApplicationMaster(host, 0, "");
     LOG.info("registered with the ResourceManager");
   }

@@ -5,9 +5,9 @@ import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.am.YarnAppMaster;
 import io.parsa.yarn.am.YarnContainers;
+import io.parsa.yarn.io.BlockStats;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,25 +33,38 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.YarnClientApplication;
 import org.apache.hadoop.yarn.client.util.YarnClientUtils;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Client side of the YARN application: stages the job jar and the job description, submits the master, prints
- * the tracking URL and a progress line until the end, and kills the application on Ctrl-C.
+ * the tracking URL and the progress from the application report until the end, and kills the application on Ctrl-C.
  */
 public final class YarnSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSubmitter.class);
 
-  /** File in the staging directory where the master publishes its progress line. */
-  public static final String PROGRESS_FILE = "_progress.txt";
-
   private final Configuration conf;
   private final JobSpec job;
 
+  private final Sizing.Plan plan;
+  private final BlockStats blockStats;
+
   public YarnSubmitter(Configuration conf, JobSpec job) {
+    this(conf, job, null, null);
+  }
+
+  /**
+   * @param plan the container sizes chosen for this input (checked against the cluster before submitting), or
+   *     null to check only the configured sizes against the cluster's largest allocation
+   * @param blockStats ingest's statistics of the blocks, or null
+   */
+  public YarnSubmitter(Configuration conf, JobSpec job, Sizing.Plan plan, BlockStats blockStats) {
     this.conf = new YarnConfiguration(conf);
     this.job = job;
+    this.plan = plan != null ? plan : Sizing.plan(this.conf, null, job.k, job.workers, job.servers,
+        job.blockPaths.size());
+    this.blockStats = blockStats;
   }
 
   /** Submits and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
@@ -65,6 +78,9 @@ public final class YarnSubmitter {
       YarnClientApplication app = yarn.createApplication();
       ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
       ApplicationId appId = ctx.getApplicationId();
+      // refuse what cannot fit before anything is staged or submitted
+      Sizing.check(conf, plan, blockStats, job.k,
+          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize());
       String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
       staging = fs.makeQualified(new Path(root, appId.toString()));
       fs.mkdirs(staging);
@@ -131,7 +147,7 @@ public final class YarnSubmitter {
       yarn.submitApplication(ctx);
       System.err.println("partition-u: submitted " + appId);
       try {
-        return monitor(yarn, appId, fs, staging);
+        return monitor(yarn, appId);
       } finally {
         try {
           Runtime.getRuntime().removeShutdownHook(killer);
@@ -178,7 +194,7 @@ public final class YarnSubmitter {
     return creds;
   }
 
-  private int monitor(YarnClient yarn, ApplicationId appId, FileSystem fs, Path staging) throws Exception {
+  private int monitor(YarnClient yarn, ApplicationId appId) throws Exception {
     long interval = conf.getLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, ParsaYarnConfig.DEFAULT_PROGRESS_INTERVAL_MS);
     boolean urlShown = false;
     String lastLine = "";
@@ -190,13 +206,13 @@ public final class YarnSubmitter {
         System.err.println("partition-u: the application master was restarted (attempt " + attempt
             + "); finished blocks are kept");
       }
-      if (!urlShown && r.getTrackingUrl() != null && !r.getTrackingUrl().isEmpty()) {
-        System.err.println("partition-u: tracking URL " + r.getTrackingUrl());
+      YarnApplicationState st = r.getYarnApplicationState();
+      if (!urlShown && st == YarnApplicationState.RUNNING) {
+        System.err.println("partition-u: tracking URL " + trackingUrl(r));
         urlShown = true;
       }
-      YarnApplicationState st = r.getYarnApplicationState();
-      String line = readProgress(fs, new Path(staging, PROGRESS_FILE));
-      if (line != null && !line.equals(lastLine)) {
+      String line = progressLine(r);
+      if (!line.equals(lastLine)) {
         System.err.println("partition-u: " + line);
         lastLine = line;
       }
@@ -213,16 +229,33 @@ public final class YarnSubmitter {
     }
   }
 
+  /**
+   * The application's progress as its master reports it to the ResourceManager (whole percent, so the line only
+   * changes when something happened).
+   */
+  static String progressLine(ApplicationReport r) {
+    YarnApplicationState st = r.getYarnApplicationState();
+    if (st != YarnApplicationState.RUNNING) {
+      return st.toString().toLowerCase(java.util.Locale.ROOT);
+    }
+    return String.format(java.util.Locale.ROOT, "running, %d %% done", (int) Math.floor(100 * r.getProgress()));
+  }
+
+  /**
+   * The report's tracking URL (the ResourceManager's proxy link for the application), or the application's page
+   * in the ResourceManager's web UI when the report has none.
+   */
+  private String trackingUrl(ApplicationReport r) {
+    String url = r.getTrackingUrl();
+    if (url != null && !url.isEmpty() && !url.equals("N/A")) {
+      return url.contains("://") ? url : "http://" + url;
+    }
+    return WebAppUtils.getRMWebAppURLWithScheme(conf) + "/cluster/app/" + r.getApplicationId();
+  }
+
   private static boolean isTerminal(YarnApplicationState st) {
     return st == YarnApplicationState.FINISHED || st == YarnApplicationState.FAILED
         || st == YarnApplicationState.KILLED;
   }
 
-  private static String readProgress(FileSystem fs, Path p) {
-    try (InputStream in = fs.open(p)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-    } catch (IOException e) {
-      return null;
-    }
-  }
 }

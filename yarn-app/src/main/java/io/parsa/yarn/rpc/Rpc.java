@@ -118,9 +118,23 @@ public final class Rpc {
   /** Connects to {@code host:port} over TLS; the handshake fails unless the server holds the same secret. */
   public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs, RpcSecurity security)
       throws IOException {
+    return connect(iface, hostPort, connectTimeoutMs, security, null);
+  }
+
+  /**
+   * As {@link #connect(Class, String, int, RpcSecurity)}; {@code extraHandlers} (may be null) is then given the
+   * client channel after the TLS handler is in place and before Avro adds its framing, so a handler it adds first
+   * sees the bytes as they cross the socket, and one it adds last sees Avro's frames in clear.
+   */
+  public static <T> Client<T> connect(Class<T> iface, String hostPort, int connectTimeoutMs, RpcSecurity security,
+      java.util.function.Consumer<io.netty.channel.socket.SocketChannel> extraHandlers) throws IOException {
     InetSocketAddress addr = parse(hostPort);
-    NettyTransceiver t = new NettyTransceiver(addr, connectTimeoutMs,
-        ch -> security.secureClientChannel(ch, addr.getHostString(), addr.getPort()));
+    NettyTransceiver t = new NettyTransceiver(addr, connectTimeoutMs, ch -> {
+      security.secureClientChannel(ch, addr.getHostString(), addr.getPort());
+      if (extraHandlers != null) {
+        extraHandlers.accept(ch);
+      }
+    });
     try {
       return new Client<>(t, SpecificRequestor.getClient(iface, t), hostPort);
     } catch (IOException | RuntimeException e) {

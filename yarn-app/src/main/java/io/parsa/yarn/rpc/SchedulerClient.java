@@ -77,9 +77,10 @@ public final class SchedulerClient implements AutoCloseable {
         p -> p.reserve(new ReserveRequest(secret, callerId, taskId, rows, weight)).getLoads()));
   }
 
-  public boolean taskDone(long taskId, long rows, long edges, double[] partLoads, long millis) throws IOException {
-    return call("taskDone",
-        p -> p.taskDone(new TaskReport(secret, callerId, taskId, rows, edges, Longs.wrap(partLoads), millis)));
+  public boolean taskDone(long taskId, long rows, long edges, double[] partLoads, long[] partRows, long millis)
+      throws IOException {
+    return call("taskDone", p -> p.taskDone(new TaskReport(secret, callerId, taskId, rows, edges,
+        Longs.wrap(partLoads), millis, Longs.wrap(partRows))));
   }
 
   public void registerServer(String host, int port) throws IOException {

@@ -419,6 +419,11 @@ public final class NeighborSetService implements NeighborSetProtocol {
     }
     boolean found = false;
     long covered = 0;
+    // snapshots an earlier incarnation was writing when it died (never renamed into place)
+    for (FileStatus st : fs.listStatus(checkpointDir,
+        p -> p.getName().startsWith(".server-" + serverId + "-") && p.getName().endsWith(".tmp"))) {
+      fs.delete(st.getPath(), false);
+    }
     List<FileStatus> cps = listCheckpoints(fs, checkpointDir, serverId);
     if (!cps.isEmpty()) {
       FileStatus newest = cps.get(cps.size() - 1);

@@ -147,6 +147,10 @@ public final class Worker {
           for (int i = 0; i < job.k; i++) {
             delta[i] = loads[i] - loadsIn[i];
           }
+          long[] partRows = new long[job.k];
+          for (int p : parts) {
+            partRows[p]++;
+          }
           if (!stage0) {
             long[] ids = new long[b.numRows()];
             for (int r = 0; r < ids.length; r++) {
@@ -161,7 +165,7 @@ public final class Worker {
           committer.submit(seqNo, () -> {
             pushes.push(push[0], push[1], stage0);
             pending.remove(mine);
-            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, millis);
+            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, partRows, millis);
           });
           finished++;
           if (LOG.isDebugEnabled()) {

@@ -30,11 +30,28 @@ class EngineBenchTest {
     assertEquals(4, results.size());
     for (JsonNode r : results) {
       assertEquals(2000, r.get("rows").asInt());
-      assertTrue(r.get("edgesProcessed").asLong() > 0);
-      assertTrue(r.get("parsa").get("mMax").asLong() > 0);
-      assertTrue(r.get("random").get("tSum").asLong() > 0);
+      assertEquals(16000, r.get("nonZeros").asLong());
+      int k = r.get("k").asInt();
+      long edges = r.get("edgesProcessed").asLong();
+      // a = 0: every edge exactly once; a = 2: plus the warm-up blocks, at most all edges again
+      if (r.get("a").asInt() == 0) {
+        assertEquals(16000, edges, "every edge processed once");
+      } else {
+        assertTrue(edges > 16000 && edges <= 2 * 16000, "warm-up blocks processed in addition: " + edges);
+      }
+      for (String placement : new String[] {"parsa", "random"}) {
+        JsonNode p = r.get(placement);
+        long tSum = p.get("tSum").asLong();
+        long tMax = p.get("tMax").asLong();
+        long mMax = p.get("mMax").asLong();
+        // every remote access is counted twice, sent by one machine and received by another
+        assertEquals(0, tSum % 2, placement + " tSum " + tSum + " is twice the inter-machine accesses");
+        assertTrue(tMax <= tSum && tMax * k >= tSum, placement + ": tMax " + tMax + " vs tSum " + tSum);
+        assertTrue(mMax >= 1 && mMax <= 2000, placement + " mMax " + mMax + " is at most the 2000 columns");
+      }
+      // the placement beats random traffic on this graph (seeded, so the same numbers every run)
+      assertTrue(r.get("parsa").get("tSum").asLong() < r.get("random").get("tSum").asLong(), r.toString());
     }
-    // a = 2 processes two extra blocks
     assertTrue(results.get(1).get("edgesProcessed").asLong() > results.get(0).get("edgesProcessed").asLong());
   }
 

@@ -26,14 +26,14 @@ class BlockSchedulerTest {
     assertEquals(BlockScheduler.Kind.WAIT, s.next(8).kind, "global init belongs to the first worker");
     assertEquals(BlockScheduler.Kind.WAIT, s.next(7).kind, "init blocks run one at a time");
     assertArrayEquals(new double[2], s.reserve(7, a.taskId, 10, 10));
-    assertTrue(s.done(7, a.taskId, new double[] {5, 5}, 10, 20));
+    assertTrue(s.done(7, a.taskId, new double[] {5, 5}, new long[] {5, 5}, 10, 20));
     BlockScheduler.Assignment b = s.next(7);
     assertEquals(3, b.blockIndex);
-    assertTrue(s.done(7, b.taskId, new double[2], 10, 20));
+    assertTrue(s.done(7, b.taskId, new double[2], new long[2], 10, 20));
     BlockScheduler.Assignment w = s.next(8);
     assertEquals(1, w.blockIndex, "warm-up blocks go to any worker");
     assertEquals(BlockScheduler.Kind.WAIT, s.next(7).kind, "stage 1 waits for every stage-0 block");
-    s.done(8, w.taskId, new double[2], 10, 20);
+    s.done(8, w.taskId, new double[2], new long[2], 10, 20);
     assertEquals(1, s.stage());
     assertArrayEquals(new double[2], s.committedLoads(), "stage-0 loads are dropped");
     List<Integer> seen = new ArrayList<>();
@@ -42,7 +42,7 @@ class BlockSchedulerTest {
       assertEquals(1, x.stage);
       seen.add(x.blockIndex);
       s.reserve(i % 2, x.taskId, 3, 3);
-      s.done(i % 2, x.taskId, new double[] {2, 1}, 3, 9);
+      s.done(i % 2, x.taskId, new double[] {2, 1}, new long[] {2, 1}, 3, 9);
     }
     assertEquals(List.of(0, 1, 2, 3), seen);
     assertTrue(s.finished());
@@ -58,11 +58,12 @@ class BlockSchedulerTest {
     assertEquals(1, s.workerLost(0));
     BlockScheduler.Assignment again = s.next(2);
     assertEquals(a.blockIndex, again.blockIndex);
-    assertFalse(s.done(0, a.taskId, new double[] {5, 5}, 10, 1), "the lost task's report is ignored");
-    s.done(1, b.taskId, new double[] {1, 1}, 2, 1);
-    s.done(2, again.taskId, new double[] {5, 5}, 10, 1);
+    assertFalse(s.done(0, a.taskId, new double[] {5, 5}, new long[] {5, 5}, 10, 1),
+        "the lost task's report is ignored");
+    s.done(1, b.taskId, new double[] {1, 1}, new long[] {1, 1}, 2, 1);
+    s.done(2, again.taskId, new double[] {5, 5}, new long[] {5, 5}, 10, 1);
     BlockScheduler.Assignment c = s.next(2);
-    s.done(2, c.taskId, new double[] {0, 1}, 1, 1);
+    s.done(2, c.taskId, new double[] {0, 1}, new long[] {0, 1}, 1, 1);
     assertTrue(s.finished());
     assertArrayEquals(new double[] {6, 7}, s.committedLoads());
   }
@@ -101,7 +102,7 @@ class BlockSchedulerTest {
         delta[i] = loads[i] - before[i];
       }
       assertArrayEquals(quota, delta, "the engine reproduces the reserved quota");
-      s.done((Integer) r[3], a.taskId, delta, blk.numRows(), 0);
+      s.done((Integer) r[3], a.taskId, delta, rowsOf(delta), blk.numRows(), 0);
     }
     double min = Double.MAX_VALUE;
     double max = 0;
@@ -151,7 +152,7 @@ class BlockSchedulerTest {
       for (int i = 0; i < k; i++) {
         delta[i] = loads[i] - before[i];
       }
-      assertTrue(s.done(worker, a.taskId, delta, n, 2L * n));
+      assertTrue(s.done(worker, a.taskId, delta, rowsOf(delta), n, 2L * n));
     }
     assertTrue(s.finished());
     assertArrayEquals(carried, s.committedLoads());
@@ -173,19 +174,39 @@ class BlockSchedulerTest {
   void blocksRecoveredFromAnEarlierAttemptAreNotHandedOutAgain() {
     BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
     s.fixRowCounts(new long[] {2, 2, 2, 2});
-    s.recovered(List.of(0, 2), new double[] {2, 2}, 4, 8);
+    DoneLedger earlier = new DoneLedger();
+    earlier.blocks = List.of(0, 2);
+    earlier.partLoads = new double[] {2, 2};
+    earlier.partRows = new long[] {2, 2};
+    earlier.rows = 4;
+    earlier.edges = 8;
+    s.recovered(earlier);
     assertEquals(2, s.progress().blocksDone);
     BlockScheduler.Assignment a = s.next(0);
     BlockScheduler.Assignment b = s.next(1);
     assertEquals(List.of(1, 3), List.of(a.blockIndex, b.blockIndex));
     assertEquals(BlockScheduler.Kind.WAIT, s.next(0).kind);
     assertArrayEquals(new double[] {3, 3}, s.reserve(1, b.taskId, 2, 2), "block 3 starts after 6 rows");
-    s.done(1, b.taskId, new double[] {1, 1}, 2, 4);
-    s.done(0, a.taskId, new double[] {1, 1}, 2, 4);
+    s.done(1, b.taskId, new double[] {1, 1}, new long[] {1, 1}, 2, 4);
+    s.done(0, a.taskId, new double[] {1, 1}, new long[] {1, 1}, 2, 4);
     assertTrue(s.finished());
     assertArrayEquals(new double[] {4, 4}, s.committedLoads());
+    assertEquals(List.of(0, 1, 2, 3), s.ledger().blocks);
+    assertArrayEquals(new long[] {4, 4}, s.ledger().partRows);
+    DoneLedger twice = new DoneLedger();
+    twice.blocks = List.of(1, 1);
+    twice.partLoads = new double[2];
+    twice.partRows = new long[2];
     assertThrows(IllegalArgumentException.class, () -> new BlockScheduler(2, 2, List.of(), List.of(), false,
-        () -> 0L).recovered(List.of(1, 1), new double[2], 0, 0));
+        () -> 0L).recovered(twice));
+  }
+
+  private static long[] rowsOf(double[] loads) {
+    long[] r = new long[loads.length];
+    for (int i = 0; i < loads.length; i++) {
+      r[i] = (long) loads[i];
+    }
+    return r;
   }
 
   /** n rows with ids 0..n-1, each with {@code perRow} keys drawn from [0, keyRange). */

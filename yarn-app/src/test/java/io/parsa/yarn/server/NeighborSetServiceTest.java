@@ -161,8 +161,11 @@ class NeighborSetServiceTest {
     service.checkpoint();
     assertTrue(p.push(new PushRequest(SECRET, 0, 2L, false, keys, List.of(4L, 0L, 0L, 0L, 0L, 32L))).getApplied());
     assertTrue(p.push(new PushRequest(SECRET, 7, 1L, true, keys.subList(1, 2), List.of(64L, 0L))).getApplied());
-    // crash: no snapshot, no close; the acknowledged pushes are only in the log
+    // crash: no snapshot, no close; the acknowledged pushes are only in the log (and a snapshot was half written)
+    Path torn = new Path(ckpt, ".server-1-000000099.avro.tmp");
+    fs.create(torn).close();
     NeighborSetService again = restart();
+    assertFalse(fs.exists(torn), "a half-written snapshot is removed");
     assertArrayEquals(new long[] {5, 0, 64, 0, 3, 32}, pullLocal(again, keys));
     assertFalse(again.push(new PushRequest(SECRET, 0, 2L, false, keys, List.of(0L, 1L, 0L, 0L, 0L, 0L)))
         .getApplied(), "a re-sent push that the crashed server had acknowledged is a duplicate");
@@ -210,7 +213,7 @@ class NeighborSetServiceTest {
       }
     });
     pusher.start();
-    while (pusher.isAlive()) {
+    for (int i = 0; i < 8 && pusher.isAlive(); i++) {
       service.checkpoint();
     }
     pusher.join();

@@ -1,0 +1,222 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.avro.UAssignment;
+import io.parsa.common.JsonFiles;
+import io.parsa.common.OutputPaths;
+import io.parsa.common.ParsaTool;
+import io.parsa.common.UsageException;
+import io.parsa.engine.Block;
+import io.parsa.engine.URefinement;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockData;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * refine-u: improves a u-assignment by rounds of balance-preserving row swaps ({@link URefinement}) and writes the
+ * refined u-assignment (one {@code block-NNNNNN.avro} per block, as partition-u writes it).
+ *
+ * <p>What it is: a single-JVM step that reads every block and the u-assignment through the Hadoop file system
+ * (HDFS on a cluster) into memory — about 4·|V|·k bytes of per-key part counts plus 8 bytes per non-zero and the
+ * blocks themselves — refines in this process, and commits its output atomically. It is not distributed: it runs
+ * where the driver runs (the client, or the pipeline's process). Rows keep their part counts (every part keeps
+ * its row count, up to the one-row slack of ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and
+ * Σ_i f(|N(U_i)|) never rises; with the max guard (default) M_max never rises either.
+ */
+public class RefineUTool extends ParsaTool {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RefineUTool.class);
+
+  /** Default number of rounds per phase. */
+  public static final int DEFAULT_ROUNDS = 10;
+  /** Default exponent schedule: max-weighted rounds (p = 8), then connectivity rounds (p = 1), both guarded. */
+  public static final String DEFAULT_SCHEDULE = "8,1";
+  /** A phase stops early when a round improves the objective by less than this (percent). */
+  public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
+
+  @Override
+  protected String name() {
+    return "refine-u";
+  }
+
+  @Override
+  protected String description() {
+    return "refine a u-assignment by balance-preserving row swaps that lower the working sets (single JVM)";
+  }
+
+  @Override
+  protected Options options() {
+    return new Options()
+        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
+        .addOption(opt("u-assignment", "DIR", "u-assignment to refine (Avro UAssignment)"))
+        .addOption(opt("output", "DIR", "refined u-assignment directory"))
+        .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
+        .addOption(opt("rounds", "N", "at most N swap rounds per phase (default " + DEFAULT_ROUNDS + "; 0 copies)"))
+        .addOption(opt("schedule", "P[,P..]", "objective exponent of each phase, sum_i |N(U_i)|^p: large p weighs"
+            + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + ")"))
+        .addOption(flag("no-max-guard", "allow swaps that raise the largest working set"))
+        .addOption(flag("overwrite", "replace an existing output"));
+  }
+
+  @Override
+  protected int run(CommandLine cl) throws Exception {
+    Path blocksDir = new Path(required(cl, "blocks"));
+    Path uDir = new Path(required(cl, "u-assignment"));
+    Path out = new Path(required(cl, "output"));
+    required(cl, "k");
+    int k = intOpt(cl, "k", 0, 2);
+    int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
+    double[] schedule = schedule(cl.getOptionValue("schedule", DEFAULT_SCHEDULE));
+    boolean guard = !cl.hasOption("no-max-guard");
+    boolean overwrite = cl.hasOption("overwrite");
+
+    Configuration conf = getConf();
+    FileSystem fs = out.getFileSystem(conf);
+    Jobs.requireComplete(conf, blocksDir, "blocks");
+    Jobs.requireComplete(conf, uDir, "u-assignment");
+    OutputPaths.checkWritable(fs, out, overwrite);
+    long t0 = System.nanoTime();
+
+    Long2IntOpenHashMap partOf = readAssignment(fs, uDir, k);
+    List<Path> blockFiles = BlockFiles.list(fs, blocksDir);
+    List<Block> blocks = new ArrayList<>();
+    int[][] parts = new int[blockFiles.size()][];
+    long rows = 0;
+    for (int b = 0; b < blockFiles.size(); b++) {
+      BlockData d = BlockFiles.read(fs, blockFiles.get(b));
+      if (d.weights != null && b == 0) {
+        LOG.warn("refine-u: the blocks carry row weights; refinement keeps row counts per part, not weights");
+      }
+      blocks.add(new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights));
+      parts[b] = new int[d.numRows()];
+      for (int r = 0; r < d.numRows(); r++) {
+        int p = partOf.remove(d.rowIds[r]);
+        if (p < 0) {
+          throw new UsageException("row " + d.rowIds[r] + " of block " + blockFiles.get(b)
+              + " has no part in the u-assignment " + uDir + " (or appears in two blocks)");
+        }
+        parts[b][r] = p;
+      }
+      rows += d.numRows();
+    }
+    if (!partOf.isEmpty()) {
+      throw new UsageException("the u-assignment " + uDir + " assigns " + partOf.size() + " row(s) that no block of "
+          + blocksDir + " holds, e.g. row " + partOf.keySet().iterator().nextLong());
+    }
+    double loadSec = (System.nanoTime() - t0) / 1e9;
+
+    long t1 = System.nanoTime();
+    URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
+    LOG.info("refine-u: {} rows, {} blocks, k={}, start {}", rows, blocks.size(), k, ref.summary());
+    List<Map<String, Object>> log = new ArrayList<>();
+    for (double p : schedule) {
+      ref.setExponent(p);
+      for (int round = 1; round <= rounds; round++) {
+        long tr = System.nanoTime();
+        URefinement.RoundStats st = ref.round();
+        double secs = (System.nanoTime() - tr) / 1e9;
+        LOG.info("refine-u: p={} round {}: {} ({} s)", p, round, st, String.format("%.2f", secs));
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("exponent", p);
+        e.put("round", round);
+        e.put("rowsMoved", st.moves());
+        e.put("objectiveChangePercent", st.objectiveChangePercent());
+        e.put("maxWorkingSet", st.mMax());
+        e.put("sumWorkingSet", st.mSum());
+        e.put("seconds", secs);
+        log.add(e);
+        if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
+          break;
+        }
+      }
+    }
+    double refineSec = (System.nanoTime() - t1) / 1e9;
+
+    Path tmp = OutputPaths.tempFor(out);
+    try {
+      fs.mkdirs(tmp);
+      int[][] refined = ref.parts();
+      for (int b = 0; b < blocks.size(); b++) {
+        Block blk = blocks.get(b);
+        long[] ids = new long[blk.numRows()];
+        for (int r = 0; r < ids.length; r++) {
+          ids[r] = blk.rowId(r);
+        }
+        AssignmentFiles.write(fs, tmp, b, 0, ids, refined[b]);
+      }
+      Map<String, Object> stats = new LinkedHashMap<>();
+      stats.put("k", k);
+      stats.put("rows", rows);
+      stats.put("schedule", schedule);
+      stats.put("maxGuard", guard);
+      stats.put("rowsPerPart", ref.sizes());
+      stats.put("workingSets", ref.workingSets());
+      stats.put("readSeconds", loadSec);
+      stats.put("refineSeconds", refineSec);
+      stats.put("rounds", log);
+      JsonFiles.write(fs, new Path(tmp, "_refine.json"), stats);
+      OutputPaths.commit(fs, tmp, out, overwrite);
+    } finally {
+      OutputPaths.discard(fs, tmp);
+    }
+    LOG.info("refine-u: {} rows refined in {} s (read {} s) -> {}; {}", rows,
+        String.format("%.2f", refineSec), String.format("%.2f", loadSec), out, ref.summary());
+    return 0;
+  }
+
+  private static double[] schedule(String s) {
+    String[] parts = s.split(",");
+    double[] p = new double[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        p[i] = Double.parseDouble(parts[i].trim());
+      } catch (NumberFormatException e) {
+        throw new UsageException("--schedule expects comma-separated numbers >= 1, got '" + s + "'");
+      }
+      if (!(p[i] >= 1)) {
+        throw new UsageException("--schedule exponents must be >= 1, got " + parts[i]);
+      }
+    }
+    return p;
+  }
+
+  /** Row id → part of every UAssignment record under {@code dir}; a usage error on a duplicate or a bad part. */
+  private static Long2IntOpenHashMap readAssignment(FileSystem fs, Path dir, int k) throws java.io.IOException {
+    Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+    partOf.defaultReturnValue(-1);
+    for (FileStatus st : fs.listStatus(dir, p -> p.getName().endsWith(".avro") && !p.getName().startsWith(".")
+        && !p.getName().startsWith("_"))) {
+      try (DataFileStream<UAssignment> in = new DataFileStream<>(fs.open(st.getPath()),
+          new SpecificDatumReader<>(UAssignment.class))) {
+        long rec = 0;
+        for (UAssignment a : in) {
+          rec++;
+          if (a.getPart() < 0 || a.getPart() >= k) {
+            throw new UsageException(st.getPath() + ": record " + rec + " (row " + a.getId() + ") has part "
+                + a.getPart() + ", expected a part in [0, " + k + ")");
+          }
+          if (partOf.put(a.getId(), a.getPart()) >= 0) {
+            throw new UsageException(st.getPath() + ": record " + rec + " assigns row " + a.getId()
+                + " a second time");
+          }
+        }
+      }
+    }
+    return partOf;
+  }
+}

@@ -1,0 +1,105 @@
+package io.parsa.jobs.refine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.avro.UAssignment;
+import io.parsa.jobs.mr.TestData;
+import io.parsa.jobs.mr.Jobs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+class RefineUToolTest {
+
+  private final Configuration conf = TestData.localConf();
+
+  /** sum_i |N(U_i)| and max_i |N(U_i)| of an assignment. */
+  private static long[] workingSets(Map<Long, long[]> rows, Map<Long, Integer> part, int k) {
+    List<Set<Long>> n = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      n.add(new HashSet<>());
+    }
+    rows.forEach((id, keys) -> {
+      for (long key : keys) {
+        n.get(part.get(id)).add(key);
+      }
+    });
+    long sum = 0;
+    long max = 0;
+    for (Set<Long> s : n) {
+      sum += s.size();
+      max = Math.max(max, s.size());
+    }
+    return new long[] {sum, max};
+  }
+
+  @Test
+  void refinedAssignmentKeepsEveryRowAndPartSizesAndLowersWorkingSets() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine");
+    int k = 4;
+    Random rnd = new Random(3);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < 400; id++) {
+      int cluster = rnd.nextInt(k);
+      int n = 1 + rnd.nextInt(6);
+      long[] keys = new long[n];
+      for (int j = 0; j < n; j++) {
+        keys[j] = 1 + cluster * 50 + rnd.nextInt(50);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k)); // round robin: balanced, blind to the clusters
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u2"), UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(assign.keySet(), refined.keySet());
+    int[] sizes = new int[k];
+    refined.values().forEach(p -> sizes[p]++);
+    for (int i = 0; i < k; i++) {
+      assertEquals(100, sizes[i], "rows of part " + i);
+    }
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
+    assertTrue(after[0] < before[0] * 0.8, "sum M " + before[0] + " -> " + after[0]);
+    assertTrue(fs.exists(new Path(dir, "u2/_SUCCESS")));
+    assertTrue(fs.exists(new Path(dir, "u2/_refine.json")));
+
+    // existing output: refused without --overwrite
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
+  }
+
+  @Test
+  void rowMissingFromTheAssignmentIsAUsageError() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-missing");
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), List.of(TestData.libsvmRow(0, 1), TestData.libsvmRow(1, 2)), 1);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), Map.of(0L, 0));
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "2"}));
+    assertTrue(!fs.exists(new Path(dir, "u2")));
+  }
+}

@@ -1,0 +1,145 @@
+package io.parsa.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TrainRunTest {
+
+  private static final String R0 = "+1 1:1 2:1";
+  private static final String R1 = "-1 2:0.5 3:1";
+  private static final String R2 = "+1 3:1 4:1";
+  private static final String R3 = "-1 1:1 4:1";
+
+  /** Placement A: rows {0,1} | {2,3}, keys 1,2 on machine 0 and 3,4 on machine 1. */
+  private static TrainRun placed(TrainRun.Settings s, TrainRun.Hook hook) throws IOException {
+    return new TrainRun(List.of(Shard.ofLines("a0", List.of(R0, R1)), Shard.ofLines("a1", List.of(R2, R3))),
+        key -> key <= 2 ? 0 : 1, s, hook);
+  }
+
+  /** Placement B: rows {0,2} | {1,3}, odd keys on machine 0, even keys on machine 1. */
+  private static TrainRun other(TrainRun.Settings s) throws IOException {
+    return new TrainRun(List.of(Shard.ofLines("b0", List.of(R0, R2)), Shard.ofLines("b1", List.of(R1, R3))),
+        key -> (int) ((key + 1) % 2), s, null);
+  }
+
+  private static TrainRun.Settings settings(int epochs) {
+    TrainRun.Settings s = new TrainRun.Settings();
+    s.epochs = epochs;
+    s.learningRate = 0.5;
+    s.l2 = 0.01;
+    s.rpcTimeoutMs = 20_000;
+    return s;
+  }
+
+  /**
+   * Worker 0 uses keys {1,2,3}: 1 and 2 on its own machine, 3 on machine 1; worker 1 uses {1,3,4}: 1 on machine 0.
+   * After the first epoch (whose first requests carry Avro's handshake) every epoch sends, on each link i -> j:
+   * worker i's pull and push requests for one key, and server i's answers to worker j's pull and push for one key.
+   *
+   * <p>Avro IPC over Netty frames a message as serial (4) + buffer count (4) + each buffer as length (4) + bytes. A
+   * request is two buffers: [metadata map (1, empty) + message name (1 + 4)] and [the request record]; a response
+   * is three: [handshake (0 bytes once connected)], [metadata map (1)] and [error flag (1) + the response]. Inside
+   * the records: worker id (1-byte varint), each packed array as a varint length (1) + 8 bytes per entry.
+   */
+  @Test
+  void bytesPerLinkMatchTheHandCount() throws Exception {
+    int request = 8 + (4 + 1 + 5) + 4;
+    int response = 8 + 4 + (4 + 1) + (4 + 1);
+    int pullReq1 = request + 1 + (1 + 8);            // worker id, one packed key
+    int pullResp1 = response + (1 + 8);              // one packed value
+    int pushReq1 = request + 1 + (1 + 8) + (1 + 8);  // one key, one gradient
+    int pushResp = response + 1;                     // the int count (1 -> varint 1 byte)
+    int pullReq2 = request + 1 + (1 + 16);
+    int pullResp2 = response + (1 + 16);
+    int pushReq2 = request + 1 + (1 + 16) + (1 + 16);
+    long interPerLink = pullReq1 + pushReq1 + pullResp1 + pushResp;
+    long innerPerMachine = pullReq2 + pullResp2 + pushReq2 + pushResp;
+    try (TrainRun run = placed(settings(3), null)) {
+      assertEquals(2, run.interKeyAccessesPerEpoch());
+      assertEquals(4, run.innerKeyAccessesPerEpoch());
+      run.train();
+      long[][] first = run.links().frameSnapshot();
+      List<TrainRun.Epoch> more = run.train();
+      long[][] after = run.links().frameSnapshot();
+      for (TrainRun.Epoch e : more) {
+        assertEquals(2 * interPerLink, e.interFrameBytes, "inter frame bytes of epoch " + e.epoch);
+        assertEquals(2 * innerPerMachine, e.innerFrameBytes, "inner frame bytes of epoch " + e.epoch);
+        // on the wire each of the 8 inter-machine frames also pays at least a TLS record header
+        assertTrue(e.interBytes >= e.interFrameBytes + 8 * 5, "wire " + e.interBytes + " frames " + e.interFrameBytes);
+      }
+      long epochs = more.size();
+      assertEquals(interPerLink * epochs, after[0][1] - first[0][1]);
+      assertEquals(interPerLink * epochs, after[1][0] - first[1][0]);
+      assertEquals(innerPerMachine * epochs, after[0][0] - first[0][0]);
+      assertEquals(innerPerMachine * epochs, after[1][1] - first[1][1]);
+    }
+  }
+
+  @Test
+  void samePlacementIndependentLossEveryEpoch() throws Exception {
+    List<TrainRun.Epoch> a;
+    List<TrainRun.Epoch> b;
+    try (TrainRun run = placed(settings(6), null)) {
+      a = run.train();
+    }
+    try (TrainRun run = other(settings(6))) {
+      b = run.train();
+    }
+    assertArrayEquals(a.stream().mapToLong(e -> e.lossFixed).toArray(), b.stream().mapToLong(e -> e.lossFixed).toArray());
+    assertArrayEquals(a.stream().mapToDouble(e -> e.accuracy).toArray(), b.stream().mapToDouble(e -> e.accuracy).toArray());
+    assertTrue(a.get(5).loss < a.get(0).loss, "the loss goes down: " + a.get(0).loss + " -> " + a.get(5).loss);
+    assertEquals(Math.log(2), a.get(0).loss, 1e-9);
+  }
+
+  @Test
+  void emulatedLinkSlowsInterMachineTraffic() throws Exception {
+    TrainRun.Settings s = settings(2);
+    s.linkMbps = 0.01; // 10 kbit/s: ~100 inter bytes per link per epoch take ~80 ms
+    try (TrainRun run = placed(s, null)) {
+      List<TrainRun.Epoch> e = run.train();
+      double floor = e.get(1).maxMachineOutBytes * 8 / (s.linkMbps * 1e6);
+      assertTrue(e.get(1).wallSeconds >= floor, "epoch took " + e.get(1).wallSeconds + " s, link floor " + floor);
+    }
+  }
+
+  @Test
+  void aWorkerDyingFailsTheRunNamingIt() throws Exception {
+    TrainRun.Hook crash = (run, epoch, batch, worker) -> {
+      if (epoch == 2 && worker == 1) {
+        throw new IllegalStateException("simulated worker crash");
+      }
+    };
+    try (TrainRun run = placed(settings(3), crash)) {
+      IOException e = assertThrows(IOException.class, run::train);
+      assertTrue(e.getMessage().startsWith("epoch 2: worker 1 failed"), e.getMessage());
+      assertTrue(e.getMessage().contains("simulated worker crash"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aServerDyingFailsTheRunNamingIt() throws Exception {
+    TrainRun.Settings s = settings(3);
+    s.rpcTimeoutMs = 5_000;
+    TrainRun.Hook kill = (run, epoch, batch, worker) -> {
+      if (epoch == 2 && worker == 0) {
+        run.killServer(1);
+      }
+    };
+    try (TrainRun run = placed(s, (r, e, b, w) -> {
+      kill.beforeIteration(r, e, b, w);
+      if (e == 2 && w == 1) {
+        Thread.sleep(200); // let worker 0 stop server 1 first
+      }
+    })) {
+      IOException e = assertThrows(IOException.class, run::train);
+      assertTrue(e.getMessage().startsWith("epoch 2: "), e.getMessage());
+      assertTrue(e.getMessage().contains("server 1"), e.getMessage());
+    }
+  }
+}
