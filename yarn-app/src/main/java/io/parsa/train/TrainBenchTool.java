@@ -156,7 +156,14 @@ public final class TrainBenchTool extends ParsaTool {
       for (double rate : rates) {
         s.linkMbps = rate;
         try (TrainRun run = new TrainRun(shards, owner, s, null)) {
-          List<TrainRun.Epoch> epochs = run.train();
+          List<TrainRun.Epoch> epochs;
+          try {
+            epochs = run.train();
+          } catch (IOException e) {
+            System.err.println("train-bench: the " + p.name + " run failed (no report written): " + e.getMessage());
+            LOG.debug("run failure", e);
+            return 1;
+          }
           runs.add(describe(p, rate, run, epochs, metrics, s));
         }
       }
