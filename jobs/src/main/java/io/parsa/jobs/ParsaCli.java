@@ -35,6 +35,7 @@ public final class ParsaCli {
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");
     step("bench", "io.parsa.jobs.bench.BenchTool", "benchmark suite: pipeline on every dataset, writes docs/benchmarks.md");
+    step("train-bench", "io.parsa.train.TrainBenchTool", "parameter-server training run: real bytes and epoch times, placed vs random/hash");
     step("engine-bench", "io.parsa.engine.bench.EngineBench", "single-process engine benchmark (edges/s, quality)");
   }
 

@@ -18,10 +18,12 @@ import java.util.Locale;
  * from the counts cnt[v][i]), keeping the {@link #TOP} best targets; (2) for every pair of parts {a, b}, the rows
  * of a that want b and the rows of b that want a are sorted by gain and paired best with best while the sum of
  * the two estimated gains is positive; each pair is applied only if its exact change of F, recomputed from the
- * live counts, is negative, else undone. So F never increases, no row is lost or duplicated (a row only changes
+ * live counts, is negative, else undone. With the max guard, a swap is also undone if it leaves a part above the
+ * round's largest M_i or above its largest base_i = M_i − (keys used by part i alone), the floor of T_i, so neither
+ * M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
- * <p>Memory: 4·|V|·k bytes of counts plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
+ * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
  * Unweighted (row counts); weighted balance is not handled.
  */
 public final class URefinement {
@@ -39,8 +41,11 @@ public final class URefinement {
   private final int numKeys;
   private final int[] part;
   private final int[] cnt;
-  /** For k ≤ 64: bit i of present[v] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v), not O(k)). */
+  /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
   private final long[] present;
+  private final int wpk;
+  /** singles[i]: keys used by part i alone, so base_i = M_i − singles[i] is T_i's floor (see TrafficBound). */
+  private final long[] singles;
   private final long[] m;
   private final int[] size;
   private final int floor;
@@ -142,16 +147,19 @@ public final class URefinement {
         }
       }
     }
-    present = k <= 64 ? new long[numKeys] : null;
-    if (present != null) {
-      for (int v = 0; v < numKeys; v++) {
-        long bits = 0;
-        for (int i = 0; i < k; i++) {
-          if (cnt[v * k + i] > 0) {
-            bits |= 1L << i;
-          }
+    wpk = (k + 63) >>> 6;
+    present = new long[Math.multiplyExact(numKeys, wpk)];
+    for (int v = 0; v < numKeys; v++) {
+      for (int i = 0; i < k; i++) {
+        if (cnt[v * k + i] > 0) {
+          present[v * wpk + (i >>> 6)] |= 1L << i;
         }
-        present[v] = bits;
+      }
+    }
+    singles = new long[k];
+    for (int v = 0; v < numKeys; v++) {
+      if (lambda(v * wpk) == 1) {
+        singles[only(v * wpk)]++;
       }
     }
     floor = n / k;
@@ -201,20 +209,45 @@ public final class URefinement {
     return f(m[a] - lose) - f(m[a]) + f(m[b] + gain) - f(m[b]);
   }
 
+  private int lambda(int pw) {
+    int c = 0;
+    for (int w = 0; w < wpk; w++) {
+      c += Long.bitCount(present[pw + w]);
+    }
+    return c;
+  }
+
+  private int only(int pw) {
+    for (int w = 0; w < wpk; w++) {
+      if (present[pw + w] != 0) {
+        return (w << 6) + Long.numberOfTrailingZeros(present[pw + w]);
+      }
+    }
+    throw new IllegalStateException("key used by no part");
+  }
+
   private void move(int g, int b) {
     int a = part[g];
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
       int base = rowKeys[t] * k;
-      if (--cnt[base + a] == 0) {
-        m[a]--;
-        if (present != null) {
-          present[rowKeys[t]] &= ~(1L << a);
+      int pw = rowKeys[t] * wpk;
+      boolean leaves = --cnt[base + a] == 0;
+      boolean arrives = cnt[base + b]++ == 0;
+      if (leaves || arrives) {
+        int before = lambda(pw);
+        if (leaves) {
+          m[a]--;
+          present[pw + (a >>> 6)] &= ~(1L << a);
         }
-      }
-      if (cnt[base + b]++ == 0) {
-        m[b]++;
-        if (present != null) {
-          present[rowKeys[t]] |= 1L << b;
+        if (arrives) {
+          m[b]++;
+          present[pw + (b >>> 6)] |= 1L << b;
+        }
+        if (before == 1) {
+          singles[a]--; // the key was a's alone (a held it)
+        }
+        if (lambda(pw) == 1) {
+          singles[only(pw)]++;
         }
       }
     }
@@ -227,10 +260,13 @@ public final class URefinement {
   public RoundStats round() {
     double before = objective();
     long cap = Long.MAX_VALUE;
+    long capBase = Long.MAX_VALUE;
     if (guardMax) {
       cap = 0;
-      for (long x : m) {
-        cap = Math.max(cap, x);
+      capBase = Long.MIN_VALUE;
+      for (int i = 0; i < k; i++) {
+        cap = Math.max(cap, m[i]);
+        capBase = Math.max(capBase, m[i] - singles[i]);
       }
     }
     int top = Math.min(TOP, k - 1);
@@ -250,26 +286,19 @@ public final class URefinement {
         if (cnt[base + a] == 1) {
           lose++;
         }
-        if (present != null) {
-          // count the parts that already hold the key; zeros = degree - hits below
-          long bits = present[rowKeys[t]];
+        // count the parts that already hold the key; zeros = degree - hits below
+        int pw = rowKeys[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long bits = present[pw + w];
           while (bits != 0) {
-            zeros[Long.numberOfTrailingZeros(bits)]--;
+            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
             bits &= bits - 1;
-          }
-        } else {
-          for (int i = 0; i < k; i++) {
-            if (cnt[base + i] == 0) {
-              zeros[i]++;
-            }
           }
         }
       }
-      if (present != null) {
-        int deg = rowStart[g + 1] - rowStart[g];
-        for (int i = 0; i < k; i++) {
-          zeros[i] += deg;
-        }
+      int deg = rowStart[g + 1] - rowStart[g];
+      for (int i = 0; i < k; i++) {
+        zeros[i] += deg;
       }
       double out = f(m[a] - lose) - f(m[a]);
       for (int i = 0; i < k; i++) {
@@ -321,7 +350,7 @@ public final class URefinement {
           tried++;
           if (delta(g, b) < -1e-9) {
             move(g, b);
-            if (m[b] <= cap) {
+            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase) {
               moved[g] = true;
               moves++;
               failures = 0;
@@ -349,7 +378,7 @@ public final class URefinement {
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
-          if (m[a] > cap || m[b] > cap) {
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase) {
             move(gb, b);
             move(ga, a);
             failures++;
@@ -457,6 +486,11 @@ public final class URefinement {
   /** Rows per part. */
   public int[] sizes() {
     return size.clone();
+  }
+
+  /** Keys used by part i alone, per part. */
+  public long[] singleKeys() {
+    return singles.clone();
   }
 
   /** M_i = |N(U_i)| per part. */

@@ -30,7 +30,7 @@ public final class TrainRun implements AutoCloseable {
   public static final class Settings {
     public int epochs = 5;
     public int batchesPerEpoch = 1;
-    public double learningRate = 1.0;
+    public double learningRate = 0.3;
     public double l2 = 1e-4;
     public double l1 = 0;
     public double linkMbps = 0;

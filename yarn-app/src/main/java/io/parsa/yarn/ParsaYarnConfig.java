@@ -105,6 +105,12 @@ public final class ParsaYarnConfig {
    */
   public static final String AM_LEDGER_INTERVAL_MS = "parsa.am.ledger.interval.ms";
   public static final long DEFAULT_AM_LEDGER_INTERVAL_MS = 1_000L;
+  /**
+   * Refuse, before submitting, a run whose containers cannot fit: larger than the cluster's largest allocation, or
+   * a heap below the estimate from the blocks' statistics (see client.Sizing). false = submit anyway.
+   */
+  public static final String SIZING_CHECK = "parsa.sizing.check";
+  public static final boolean DEFAULT_SIZING_CHECK = true;
   /** Staging directory root on the cluster file system (default: home directory /.parsa-staging). */
   public static final String STAGING_DIR = "parsa.yarn.staging.dir";
 

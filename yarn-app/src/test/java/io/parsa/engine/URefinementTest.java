@@ -44,6 +44,38 @@ class URefinementTest {
         new int[PlacementEvaluator.usage(k, blocks, parts).keys().length]).workingSetSizes();
   }
 
+  private static long maxBase(URefinement ref) {
+    long[] m = ref.workingSets();
+    long[] s = ref.singleKeys();
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < m.length; i++) {
+      max = Math.max(max, m[i] - s[i]);
+    }
+    return max;
+  }
+
+  /** Keys used by exactly one part, per part, recomputed from scratch. */
+  private static long[] recomputedSingles(int k, List<Block> blocks, int[][] parts) {
+    PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
+    int wpk = (k + 63) >>> 6;
+    long[] s = new long[k];
+    for (int j = 0; j < u.keys().length; j++) {
+      int c = 0;
+      int only = -1;
+      for (int w = 0; w < wpk; w++) {
+        long bits = u.bits()[j * wpk + w];
+        c += Long.bitCount(bits);
+        if (bits != 0) {
+          only = (w << 6) + Long.numberOfTrailingZeros(bits);
+        }
+      }
+      if (c == 1) {
+        s[only]++;
+      }
+    }
+    return s;
+  }
+
   private static int[] sizes(int k, int[][] parts) {
     int[] s = new int[k];
     for (int[] p : parts) {
@@ -58,13 +90,16 @@ class URefinementTest {
   void roundsNeverRaiseTheObjectiveNorChangeBalanceNorLoseRows() {
     SplittableRandom rnd = new SplittableRandom(11);
     for (int trial = 0; trial < 12; trial++) {
-      int k = 2 + rnd.nextInt(7);
-      List<Block> blocks = blocks(rnd, 1 + rnd.nextInt(4), 30 + rnd.nextInt(60), 200, 1 + rnd.nextInt(6));
+      // the last trial has k > 64: several words of presence bits per key
+      int k = trial == 11 ? 70 : 2 + rnd.nextInt(7);
+      List<Block> blocks = trial == 11 ? blocks(rnd, 4, 250, 2000, 10)
+          : blocks(rnd, 1 + rnd.nextInt(4), 30 + rnd.nextInt(60), 200, 1 + rnd.nextInt(6));
       int[][] start = randomParts(rnd, blocks, k);
       double exponent = trial % 3 == 0 ? 1.0 : trial % 3 == 1 ? 2.0 : 4.0;
       boolean guard = trial % 2 == 0;
       URefinement ref = new URefinement(k, blocks, start, exponent, guard);
       long mMax0 = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();
+      long baseMax0 = maxBase(ref);
       int[] sizes0 = sizes(k, start);
       double f = ref.objective();
       int totalMoves = 0;
@@ -94,8 +129,10 @@ class URefinementTest {
           assertTrue(sz[i] >= Math.min(sizes0[i], n / k) && sz[i] <= Math.max(sizes0[i], (n + k - 1) / k));
         }
         assertArrayEquals(recomputedWorkingSets(k, blocks, parts), ref.workingSets(), "trial " + trial);
+        assertArrayEquals(recomputedSingles(k, blocks, parts), ref.singleKeys(), "trial " + trial);
         if (guard) {
           assertTrue(st.mMax() <= mMax0, "trial " + trial + ": guarded M_max rose " + mMax0 + " -> " + st.mMax());
+          assertTrue(maxBase(ref) <= baseMax0, "trial " + trial + ": guarded max base rose");
         }
       }
       assertTrue(totalMoves > 0, "trial " + trial + ": refinement found nothing to improve on a random start");

@@ -22,8 +22,11 @@ final class ExactPlacement {
   final long rows;
   final long[] rowsPerPart;
   final long[] workingSetSizes;
+  /** Distinct keys used by any row. */
+  final long keys;
 
-  private ExactPlacement(long rows, long[] rowsPerPart, long[] workingSetSizes) {
+  private ExactPlacement(long rows, long[] rowsPerPart, long[] workingSetSizes, long keys) {
+    this.keys = keys;
     this.rows = rows;
     this.rowsPerPart = rowsPerPart;
     this.workingSetSizes = workingSetSizes;
@@ -85,6 +88,6 @@ final class ExactPlacement {
       Block block = new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
       used.union(block.keys(), BlockSequencePartitioner.ownSets(block, parts, k));
     }
-    return new ExactPlacement(rows, rowsPerPart, used.setSizes());
+    return new ExactPlacement(rows, rowsPerPart, used.setSizes(), used.numKeys());
   }
 }

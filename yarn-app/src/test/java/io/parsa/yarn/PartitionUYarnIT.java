@@ -116,6 +116,53 @@ class PartitionUYarnIT {
     assertFalse(NeighborSetFiles.list(fs, new Path(out, "neighbor-sets")).isEmpty());
   }
 
+  /**
+   * The master only schedules: a 256 MB master container (192 MB heap) runs partition-u over ~4.3 million distinct
+   * keys, whose per-key state the former final pass held in the master at 60-100 bytes a key (issue 9; ~90
+   * measured, docs/partition-u.md), 260-430 MB.
+   */
+  @Test
+  @Timeout(300)
+  void masterWith256MbRunsDataWhosePerKeyStateWouldNotFitInIt() throws Exception {
+    MiniClusters mc = MiniClusters.get();
+    FileSystem fs = mc.dfs.getFileSystem();
+    Path blocks = new Path("/many-keys/blocks");
+    int k = 4;
+    java.util.Random rnd = new java.util.Random(5);
+    List<TestBlocks.Row> rows = new java.util.ArrayList<>();
+    long nextKey = 1_000_000;
+    for (int i = 0; i < 480_000; i++) {
+      long[] keys = new long[10];
+      for (int j = 0; j < keys.length; j++) {
+        // mostly keys of this row alone (the many keys), some of 5000 shared ones (structure to partition)
+        keys[j] = rnd.nextInt(10) == 0 ? rnd.nextInt(5000) : nextKey++;
+      }
+      rows.add(new TestBlocks.Row(i, keys));
+    }
+    TestBlocks.write(fs, blocks, rows, 8, 3);
+    rows = null;
+    Path out = new Path("/many-keys/out");
+    Configuration c = jobConf(mc, "/staging-many-keys");
+    c.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, 768);
+    int rc = ToolRunner.run(c, new PartitionUTool(), new String[] {"--blocks", blocks.toString(), "--output",
+        out.toString(), "--k", Integer.toString(k), "--workers", "2", "--servers", "1", "--mode", "yarn",
+        "--am-memory", "256"});
+    assertEquals(0, rc);
+    JsonNode st = stats(fs, out);
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), k);
+    long heap = ParsaYarnConfig.heapMb(c, 256) * (1L << 20);
+    assertTrue(exact.keys * 60 > heap, exact.keys + " keys x 60 bytes fit in the master's heap of " + heap);
+    assertEquals(480_000, exact.rows);
+    assertEquals(480_000, st.get("rows").asLong());
+    assertTrue(exact.rowSpread() <= 1, "part sizes " + java.util.Arrays.toString(exact.rowsPerPart));
+    for (int i = 0; i < k; i++) {
+      assertEquals(exact.rowsPerPart[i], st.get("rowsPerPart").get(i).asLong(), "reported rows of part " + i);
+      assertTrue(st.get("neighborSetSizes").get(i).asLong() >= exact.workingSetSizes[i], "S_i contains N(U_i)");
+    }
+    assertEquals(exact.keys, st.get("neighborSetKeys").asLong(), "the servers hold every key once");
+    assertEquals("sequential (block order)", st.get("startingLoads").asText());
+  }
+
   private JsonNode runWithChaos(String name, int priority, boolean probeSecret) throws Exception {
     return runWithChaos(name, priority, probeSecret, c -> { });
   }

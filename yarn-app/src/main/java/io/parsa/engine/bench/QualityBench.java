@@ -56,6 +56,10 @@ public final class QualityBench {
     out.printf(Locale.ROOT, "# %s (%s): %d rows, %d non-zeros, k=%d, b=%d, seed=%d, loaded in %.1f s%n", in,
         format, g.numRows(), g.numNonZeros(), k, b, seed, secs(t0));
 
+    PlacementMetrics rnd = PlacementEvaluator.evaluate(k, blocks, PlacementEvaluator.randomPlacement(k, blocks,
+        seed + 1));
+    out.printf(Locale.ROOT, "random U, V by Algorithm 2: M_max %,d  T_max %,d  T_sum %,d%n", rnd.mMax(), rnd.tMax(),
+        rnd.tSum());
     long t1 = System.nanoTime();
     BlockSequencePartitioner.Result r = new BlockSequencePartitioner(k).partition(blocks, Initialisation.none());
     double parsaSec = secs(t1);

@@ -52,7 +52,8 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("output", "DIR", "output directory: u-assignment/, neighbor-sets/, _stats.json"));
     o.addOption(opt("k", "N", "number of parts (worker machines of the later training job)"));
     o.addOption(opt("workers", "N", "number of partitioning workers (default 2)"));
-    o.addOption(opt("servers", "N", "number of neighbor-set servers (default 1)"));
+    o.addOption(opt("servers", "N", "number of neighbor-set servers (default on YARN: as many as the blocks' "
+        + "distinct keys need at up to 8 GB a server, from ingest's _stats.json; else 1)"));
     o.addOption(opt("max-delay", "TAU", "maximal delay tau in blocks: a worker waits for its own pushes of blocks "
         + "older than tau before pulling; 0 = synchronous; default unbounded"));
     o.addOption(opt("init-blocks", "N", "global initialisation (stage 0): one worker first partitions N sampled "
@@ -70,9 +71,14 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("max-worker-failures", "N", "fail the application when more than N worker containers fail "
         + "within parsa.am.failures.window.ms (1 h; aborted, preempted or lost ones do not count, hung ones do; "
         + "default 3)"));
-    o.addOption(opt("am-memory", "MB", "application master memory (default " + ParsaYarnConfig.DEFAULT_AM_MEMORY_MB + ")"));
-    o.addOption(opt("worker-memory", "MB", "worker container memory (default " + ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB + ")"));
-    o.addOption(opt("server-memory", "MB", "server container memory (default " + ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB + ")"));
+    o.addOption(opt("am-memory", "MB", "application master memory (default: from the number of blocks, at least "
+        + Sizing.FLOOR_MB + ")"));
+    o.addOption(opt("worker-memory", "MB", "worker container memory (default: from the largest block's non-zeros "
+        + "and k in ingest's _stats.json, at least " + Sizing.FLOOR_MB + "; " + ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB
+        + " without it). A size that cannot fit is refused before submitting"));
+    o.addOption(opt("server-memory", "MB", "server container memory (default: from the distinct keys per server "
+        + "and k in ingest's _stats.json, at least " + Sizing.FLOOR_MB + "; " + ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB
+        + " without it). A size that cannot fit is refused before submitting"));
     o.addOption(opt("worker-vcores", "N", "worker container virtual cores (default 1)"));
     o.addOption(opt("server-vcores", "N", "server container virtual cores (default 1)"));
     o.addOption(opt("queue", "NAME", "YARN queue (default " + ParsaYarnConfig.DEFAULT_QUEUE + ")"));
@@ -166,13 +172,26 @@ public final class PartitionUTool extends ParsaTool {
     job.output = out.toString();
     job.outputTmp = tmp.toString();
     job.checkpointDir = new Path(tmp.getParent(), tmp.getName() + ".ckpt").toString();
+    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
+    Sizing.Plan plan = null;
+    if (yarn) {
+      // container sizes and servers for this input; explicit options win (checked before submitting)
+      plan = Sizing.plan(conf, blockStats, job.k, job.workers, cl.hasOption("servers") ? job.servers : -1,
+          blocks.size());
+      job.servers = plan.servers;
+      conf.setInt(ParsaYarnConfig.AM_MEMORY_MB, plan.amMb);
+      conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, plan.workerMb);
+      conf.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, plan.serverMb);
+      for (String note : plan.notes) {
+        System.err.println("partition-u: " + note);
+      }
+    }
     job.captureParsaConf(conf);
 
-    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
     outFs.mkdirs(new Path(tmp, "u-assignment"));
     boolean ok = false;
     try {
-      int rc = yarn ? new YarnSubmitter(conf, job).run() : new EmbeddedRun(conf, job).run();
+      int rc = yarn ? new YarnSubmitter(conf, job, plan, blockStats).run() : new EmbeddedRun(conf, job).run();
       ok = rc == 0;
       return rc;
     } finally {

@@ -5,6 +5,7 @@ import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.am.YarnAppMaster;
 import io.parsa.yarn.am.YarnContainers;
+import io.parsa.yarn.io.BlockStats;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,9 +47,19 @@ public final class YarnSubmitter {
   private final Configuration conf;
   private final JobSpec job;
 
-  public YarnSubmitter(Configuration conf, JobSpec job) {
+  private final Sizing.Plan plan;
+  private final BlockStats blockStats;
+
+  /**
+   * @param plan the container sizes chosen for this input (checked against the cluster before submitting); its
+   *     sizes are also in {@code conf}
+   * @param blockStats ingest's statistics of the blocks, or null
+   */
+  public YarnSubmitter(Configuration conf, JobSpec job, Sizing.Plan plan, BlockStats blockStats) {
     this.conf = new YarnConfiguration(conf);
     this.job = job;
+    this.plan = plan;
+    this.blockStats = blockStats;
   }
 
   /** Submits and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
@@ -62,6 +73,9 @@ public final class YarnSubmitter {
       YarnClientApplication app = yarn.createApplication();
       ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
       ApplicationId appId = ctx.getApplicationId();
+      // refuse what cannot fit before anything is staged or submitted
+      Sizing.check(conf, plan, blockStats, job.k,
+          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize());
       String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
       staging = fs.makeQualified(new Path(root, appId.toString()));
       fs.mkdirs(staging);
@@ -92,7 +106,7 @@ public final class YarnSubmitter {
       env.put("CLASSPATH", mini ? System.getProperty("java.class.path") : YarnContainers.clusterClasspath(conf));
       env.put(YarnContainers.ENV_STAGING, staging.toString());
       env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
-      int amMb = ParsaYarnConfig.amMemoryMb(conf);
+      int amMb = plan.amMb;
       String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
           + ParsaYarnConfig.heapMb(conf, amMb) + "m " + YarnAppMaster.class.getName()
           + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"

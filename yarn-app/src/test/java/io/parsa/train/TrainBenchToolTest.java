@@ -1,0 +1,87 @@
+package io.parsa.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.parsa.avro.VAssignment;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrainBenchToolTest {
+
+  @TempDir
+  Path tmp;
+
+  private static void shard(Path dir, int i, String... lines) throws Exception {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(String.format("part-%05d", i)), String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void comparesPlacementsAndReconcilesWithTheMetricsReport() throws Exception {
+    Path placed = tmp.resolve("placed");
+    shard(placed.resolve("shards"), 0, "+1 1:1 2:1", "-1 2:0.5 3:1");
+    shard(placed.resolve("shards"), 1, "+1 3:1 4:1", "-1 1:1 4:1");
+    Files.createDirectories(placed.resolve("v-assignment"));
+    try (DataFileWriter<VAssignment> w = new DataFileWriter<>(new SpecificDatumWriter<>(VAssignment.class))) {
+      w.create(VAssignment.getClassSchema(), placed.resolve("v-assignment/part-00000.avro").toFile());
+      for (long key = 1; key <= 4; key++) {
+        w.append(new VAssignment(key, key <= 2 ? 0 : 1, null));
+      }
+    }
+    Files.createDirectories(placed.resolve("metrics"));
+    Files.writeString(placed.resolve("metrics/report.json"), "{\"placed\": {\"interAccesses\": 2}}");
+    Path random = tmp.resolve("random");
+    shard(random.resolve("shards"), 0, "+1 1:1 2:1", "+1 3:1 4:1");
+    shard(random.resolve("shards"), 1, "-1 2:0.5 3:1", "-1 1:1 4:1");
+    File out = tmp.resolve("report").toFile();
+    String[] args = {"--placed", placed.toString(), "--random", random.toString(), "--epochs", "3",
+        "--output", out.toString()};
+    assertEquals(0, ToolRunner.run(new Configuration(), new TrainBenchTool(), args));
+    JsonNode report = new ObjectMapper().readTree(new File(out, "report.json"));
+    JsonNode p = report.path("runs").get(0);
+    JsonNode r = report.path("runs").get(1);
+    assertEquals("parsa", p.path("placement").asText());
+    assertEquals(2, p.path("interKeyAccessesPerEpoch").asLong());
+    assertTrue(p.path("reconciliation").path("metricsAgree").asBoolean(), p.toString());
+    assertEquals(64, p.path("reconciliation").path("predictedInterPayloadBytes").asLong());
+    for (int e = 0; e < 3; e++) {
+      assertEquals(p.path("epochs").get(e).path("loss").asDouble(), r.path("epochs").get(e).path("loss").asDouble(),
+          0.0, "loss of epoch " + (e + 1));
+    }
+    assertTrue(new File(out, "report.html").length() > 0);
+    assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("metrics step predicted 2"));
+    // an existing report is kept unless --overwrite
+    assertEquals(2, ToolRunner.run(new Configuration(), new TrainBenchTool(), args));
+  }
+
+  @Test
+  void aMalformedShardLineNamesFileAndLine() throws Exception {
+    Path dir = tmp.resolve("bad");
+    shard(dir.resolve("shards"), 0, "+1 1:1", "+1 2:x");
+    shard(dir.resolve("shards"), 1, "+1 3:1");
+    String[] args = {"--hash", dir.toString(), "--output", tmp.resolve("r").toString()};
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.err;
+    System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    int rc;
+    try {
+      rc = ToolRunner.run(new Configuration(), new TrainBenchTool(), args);
+    } finally {
+      System.setErr(old);
+    }
+    assertEquals(2, rc);
+    String msg = err.toString(StandardCharsets.UTF_8);
+    assertTrue(msg.contains("part-00000:2: expected index:value"), msg);
+  }
+}

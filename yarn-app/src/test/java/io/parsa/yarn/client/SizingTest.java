@@ -1,0 +1,107 @@
+package io.parsa.yarn.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.parsa.common.JsonFiles;
+import io.parsa.common.UsageException;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.io.BlockStats;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+
+class SizingTest {
+
+  /** Ingest-like statistics of {@code blocks} blocks of {@code rows} rows and {@code nnz} non-zeros each. */
+  private static BlockStats stats(int blocks, long rows, long nnz, long distinctKeys) throws Exception {
+    File dir = Files.createTempDirectory("sizing").toFile();
+    dir.deleteOnExit();
+    long[] r = new long[blocks];
+    long[] n = new long[blocks];
+    Arrays.fill(r, rows);
+    Arrays.fill(n, nnz);
+    Map<String, Object> st = new LinkedHashMap<>();
+    st.put("rows", rows * blocks);
+    st.put("nonZeros", nnz * blocks);
+    st.put("distinctKeys", distinctKeys);
+    st.put("rowsPerBlock", r);
+    st.put("nonZerosPerBlock", n);
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    JsonFiles.write(fs, new Path(dir.getPath(), BlockStats.FILE), st);
+    BlockStats.Found f = BlockStats.read(fs, new Path(dir.getPath()), blocks);
+    assertTrue(f.stats != null, f.reason);
+    return f.stats;
+  }
+
+  @Test
+  void manyKeysGetSeveralServersEachWithinTheTargetAndEnoughHeap() throws Exception {
+    Configuration conf = new Configuration(false);
+    // 3e9 keys (the paper's CTRb): ~35 bytes a key at k = 16 is ~100 GB of server state
+    BlockStats st = stats(1000, 100_000, 10_000_000, 3_000_000_000L);
+    Sizing.Plan p = Sizing.plan(conf, st, 16, 16, -1, 1000);
+    assertTrue(p.servers >= 12, "servers " + p.servers);
+    assertTrue(p.serverMb <= Sizing.SERVER_TARGET_MB, "server " + p.serverMb);
+    assertTrue(ParsaYarnConfig.heapMb(conf, p.serverMb) >= p.serverHeapNeedMb);
+    assertTrue(ParsaYarnConfig.heapMb(conf, p.workerMb) >= p.workerHeapNeedMb);
+    assertTrue(ParsaYarnConfig.heapMb(conf, p.amMb) >= p.amHeapNeedMb);
+    Sizing.check(conf, p, st, 16, 16_384);
+  }
+
+  @Test
+  void smallInputGetsTheFloorAndOneServer() throws Exception {
+    Configuration conf = new Configuration(false);
+    BlockStats st = stats(4, 1000, 10_000, 5_000);
+    Sizing.Plan p = Sizing.plan(conf, st, 16, 2, -1, 4);
+    assertEquals(1, p.servers);
+    assertEquals(Sizing.FLOOR_MB, p.serverMb);
+    assertEquals(Sizing.FLOOR_MB, p.workerMb);
+    assertEquals(Sizing.FLOOR_MB, p.amMb);
+  }
+
+  @Test
+  void explicitOptionsWinButAreRefusedWithTheNumbersWhenTheyCannotFit() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, 256);
+    conf.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, 1024);
+    BlockStats st = stats(10, 100_000, 5_000_000, 50_000_000);
+    Sizing.Plan p = Sizing.plan(conf, st, 16, 2, 1, 10);
+    assertEquals(256, p.workerMb);
+    assertEquals(1024, p.serverMb);
+    UsageException e = assertThrows(UsageException.class, () -> Sizing.check(conf, p, st, 16, 8192));
+    assertTrue(e.getMessage().contains("5,000,000 non-zeros"), e.getMessage());
+    assertTrue(e.getMessage().contains("--worker-memory 256 gives 192 MB"), e.getMessage());
+    assertTrue(e.getMessage().contains("50,000,000 distinct keys"), e.getMessage());
+    assertTrue(e.getMessage().contains("--server-memory 1024 gives 768 MB"), e.getMessage());
+    conf.setBoolean(ParsaYarnConfig.SIZING_CHECK, false);
+    Sizing.check(conf, p, st, 16, 8192);
+  }
+
+  @Test
+  void aContainerLargerThanTheClustersLargestAllocationIsRefused() throws Exception {
+    Configuration conf = new Configuration(false);
+    // one block of 10^8 non-zeros at k = 64: the worker alone needs ~17 GB
+    BlockStats st = stats(1, 1_000_000, 100_000_000, 100_000_000);
+    Sizing.Plan p = Sizing.plan(conf, st, 64, 1, -1, 1);
+    UsageException e = assertThrows(UsageException.class, () -> Sizing.check(conf, p, st, 64, 8192));
+    assertTrue(e.getMessage().contains("yarn.scheduler.maximum-allocation-mb = 8192"), e.getMessage());
+    assertTrue(e.getMessage().contains("worker container of " + p.workerMb + " MB"), e.getMessage());
+  }
+
+  @Test
+  void withoutStatisticsTheFixedDefaultsStay() {
+    Configuration conf = new Configuration(false);
+    Sizing.Plan p = Sizing.plan(conf, null, 16, 2, -1, 8);
+    assertEquals(1, p.servers);
+    assertEquals(ParsaYarnConfig.DEFAULT_WORKER_MEMORY_MB, p.workerMb);
+    assertEquals(ParsaYarnConfig.DEFAULT_SERVER_MEMORY_MB, p.serverMb);
+    Sizing.check(conf, p, null, 16, 8192);
+  }
+}
