@@ -78,7 +78,9 @@ public final class PipelineTool extends ParsaTool {
         + " rounds per phase); see docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
-    o.addOption(opt("reducers", "R", "partition-v reducers (default 1)"));
+    o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
+    o.addOption(opt("join-reducers", "J", "reducers of partition-v's blocks-u-assignment join (default: from the"
+        + " blocks' size)"));
     o.addOption(flag("renumber", "give keys new numbers so each server owns one contiguous range; shards use them"));
     o.addOption(opt("output-format", "FMT", "shards as text (default, same format as the input) or avro"));
     o.addOption(flag("overwrite", "redo every step, replacing existing outputs"));
@@ -143,6 +145,7 @@ public final class PipelineTool extends ParsaTool {
 
     List<String> pv = args("--blocks", blocks, "--u-assignment", uAssign, "--output", vAssign, "--k", ks);
     copy(cl, pv, "reducers");
+    copy(cl, pv, "join-reducers");
     if (renumber) {
       pv.add("--renumber");
     }

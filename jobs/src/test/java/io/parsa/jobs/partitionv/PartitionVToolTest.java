@@ -134,7 +134,7 @@ class PartitionVToolTest {
         "balanced T_max " + maxTraffic(usage, balanced, ws) + " above the sweep's " + maxTraffic(usage, got, ws));
 
     assertEquals(0, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/v3", "--k", "" + k, "--reducers", "3", "--renumber"}));
+        "--u-assignment", dir + "/u", "--output", dir + "/v3", "--k", "" + k, "--reducers", "3", "--join-reducers", "2", "--renumber"}));
     Map<Long, VAssignment> got3 = new HashMap<>();
     long[] vSize = new long[k];
     for (VAssignment v : Jobs.readAvroDir(fs, new Path(dir, "v3"), VAssignment.class)) {
@@ -155,6 +155,14 @@ class PartitionVToolTest {
     }
     assertEquals(usage.size(), newKeys.size());
     assertEquals(usage.size() - 1, newKeys.last());
+  }
+
+  @Test
+  void joinReducersFollowTheInputSize() {
+    assertEquals(1, PartitionVTool.joinReducersFor(0, 100));
+    assertEquals(1, PartitionVTool.joinReducersFor(100, 100));
+    assertEquals(2, PartitionVTool.joinReducersFor(101, 100));
+    assertEquals(40, PartitionVTool.joinReducersFor(10L << 30, 256L << 20));
   }
 
   /** max_i T_i with T_i = |N(U_i)| + sum over keys on i of (users - 2). */
