@@ -143,6 +143,7 @@ public final class Jobs {
     private long lastPrintMs;
     private String last = "";
     private float mapSeen;
+    private static final long STILL_MS = 30_000;
     private float reduceSeen;
 
     Progress(String name, long intervalMs) {
@@ -162,7 +163,10 @@ public final class Jobs {
       map = mapSeen;
       reduce = reduceSeen;
       String now = "map " + pct(map) + (reduce < 0 ? "" : " reduce " + pct(reduce));
-      if (elapsedMs - lastPrintMs < intervalMs || now.equals(last)) {
+      // a changed figure at most once an interval; an unchanged one (a job waiting for containers) every 30 s, so
+      // that a stuck job is not silent
+      long wait = now.equals(last) ? Math.max(intervalMs, STILL_MS) : intervalMs;
+      if (elapsedMs - lastPrintMs < wait) {
         return null;
       }
       lastPrintMs = elapsedMs;

@@ -1,5 +1,6 @@
 package io.parsa.jobs.mr;
 
+import io.parsa.common.UsageException;
 import java.io.IOException;
 import org.apache.avro.mapreduce.AvroJob;
 import org.apache.avro.specific.SpecificData;
@@ -20,7 +21,35 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  */
 public final class RowJoinJob {
 
+  /**
+   * Bytes of (compressed) blocks per reducer of the |E|-sized join when a step is not told its join reducers
+   * (long, default {@link #BYTES_PER_REDUCER_DEFAULT}); a join never has fewer than one reducer.
+   */
+  public static final String BYTES_PER_REDUCER = "parsa.mr.join.bytes.per.reducer";
+  /** Default of {@link #BYTES_PER_REDUCER}: 256 MiB of compressed blocks, about 10^8 non-zeros. */
+  public static final long BYTES_PER_REDUCER_DEFAULT = 256L << 20;
+
   private RowJoinJob() {}
+
+  /**
+   * Join reducers derived from the input: one per {@link #BYTES_PER_REDUCER} bytes of {@code blocks}, at least 1
+   * (1 when {@code blocks} does not exist).
+   */
+  public static int defaultReducers(Configuration conf, Path blocks) throws IOException {
+    long per = conf.getLong(BYTES_PER_REDUCER, BYTES_PER_REDUCER_DEFAULT);
+    if (per <= 0) {
+      throw new UsageException(BYTES_PER_REDUCER + " must be positive, got " + per);
+    }
+    org.apache.hadoop.fs.FileSystem fs = blocks.getFileSystem(conf);
+    // a missing input is reported by the step's own input check, with its name
+    return fs.exists(blocks) ? reducersFor(fs.getContentSummary(blocks).getLength(), per) : 1;
+  }
+
+  /** ceil(bytes / per), at least 1 and at most Integer.MAX_VALUE. */
+  public static int reducersFor(long bytes, long per) {
+    long n = bytes / per + (bytes % per == 0 ? 0 : 1);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, n));
+  }
 
   /** Sets the two inputs and the map output types; the caller sets the reducer and output. */
   public static void configure(Job job, Path blocks, Path uAssignment) {

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Jobs (intermediates in a hidden work directory beside the output, deleted at the end):
  * <ol>
- *   <li><b>join</b> (J reducers, {@code --join-reducers}, by default one per {@link #JOIN_BYTES_PER_REDUCER}
+ *   <li><b>join</b> (J reducers, {@code --join-reducers}, by default one per {@link RowJoinJob#BYTES_PER_REDUCER}
  *       bytes of blocks): blocks joined with the u-assignment on row id; each row emits (key, its part) once
  *       per distinct key ({@link RowKeysReducer}).</li>
  *   <li><b>usage</b> (R reducers, keys hashed to shares by {@link SharePartitioner}): per key the sorted set of parts
@@ -74,13 +74,6 @@ public class PartitionVTool extends ParsaTool {
   public static final String METHOD = "parsa.partitionv.method";
   /** Default of {@link #METHOD}, chosen by measurement (docs/quality.md). */
   public static final VPlacement.Method DEFAULT_METHOD = VPlacement.Method.BALANCED;
-  /**
-   * Bytes of (compressed) blocks per reducer of the |E|-sized join when {@code --join-reducers} is not given
-   * (long, default {@link #JOIN_BYTES_PER_REDUCER_DEFAULT}); the join never has fewer than one reducer.
-   */
-  public static final String JOIN_BYTES_PER_REDUCER = "parsa.partitionv.join.bytes.per.reducer";
-  /** Default of {@link #JOIN_BYTES_PER_REDUCER}: 256 MiB of compressed blocks, about 10^8 non-zeros. */
-  public static final long JOIN_BYTES_PER_REDUCER_DEFAULT = 256L << 20;
   /** Renumber start offsets: "task:o_0,o_1,...;task:..." (set by the driver for the renumber pass). */
   public static final String OFFSETS = "parsa.partitionv.renumber.offsets";
 
@@ -123,7 +116,7 @@ public class PartitionVTool extends ParsaTool {
         .addOption(opt("reducers", "R", "number of independent sweeper shares, i.e. reducers of the key-usage job"
             + " (default: -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep)"))
         .addOption(opt("join-reducers", "J", "reducers of the |E|-sized blocks-u-assignment join (default: one per "
-            + (JOIN_BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + JOIN_BYTES_PER_REDUCER
+            + (RowJoinJob.BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + RowJoinJob.BYTES_PER_REDUCER
             + ", at least 1)"))
         .addOption(opt("method", "M", "V placement: balanced (default: greedy + local search to a fixed point over"
             + " key signatures, buffers a share in memory), singles-first (Algorithm 2 with keys used by one part"
@@ -142,7 +135,7 @@ public class PartitionVTool extends ParsaTool {
     int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean renumber = cl.hasOption("renumber");
     int joinReducers = cl.hasOption("join-reducers") ? intOpt(cl, "join-reducers", 1, 1)
-        : defaultJoinReducers(getConf(), blocks);
+        : RowJoinJob.defaultReducers(getConf(), blocks);
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -306,25 +299,6 @@ public class PartitionVTool extends ParsaTool {
     Jobs.checkEqual("partition-v sweep: sum_i |V_i|", keys, Arrays.stream(vSizes).sum());
     PartStats.delete(fs, sweepDir);
     return new SweepResult(keys, workingSets, vSizes, delta, perTask);
-  }
-
-  /**
-   * Reducers of the |E|-sized join derived from the input: one per {@link #JOIN_BYTES_PER_REDUCER} bytes of the
-   * blocks directory, at least 1.
-   */
-  public static int defaultJoinReducers(Configuration conf, Path blocks) throws java.io.IOException {
-    long per = conf.getLong(JOIN_BYTES_PER_REDUCER, JOIN_BYTES_PER_REDUCER_DEFAULT);
-    if (per <= 0) {
-      throw new UsageException(JOIN_BYTES_PER_REDUCER + " must be positive, got " + per);
-    }
-    long bytes = blocks.getFileSystem(conf).getContentSummary(blocks).getLength();
-    return joinReducersFor(bytes, per);
-  }
-
-  /** ceil(bytes / per), at least 1 and at most Integer.MAX_VALUE. */
-  static int joinReducersFor(long bytes, long per) {
-    long n = bytes / per + (bytes % per == 0 ? 0 : 1);
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, n));
   }
 
   private static long max(long[] a) {

@@ -121,7 +121,9 @@ public class ReshuffleTool extends ParsaTool {
         .addOption(flag("renumber", "replace keys by the v-assignment's newKey (libsvm: newKey + 1; edges: newKey)"))
         .addOption(opt("output-format", "FMT", "text (default: the input's own lines) or avro (GraphRow)"))
         .addOption(opt("input-format", "FMT", "layout of raw for --renumber: auto (default), libsvm or edges"))
-        .addOption(opt("reducers", "R", "reducers of the join (default: -D mapreduce.job.reduces, else 1); the shard job always has k"))
+        .addOption(opt("reducers", "R", "reducers of the join (default: -D mapreduce.job.reduces, else one per "
+            + (RowJoinJob.BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + RowJoinJob.BYTES_PER_REDUCER
+            + "); the shard job always has k"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
@@ -135,7 +137,8 @@ public class ReshuffleTool extends ParsaTool {
     boolean renumber = cl.hasOption("renumber");
     String outFormat = choiceOpt(cl, "output-format", "text", "text", "avro");
     String inFormat = choiceOpt(cl, "input-format", "auto", "auto", "libsvm", "edges");
-    int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
+    int r = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
+        : getConf().getInt("mapreduce.job.reduces", RowJoinJob.defaultReducers(getConf(), blocks));
     boolean overwrite = cl.hasOption("overwrite");
     Path vAssign = cl.hasOption("v-assignment") ? new Path(cl.getOptionValue("v-assignment")) : null;
     if (renumber && vAssign == null) {

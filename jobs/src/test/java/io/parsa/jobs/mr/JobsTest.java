@@ -25,6 +25,9 @@ class JobsTest {
     assertNull(p.update(1f, 0.333f, 20000), "nothing moved");
     assertNull(p.update(1f, 0.2f, 30000), "progress never steps back");
     assertEquals("parsa metrics: keys: map 100% reduce 50% (40 s)", p.update(1f, 0.5f, 40000));
+    assertNull(p.update(1f, 0.5f, 60000), "unchanged: not before 30 s");
+    assertEquals("parsa metrics: keys: map 100% reduce 50% (70 s)", p.update(1f, 0.5f, 70000),
+        "a job that does not move is not silent");
     assertEquals("parsa metrics: keys: map 100% (30 s)", new Jobs.Progress("parsa metrics: keys", 3000)
         .update(1f, -1f, 30000), "map-only job");
   }

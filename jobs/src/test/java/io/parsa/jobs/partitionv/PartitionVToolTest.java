@@ -159,10 +159,10 @@ class PartitionVToolTest {
 
   @Test
   void joinReducersFollowTheInputSize() {
-    assertEquals(1, PartitionVTool.joinReducersFor(0, 100));
-    assertEquals(1, PartitionVTool.joinReducersFor(100, 100));
-    assertEquals(2, PartitionVTool.joinReducersFor(101, 100));
-    assertEquals(40, PartitionVTool.joinReducersFor(10L << 30, 256L << 20));
+    assertEquals(1, io.parsa.jobs.mr.RowJoinJob.reducersFor(0, 100));
+    assertEquals(1, io.parsa.jobs.mr.RowJoinJob.reducersFor(100, 100));
+    assertEquals(2, io.parsa.jobs.mr.RowJoinJob.reducersFor(101, 100));
+    assertEquals(40, io.parsa.jobs.mr.RowJoinJob.reducersFor(10L << 30, 256L << 20));
   }
 
   /** max_i T_i with T_i = |N(U_i)| + sum over keys on i of (users - 2). */

@@ -252,15 +252,23 @@ public final class PartitionMaster {
         attempt, recoveredBlocks, ledger.rows, listed.size() - recoveredBlocks);
   }
 
-  /** Writes the ledger of finished blocks if it changed since the last write (a later attempt resumes from it). */
-  private void writeLedger() throws IOException {
+  /**
+   * Writes the ledger of finished blocks if it changed since the last write (a later attempt resumes from it). A
+   * failed write only costs a later attempt some re-runs, so it is logged, not fatal.
+   */
+  private void writeLedger() {
     int doneNow = scheduler.progress().blocksDone;
     if (doneNow == ledgerBlocks) {
       return;
     }
     DoneLedger l = scheduler.ledger();
-    l.write(new Path(job.checkpointDir).getFileSystem(conf), job.checkpointDir);
-    ledgerBlocks = l.blocks.size();
+    try {
+      l.write(new Path(job.checkpointDir).getFileSystem(conf), job.checkpointDir);
+      ledgerBlocks = l.blocks.size();
+    } catch (IOException e) {
+      LOG.warn("could not write the ledger of finished blocks ({} blocks); retrying later: {}", l.blocks.size(),
+          e.toString());
+    }
   }
 
   /** Runs the whole application; never throws for a failed run (see the outcome's diagnostics). */

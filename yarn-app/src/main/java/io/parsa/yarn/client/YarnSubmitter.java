@@ -50,20 +50,15 @@ public final class YarnSubmitter {
   private final Sizing.Plan plan;
   private final BlockStats blockStats;
 
-  public YarnSubmitter(Configuration conf, JobSpec job) {
-    this(conf, job, null, null);
-  }
-
   /**
-   * @param plan the container sizes chosen for this input (checked against the cluster before submitting), or
-   *     null to check only the configured sizes against the cluster's largest allocation
+   * @param plan the container sizes chosen for this input (checked against the cluster before submitting); its
+   *     sizes are also in {@code conf}
    * @param blockStats ingest's statistics of the blocks, or null
    */
   public YarnSubmitter(Configuration conf, JobSpec job, Sizing.Plan plan, BlockStats blockStats) {
     this.conf = new YarnConfiguration(conf);
     this.job = job;
-    this.plan = plan != null ? plan : Sizing.plan(this.conf, null, job.k, job.workers, job.servers,
-        job.blockPaths.size());
+    this.plan = plan;
     this.blockStats = blockStats;
   }
 
@@ -111,7 +106,7 @@ public final class YarnSubmitter {
       env.put("CLASSPATH", mini ? System.getProperty("java.class.path") : YarnContainers.clusterClasspath(conf));
       env.put(YarnContainers.ENV_STAGING, staging.toString());
       env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
-      int amMb = ParsaYarnConfig.amMemoryMb(conf);
+      int amMb = plan.amMb;
       String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
           + ParsaYarnConfig.heapMb(conf, amMb) + "m " + YarnAppMaster.class.getName()
           + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
