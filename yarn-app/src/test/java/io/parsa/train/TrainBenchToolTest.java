@@ -22,6 +22,16 @@ class TrainBenchToolTest {
   @TempDir
   Path tmp;
 
+  /**
+   * Local file system whatever else the JVM loaded: once a mini-cluster test has run in this JVM, YarnConfiguration
+   * has made the cluster's yarn-site.xml (fs.defaultFS = the stopped MiniDFS) a default resource of every Configuration.
+   */
+  private static Configuration localConf() {
+    Configuration c = new Configuration();
+    c.set("fs.defaultFS", "file:///");
+    return c;
+  }
+
   private static void shard(Path dir, int i, String... lines) throws Exception {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve(String.format("part-%05d", i)), String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
@@ -47,7 +57,7 @@ class TrainBenchToolTest {
     File out = tmp.resolve("report").toFile();
     String[] args = {"--placed", placed.toString(), "--random", random.toString(), "--epochs", "3",
         "--output", out.toString()};
-    assertEquals(0, ToolRunner.run(new Configuration(), new TrainBenchTool(), args));
+    assertEquals(0, ToolRunner.run(localConf(), new TrainBenchTool(), args));
     JsonNode report = new ObjectMapper().readTree(new File(out, "report.json"));
     JsonNode p = report.path("runs").get(0);
     JsonNode r = report.path("runs").get(1);
@@ -62,7 +72,7 @@ class TrainBenchToolTest {
     assertTrue(new File(out, "report.html").length() > 0);
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("metrics step predicted 2"));
     // an existing report is kept unless --overwrite
-    assertEquals(2, ToolRunner.run(new Configuration(), new TrainBenchTool(), args));
+    assertEquals(2, ToolRunner.run(localConf(), new TrainBenchTool(), args));
   }
 
   @Test
@@ -76,7 +86,7 @@ class TrainBenchToolTest {
     System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
     int rc;
     try {
-      rc = ToolRunner.run(new Configuration(), new TrainBenchTool(), args);
+      rc = ToolRunner.run(localConf(), new TrainBenchTool(), args);
     } finally {
       System.setErr(old);
     }
