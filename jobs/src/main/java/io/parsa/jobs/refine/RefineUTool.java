@@ -11,7 +11,9 @@ import io.parsa.jobs.mr.Jobs;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
 import io.parsa.yarn.io.BlockFiles;
+import io.parsa.yarn.io.BlockStats;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +50,57 @@ public class RefineUTool extends ParsaTool {
   public static final String DEFAULT_SCHEDULE = "8,1";
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
+
+  /**
+   * Heap (bytes) refine-u may assume it has; default this JVM's -Xmx. Lower it to keep refine-u off data that
+   * would crowd the driver.
+   */
+  public static final String HEAP_LIMIT = "parsa.refine-u.heap.bytes";
+
+  /** {@link #HEAP_LIMIT}, or this JVM's maximum heap. */
+  public static long heapLimit(Configuration conf) {
+    return conf.getLong(HEAP_LIMIT, Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Heap this step needs, in bytes, for a graph of {@code rows} rows, {@code edges} distinct (row, key) pairs and
+   * {@code keys} distinct keys at k parts: the loaded blocks (row ids, offsets, 8-byte keys per edge), the
+   * refinement's own copy (4 bytes per edge, dense key ids in a hash table), its per-key part counts and presence
+   * bits (4·k + k/8 bytes per key) and per-row state; with a 1.5× margin for hash-table growth and the collector.
+   */
+  public static long heapNeeded(long rows, long edges, long keys, int k) {
+    double perEdge = 8 + 4;
+    double perKey = 24 + 4.0 * k + k / 8.0;
+    double perRow = 8 + 4 + 4 + 4 + 24 + 8 * 4;
+    return (long) (1.5 * (perEdge * edges + perKey * keys + perRow * rows));
+  }
+
+  /**
+   * Why refine-u cannot run on {@code blocksDir} in a heap of {@code maxHeap} bytes (from ingest's statistics), or
+   * null if it fits or the statistics are missing (then it tries). It is a single-JVM step: data beyond its heap
+   * needs {@code --effort fast} (Parsa's own U) or a larger driver heap.
+   */
+  public static String fitProblem(FileSystem fs, Path blocksDir, int k, long maxHeap) throws IOException {
+    BlockStats.Found f = BlockStats.read(fs, blocksDir, BlockFiles.list(fs, blocksDir).size());
+    if (f.stats == null) {
+      return null;
+    }
+    BlockStats st = f.stats;
+    long keys = st.distinctKeys > 0 ? st.distinctKeys : st.nonZeros;
+    if (st.nonZeros > Integer.MAX_VALUE) {
+      return String.format("%,d non-zeros in %s exceed what one JVM's arrays hold (%,d); refine-u runs in one"
+          + " JVM: use partition-u's assignment as it is (pipeline --effort fast)", st.nonZeros, blocksDir,
+          Integer.MAX_VALUE);
+    }
+    long need = heapNeeded(st.rows, st.nonZeros, keys, k);
+    if (need > maxHeap) {
+      return String.format("%,d rows, %,d non-zeros and %,d keys at k = %d need about %,d MiB of heap in this single"
+          + " JVM, which has %,d MiB (-Xmx: PARSA_HEAP locally, HADOOP_CLIENT_OPTS / HADOOP_HEAPSIZE with hadoop jar);"
+          + " or use partition-u's assignment as it is (pipeline --effort fast)", st.rows, st.nonZeros, keys, k,
+          need >> 20, maxHeap >> 20);
+    }
+    return null;
+  }
 
   @Override
   protected String name() {
@@ -90,6 +143,10 @@ public class RefineUTool extends ParsaTool {
     Jobs.requireComplete(conf, blocksDir, "blocks");
     Jobs.requireComplete(conf, uDir, "u-assignment");
     OutputPaths.checkWritable(fs, out, overwrite);
+    String tooBig = fitProblem(fs, blocksDir, k, heapLimit(conf));
+    if (tooBig != null) {
+      throw new UsageException("refine-u: " + tooBig);
+    }
     long t0 = System.nanoTime();
 
     Long2IntOpenHashMap partOf = readAssignment(fs, uDir, k);

@@ -1,0 +1,75 @@
+package io.parsa.jobs.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.common.JsonFiles;
+import io.parsa.jobs.ParsaCli;
+import io.parsa.jobs.refine.RefineUTool;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * refine-u runs in one JVM: on data beyond that JVM's heap it refuses with the numbers, and the pipeline goes on
+ * with partition-u's own assignment instead of failing after partition-u.
+ */
+class PipelineRefineFitTest {
+
+  @TempDir
+  Path tmp;
+
+  private static final File SAMPLE = new File("../examples/sample.libsvm.gz");
+
+  @Test
+  void heapEstimateGrowsWithEdgesKeysAndParts() {
+    long base = RefineUTool.heapNeeded(1_000, 10_000, 5_000, 16);
+    assertTrue(RefineUTool.heapNeeded(1_000, 20_000, 5_000, 16) > base);
+    assertTrue(RefineUTool.heapNeeded(1_000, 10_000, 10_000, 16) > base);
+    assertTrue(RefineUTool.heapNeeded(1_000, 10_000, 5_000, 64) > base);
+    // 3·10^8 non-zeros, 5.7·10^7 keys, k = 16: far beyond a 4 GiB driver
+    assertTrue(RefineUTool.heapNeeded(30_000_000, 300_000_000, 57_000_000, 16) > (8L << 30));
+  }
+
+  @Test
+  void pipelineSkipsRefineUWhenItCannotFitAndStillPlacesEveryRow() throws Exception {
+    File out = tmp.resolve("run").toFile();
+    Configuration conf = PipelineLocalTest.localConf();
+    conf.setLong(RefineUTool.HEAP_LIMIT, 1L << 10); // 1 KiB: the sample (56,870 non-zeros) cannot fit
+    int rc = ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm", "--k",
+        "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded");
+    assertEquals(0, rc);
+    JsonNode timings = JsonFiles.MAPPER.readTree(new File(out, PipelineTool.TIMINGS));
+    assertEquals("skipped", timings.get("refine-u").asText());
+    assertFalse(new File(out, "u-refined").exists(), "no refined assignment was written");
+    // later steps read partition-u's assignment: the shards hold every row once
+    FileSystem fs = FileSystem.getLocal(conf);
+    int rows = 0;
+    for (List<String> s : PlacementCheck.shardLines(fs,
+        new org.apache.hadoop.fs.Path(new File(out, "shards").getAbsolutePath()), 4)) {
+      rows += s.size();
+    }
+    assertEquals(4_000, rows);
+
+    // the step alone refuses with the numbers, before reading anything
+    String why = RefineUTool.fitProblem(fs, new org.apache.hadoop.fs.Path(new File(out, "blocks").getAbsolutePath()),
+        4, 1L << 10);
+    assertNotNull(why);
+    assertTrue(why.contains("56,870 non-zeros"), why);
+    assertNull(RefineUTool.fitProblem(fs,
+        new org.apache.hadoop.fs.Path(new File(out, "blocks").getAbsolutePath()), 4, 1L << 40));
+    rc = ParsaCli.runStep(conf, "refine-u", "--blocks", new File(out, "blocks").getAbsolutePath(), "--u-assignment",
+        new File(out, "u-assignment").getAbsolutePath(), "--output", tmp.resolve("r").toString(), "--k", "4");
+    assertNotEquals(0, rc);
+    assertFalse(tmp.resolve("r").toFile().exists());
+  }
+}
