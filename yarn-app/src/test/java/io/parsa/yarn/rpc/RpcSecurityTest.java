@@ -62,12 +62,14 @@ class RpcSecurityTest {
         Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + relay.port(),
             5000, RpcSecurity.forSecret(SECRET))) {
       long key = 0x5EC12E7C0FFEEL;
-      assertTrue(c.proxy().push(new PushRequest(SECRET, 0, 1L, false, List.of(key), List.of(0b1010L)))
+      assertTrue(c.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, List.of(key), List.of(0b1010L)))
           .getApplied());
-      assertEquals(List.of(0b1010L), c.proxy().pull(new PullRequest(SECRET, 0, List.of(key))).getBits());
+      assertEquals(List.of(0b1010L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0, List.of(key))).getBits());
       byte[] wire = relay.recorded();
       assertTrue(wire.length > 500, "the relay saw the conversation (" + wire.length + " bytes)");
       assertFalse(contains(wire, SECRET.getBytes(StandardCharsets.UTF_8)), "the secret crossed the wire in clear");
+      assertFalse(contains(wire, Tokens.worker(SECRET, 0).getBytes(StandardCharsets.UTF_8)),
+          "the worker's token crossed the wire in clear");
       assertFalse(contains(wire, "NeighborSetProtocol".getBytes(StandardCharsets.UTF_8)),
           "the Avro handshake crossed the wire in clear");
       ByteArrayOutputStream encodedKey = new ByteArrayOutputStream();
