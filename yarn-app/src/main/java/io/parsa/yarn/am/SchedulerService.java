@@ -77,15 +77,15 @@ public final class SchedulerService implements SchedulerProtocol {
   public String job(JobRequest request) throws SchedulerRejected {
     // workers and servers both read the job; the id is either, so either identity's token is accepted
     int id = request.getWorkerId();
-    if (!Tokens.verify(secret, Tokens.Role.WORKER, id, request.getSecret())) {
-      checkServer(id, request.getSecret());
+    if (!Tokens.verify(secret, Tokens.Role.WORKER, id, request.getToken())) {
+      checkServer(id, request.getToken());
     }
     return jobJson;
   }
 
   @Override
   public Task nextTask(TaskRequest request) throws SchedulerRejected {
-    check(request.getWorkerId(), request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     BlockScheduler.Assignment a = scheduler.next(request.getWorkerId());
     switch (a.kind) {
       case RUN:
@@ -102,7 +102,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public Reservation reserve(ReserveRequest request) throws SchedulerRejected {
-    check(request.getWorkerId(), request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     try {
       liveness.progress(request.getWorkerId());
       double[] base = scheduler.reserve(request.getWorkerId(), request.getTaskId(), request.getRows(),
@@ -115,7 +115,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public boolean taskDone(TaskReport r) throws SchedulerRejected {
-    check(r.getWorkerId(), r.getSecret());
+    check(r.getWorkerId(), r.getToken());
     try {
       boolean counted = scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()),
           Longs.toArray(r.getPartRows()), r.getRows(), r.getEdges());
@@ -130,7 +130,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public boolean registerServer(ServerRegistration r) throws SchedulerRejected {
-    checkServer(r.getServerId(), r.getSecret());
+    checkServer(r.getServerId(), r.getToken());
     try {
       registry.register(r.getServerId(), r.getHost() + ":" + r.getPort());
     } catch (IllegalArgumentException e) {
@@ -142,7 +142,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public ServerList servers(ServerListRequest request) throws SchedulerRejected {
-    check(request.getWorkerId(), request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     // a worker waiting for a restarting server asks for addresses: it is waiting, not stuck
     liveness.progress(request.getWorkerId());
     synchronized (registry) {

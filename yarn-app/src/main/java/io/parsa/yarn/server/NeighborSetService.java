@@ -148,7 +148,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     if (request == null) {
       throw reject("null request");
     }
-    checkWorker(request.getWorkerId(), request.getSecret());
+    checkWorker(request.getWorkerId(), request.getToken());
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     long[] out = new long[keys.length * wpk];
@@ -162,7 +162,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     if (request == null) {
       throw reject("null request");
     }
-    checkWorker(request.getWorkerId(), request.getSecret());
+    checkWorker(request.getWorkerId(), request.getToken());
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     List<Long> bitList = request.getBits();
@@ -235,7 +235,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public long ping(ControlRequest request) throws RequestRejected {
-    checkMaster(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     long started = pushStartedAt;
     return started == 0 ? 0 : Math.max(1, System.currentTimeMillis() - started);
   }
@@ -244,7 +244,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats stats(ControlRequest request) throws RequestRejected {
-    checkMaster(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     return stats();
   }
 
@@ -258,7 +258,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats checkpoint(ControlRequest request) throws RequestRejected {
-    checkMaster(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     try {
       checkpoint();
     } catch (IOException e) {
@@ -286,7 +286,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats dump(ControlRequest request) throws RequestRejected {
-    checkMaster(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     if (request.getPath() == null) {
       throw reject("dump needs a path");
     }
@@ -306,7 +306,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public boolean shutdown(ControlRequest request) throws RequestRejected {
-    checkMaster(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     shutdown.countDown();
     return true;
   }
