@@ -51,6 +51,27 @@ class RpcSecurityTest {
   }
 
   @Test
+  void aHolderOfTheEncodedKeyAloneTalksToSecretHoldersButDoesNotHoldTheSecret() throws Exception {
+    byte[] pkcs8 = RpcSecurity.forSecret(SECRET).encodedPrivateKey();
+    assertFalse(contains(pkcs8, SECRET.getBytes(StandardCharsets.UTF_8)), "the encoded key carries the secret");
+    RpcSecurity keyOnly = RpcSecurity.forEncodedKey(pkcs8);
+    assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), keyOnly.publicKey());
+    try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
+        "127.0.0.1:" + server.getPort(), 5000, keyOnly)) {
+      assertEquals(List.of(0L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L))).getBits());
+    }
+    assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[0]));
+    assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[] {1, 2, 3}));
+    byte[] otherKey = RpcSecurity.forSecret("another application").encodedPrivateKey();
+    assertThrows(Exception.class, () -> {
+      try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
+          "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forEncodedKey(otherKey))) {
+        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L)));
+      }
+    });
+  }
+
+  @Test
   void sameKeyPairFromTheSameSecretAndADifferentOneFromAnother() {
     assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), RpcSecurity.forSecret(new String(SECRET)).publicKey());
     assertFalse(RpcSecurity.forSecret(SECRET).publicKey().equals(RpcSecurity.forSecret("other").publicKey()));
