@@ -2,6 +2,7 @@ package io.parsa.yarn;
 
 import io.parsa.yarn.rpc.SchedulerClient;
 import io.parsa.yarn.rpc.Secrets;
+import io.parsa.yarn.rpc.Tokens;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +51,8 @@ public final class ContainerMain {
     }
     String secret = Secrets.fromCurrentUser();
     JobSpec job;
-    try (SchedulerClient c = new SchedulerClient(master, secret, id, 10_000, 60_000)) {
+    Tokens.Role as = "server".equals(role) ? Tokens.Role.SERVER : Tokens.Role.WORKER;
+    try (SchedulerClient c = new SchedulerClient(master, secret, as, id, 10_000, 60_000)) {
       job = JobSpec.fromJson(c.job());
     }
     LOG.info("{} {} starting (master {})", role, id, master);

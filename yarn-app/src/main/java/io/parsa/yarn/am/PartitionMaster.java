@@ -1,5 +1,6 @@
 package io.parsa.yarn.am;
 
+import io.parsa.yarn.rpc.Tokens;
 import io.parsa.avro.rpc.ControlRequest;
 import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.avro.rpc.RequestRejected;
@@ -527,7 +528,7 @@ public final class PartitionMaster {
   }
 
   private void checkpointServers() throws IOException, InterruptedException {
-    onAllServers("checkpoint", p -> p.checkpoint(new ControlRequest(secret, null)));
+    onAllServers("checkpoint", p -> p.checkpoint(new ControlRequest(Tokens.master(secret), null)));
   }
 
   private void shutdownServers() {
@@ -543,7 +544,7 @@ public final class PartitionMaster {
         }
         try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
             RpcSecurity.forSecret(secret))) {
-          c.proxy().shutdown(new ControlRequest(secret, null));
+          c.proxy().shutdown(new ControlRequest(Tokens.master(secret), null));
         } catch (IOException | RuntimeException | RequestRejected e) {
           LOG.debug("shutdown of server {} failed: {}", s, e.toString());
         }
@@ -561,7 +562,7 @@ public final class PartitionMaster {
     Path nsDir = new Path(tmp, "neighbor-sets");
     fs.mkdirs(nsDir);
     long t0 = System.currentTimeMillis();
-    List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(secret, nsDir.toString())));
+    List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(Tokens.master(secret), nsDir.toString())));
     long dumpMs = System.currentTimeMillis() - t0;
     fs.create(new Path(nsDir, OutputPaths.SUCCESS), true).close();
     Path uDir = new Path(tmp, "u-assignment");

@@ -15,7 +15,7 @@ import io.parsa.avro.rpc.TaskRequest;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rejections;
-import io.parsa.yarn.rpc.Secrets;
+import io.parsa.yarn.rpc.Tokens;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,12 +50,23 @@ public final class SchedulerService implements SchedulerProtocol {
     this.waitMs = waitMs;
   }
 
-  private void check(CharSequence presented) throws SchedulerRejected {
-    if (!Secrets.matches(secret, presented)) {
-      rejected.incrementAndGet();
-      LOG.warn("rejected a scheduler request with a bad or missing secret");
-      throw Rejections.master("bad or missing secret");
+  /** Worker requests: the token must be the one of the worker id the request names. */
+  private void check(int workerId, CharSequence presented) throws SchedulerRejected {
+    if (!Tokens.verify(secret, Tokens.Role.WORKER, workerId, presented)) {
+      throw reject("token does not match worker id " + workerId + " (bad, missing or another caller's token)");
     }
+  }
+
+  private void checkServer(int serverId, CharSequence presented) throws SchedulerRejected {
+    if (!Tokens.verify(secret, Tokens.Role.SERVER, serverId, presented)) {
+      throw reject("token does not match server id " + serverId + " (bad, missing or another caller's token)");
+    }
+  }
+
+  private SchedulerRejected reject(String why) {
+    rejected.incrementAndGet();
+    LOG.warn("rejected a scheduler request: {}", why);
+    return Rejections.master(why);
   }
 
   public long rejected() {
@@ -64,13 +75,17 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public String job(JobRequest request) throws SchedulerRejected {
-    check(request.getSecret());
+    // workers and servers both read the job; the id is either, so either identity's token is accepted
+    int id = request.getWorkerId();
+    if (!Tokens.verify(secret, Tokens.Role.WORKER, id, request.getToken())) {
+      checkServer(id, request.getToken());
+    }
     return jobJson;
   }
 
   @Override
   public Task nextTask(TaskRequest request) throws SchedulerRejected {
-    check(request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     BlockScheduler.Assignment a = scheduler.next(request.getWorkerId());
     switch (a.kind) {
       case RUN:
@@ -87,7 +102,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public Reservation reserve(ReserveRequest request) throws SchedulerRejected {
-    check(request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     try {
       liveness.progress(request.getWorkerId());
       double[] base = scheduler.reserve(request.getWorkerId(), request.getTaskId(), request.getRows(),
@@ -100,7 +115,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public boolean taskDone(TaskReport r) throws SchedulerRejected {
-    check(r.getSecret());
+    check(r.getWorkerId(), r.getToken());
     try {
       boolean counted = scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()),
           Longs.toArray(r.getPartRows()), r.getRows(), r.getEdges());
@@ -115,7 +130,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public boolean registerServer(ServerRegistration r) throws SchedulerRejected {
-    check(r.getSecret());
+    checkServer(r.getServerId(), r.getToken());
     try {
       registry.register(r.getServerId(), r.getHost() + ":" + r.getPort());
     } catch (IllegalArgumentException e) {
@@ -127,7 +142,7 @@ public final class SchedulerService implements SchedulerProtocol {
 
   @Override
   public ServerList servers(ServerListRequest request) throws SchedulerRejected {
-    check(request.getSecret());
+    check(request.getWorkerId(), request.getToken());
     // a worker waiting for a restarting server asks for addresses: it is waiting, not stuck
     liveness.progress(request.getWorkerId());
     synchronized (registry) {

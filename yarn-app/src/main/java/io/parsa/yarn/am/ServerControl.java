@@ -1,5 +1,6 @@
 package io.parsa.yarn.am;
 
+import io.parsa.yarn.rpc.Tokens;
 import io.parsa.avro.rpc.ControlRequest;
 import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.avro.rpc.RequestRejected;
@@ -121,7 +122,7 @@ final class ServerControl {
         calls.execute(() -> {
           try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, a, connectMs,
               RpcSecurity.forSecret(secret))) {
-            live.answered(id, c.proxy().ping(new ControlRequest(secret, null)));
+            live.answered(id, c.proxy().ping(new ControlRequest(Tokens.master(secret), null)));
           } catch (IOException | RuntimeException | RequestRejected e) {
             LOG.debug("ping of server {} failed: {}", id, e.toString());
           } finally {

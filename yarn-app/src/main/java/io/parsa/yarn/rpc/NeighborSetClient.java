@@ -31,6 +31,7 @@ public final class NeighborSetClient implements AutoCloseable {
 
   private final SchedulerClient master;
   private final String secret;
+  private final String token;
   private final int workerId;
   private final int servers;
   private final int wpk;
@@ -52,6 +53,7 @@ public final class NeighborSetClient implements AutoCloseable {
       int batchKeys, int connectTimeoutMs, long serverWaitMs) {
     this.master = master;
     this.secret = secret;
+    this.token = Tokens.worker(secret, workerId);
     this.workerId = workerId;
     this.servers = servers;
     this.wpk = (k + 63) >>> 6;
@@ -102,7 +104,7 @@ public final class NeighborSetClient implements AutoCloseable {
           batch[i - from] = keys[mine[i]];
         }
         final int shard = s;
-        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(secret, workerId, Longs.wrap(batch))));
+        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(token, workerId, Longs.wrap(batch))));
         long[] bits = Longs.toArray(r.getBits());
         if (r.getWordsPerKey() != wpk || bits.length != batch.length * wpk) {
           throw new IOException("server " + shard + " answered a pull of " + batch.length + " keys with "
@@ -130,7 +132,7 @@ public final class NeighborSetClient implements AutoCloseable {
           System.arraycopy(bits, mine[i] * wpk, bb, (i - from) * wpk, wpk);
         }
         long seq = ++sequence;
-        PushRequest req = new PushRequest(secret, workerId, seq, replace, Longs.wrap(bk), Longs.wrap(bb));
+        PushRequest req = new PushRequest(token, workerId, seq, replace, Longs.wrap(bk), Longs.wrap(bb));
         call(s, "push", p -> p.push(req));
       }
     }

@@ -58,17 +58,26 @@ public final class RpcSecurity {
   private final SslContext server;
   private final SslContext client;
 
+  private final PrivateKey privateKey;
+
   private RpcSecurity(String secret) throws GeneralSecurityException, SSLException {
-    X9ECParameters curve = ECNamedCurveTable.getByName("secp256r1");
-    BigInteger n = curve.getN();
-    BigInteger d = new BigInteger(1, hmac(secret.getBytes(StandardCharsets.UTF_8), LABEL))
+    this(scalarOf(secret));
+  }
+
+  private static BigInteger scalarOf(String secret) throws GeneralSecurityException {
+    BigInteger n = ECNamedCurveTable.getByName("secp256r1").getN();
+    return new BigInteger(1, hmac(secret.getBytes(StandardCharsets.UTF_8), LABEL))
         .mod(n.subtract(BigInteger.ONE)).add(BigInteger.ONE);
+  }
+
+  private RpcSecurity(BigInteger d) throws GeneralSecurityException, SSLException {
+    X9ECParameters curve = ECNamedCurveTable.getByName("secp256r1");
     org.bouncycastle.math.ec.ECPoint q = curve.getG().multiply(d).normalize();
     AlgorithmParameters ap = AlgorithmParameters.getInstance("EC");
     ap.init(new ECGenParameterSpec("secp256r1"));
     ECParameterSpec spec = ap.getParameterSpec(ECParameterSpec.class);
     KeyFactory kf = KeyFactory.getInstance("EC");
-    PrivateKey privateKey = kf.generatePrivate(new ECPrivateKeySpec(d, spec));
+    this.privateKey = kf.generatePrivate(new ECPrivateKeySpec(d, spec));
     this.publicKey = kf.generatePublic(new ECPublicKeySpec(
         new ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger()), spec));
     X509Certificate cert = selfSigned(privateKey, publicKey);
@@ -91,6 +100,37 @@ public final class RpcSecurity {
         throw new IllegalStateException("cannot set up TLS for the application's RPC: " + e, e);
       }
     });
+  }
+
+  /**
+   * The TLS setup from the application's private key alone, as {@link #encodedPrivateKey()} encodes it (PKCS#8). A
+   * container given only this key can talk to every other process of the application but cannot recover the
+   * secret it was derived from (an HMAC output), hence cannot mint request tokens ({@link Tokens}).
+   */
+  public static RpcSecurity forEncodedKey(byte[] pkcs8) {
+    if (pkcs8 == null || pkcs8.length == 0) {
+      throw new IllegalArgumentException("the RPC key is missing");
+    }
+    try {
+      PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(pkcs8));
+      if (!(key instanceof java.security.interfaces.ECPrivateKey)) {
+        throw new IllegalArgumentException("the RPC key is not an EC key");
+      }
+      BigInteger d = ((java.security.interfaces.ECPrivateKey) key).getS();
+      BigInteger n = ECNamedCurveTable.getByName("secp256r1").getN();
+      if (!((java.security.interfaces.ECPrivateKey) key).getParams().getOrder().equals(n)
+          || d.signum() <= 0 || d.compareTo(n) >= 0) {
+        throw new IllegalArgumentException("the RPC key is not a P-256 private key");
+      }
+      return new RpcSecurity(d);
+    } catch (GeneralSecurityException | SSLException e) {
+      throw new IllegalArgumentException("cannot read the RPC key: " + e, e);
+    }
+  }
+
+  /** The application's TLS private key in PKCS#8 form, for {@link #forEncodedKey(byte[])}. */
+  public byte[] encodedPrivateKey() {
+    return privateKey.getEncoded();
   }
 
   /** The public key every peer of this application must present. */

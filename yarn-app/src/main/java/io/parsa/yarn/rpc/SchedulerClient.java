@@ -24,9 +24,19 @@ public final class SchedulerClient implements AutoCloseable {
   private final long retryMs;
   private Rpc.Client<SchedulerProtocol> client;
 
+  private final String token;
+
+  /** A worker's client (requests carry worker {@code callerId}'s token). */
   public SchedulerClient(String address, String secret, int callerId, int connectTimeoutMs, long retryMs) {
+    this(address, secret, Tokens.Role.WORKER, callerId, connectTimeoutMs, retryMs);
+  }
+
+  /** A client acting as {@code role}/{@code callerId}; its requests carry that identity's token. */
+  public SchedulerClient(String address, String secret, Tokens.Role role, int callerId, int connectTimeoutMs,
+      long retryMs) {
     this.address = address;
     this.secret = secret;
+    this.token = Tokens.derive(secret, role, callerId);
     this.callerId = callerId;
     this.connectTimeoutMs = connectTimeoutMs;
     this.retryMs = retryMs;
@@ -65,30 +75,30 @@ public final class SchedulerClient implements AutoCloseable {
   }
 
   public String job() throws IOException {
-    return call("job", p -> p.job(new JobRequest(secret, callerId)));
+    return call("job", p -> p.job(new JobRequest(token, callerId)));
   }
 
   public Task nextTask() throws IOException {
-    return call("nextTask", p -> p.nextTask(new TaskRequest(secret, callerId)));
+    return call("nextTask", p -> p.nextTask(new TaskRequest(token, callerId)));
   }
 
   public double[] reserve(long taskId, long rows, double weight) throws IOException {
     return Longs.toDoubleArray(call("reserve",
-        p -> p.reserve(new ReserveRequest(secret, callerId, taskId, rows, weight)).getLoads()));
+        p -> p.reserve(new ReserveRequest(token, callerId, taskId, rows, weight)).getLoads()));
   }
 
   public boolean taskDone(long taskId, long rows, long edges, double[] partLoads, long[] partRows, long millis)
       throws IOException {
-    return call("taskDone", p -> p.taskDone(new TaskReport(secret, callerId, taskId, rows, edges,
+    return call("taskDone", p -> p.taskDone(new TaskReport(token, callerId, taskId, rows, edges,
         Longs.wrap(partLoads), millis, Longs.wrap(partRows))));
   }
 
   public void registerServer(String host, int port) throws IOException {
-    call("registerServer", p -> p.registerServer(new ServerRegistration(secret, callerId, host, port)));
+    call("registerServer", p -> p.registerServer(new ServerRegistration(token, callerId, host, port)));
   }
 
   public ServerList servers() throws IOException {
-    return call("servers", p -> p.servers(new ServerListRequest(secret, callerId)));
+    return call("servers", p -> p.servers(new ServerListRequest(token, callerId)));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.parsa.yarn.server;
 
+import io.parsa.yarn.rpc.Tokens;
 import io.parsa.avro.rpc.NeighborSetProtocol;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
@@ -81,7 +82,7 @@ public final class NeighborSetServer {
       t.setDaemon(true);
       return t;
     });
-    try (SchedulerClient master = new SchedulerClient(masterAddress, secret, serverId,
+    try (SchedulerClient master = new SchedulerClient(masterAddress, secret, Tokens.Role.SERVER, serverId,
         conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_RPC_CONNECT_TIMEOUT_MS),
         conf.getLong(ParsaYarnConfig.WORKER_RPC_RETRY_MS, ParsaYarnConfig.DEFAULT_WORKER_RPC_RETRY_MS))) {
       if (interval > 0) {

@@ -12,7 +12,7 @@ import io.parsa.yarn.io.NeighborSetFiles;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rejections;
-import io.parsa.yarn.rpc.Secrets;
+import io.parsa.yarn.rpc.Tokens;
 import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
@@ -104,9 +104,17 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return Rejections.server(why);
   }
 
-  private void checkSecret(CharSequence presented) throws RequestRejected {
-    if (!Secrets.matches(secret, presented)) {
-      throw reject("bad or missing secret");
+  /** Data-plane requests: the token must be the one of the worker the request names. */
+  private void checkWorker(int workerId, CharSequence presented) throws RequestRejected {
+    if (!Tokens.verify(secret, Tokens.Role.WORKER, workerId, presented)) {
+      throw reject("token does not match worker id " + workerId + " (bad, missing or another worker's token)");
+    }
+  }
+
+  /** Control requests (stats, ping, checkpoint, dump, shutdown) are the master's alone. */
+  private void checkMaster(CharSequence presented) throws RequestRejected {
+    if (!Tokens.verify(secret, Tokens.Role.MASTER, 0, presented)) {
+      throw reject("control requests need the master's token");
     }
   }
 
@@ -140,7 +148,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     if (request == null) {
       throw reject("null request");
     }
-    checkSecret(request.getSecret());
+    checkWorker(request.getWorkerId(), request.getToken());
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     long[] out = new long[keys.length * wpk];
@@ -154,7 +162,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     if (request == null) {
       throw reject("null request");
     }
-    checkSecret(request.getSecret());
+    checkWorker(request.getWorkerId(), request.getToken());
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     List<Long> bitList = request.getBits();
@@ -227,7 +235,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public long ping(ControlRequest request) throws RequestRejected {
-    checkSecret(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     long started = pushStartedAt;
     return started == 0 ? 0 : Math.max(1, System.currentTimeMillis() - started);
   }
@@ -236,7 +244,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats stats(ControlRequest request) throws RequestRejected {
-    checkSecret(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     return stats();
   }
 
@@ -250,7 +258,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats checkpoint(ControlRequest request) throws RequestRejected {
-    checkSecret(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     try {
       checkpoint();
     } catch (IOException e) {
@@ -278,7 +286,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public ServerStats dump(ControlRequest request) throws RequestRejected {
-    checkSecret(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     if (request.getPath() == null) {
       throw reject("dump needs a path");
     }
@@ -298,7 +306,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
 
   @Override
   public boolean shutdown(ControlRequest request) throws RequestRejected {
-    checkSecret(request == null ? null : request.getSecret());
+    checkMaster(request == null ? null : request.getToken());
     shutdown.countDown();
     return true;
   }

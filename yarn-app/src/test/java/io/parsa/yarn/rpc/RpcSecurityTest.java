@@ -51,6 +51,27 @@ class RpcSecurityTest {
   }
 
   @Test
+  void aHolderOfTheEncodedKeyAloneTalksToSecretHoldersButDoesNotHoldTheSecret() throws Exception {
+    byte[] pkcs8 = RpcSecurity.forSecret(SECRET).encodedPrivateKey();
+    assertFalse(contains(pkcs8, SECRET.getBytes(StandardCharsets.UTF_8)), "the encoded key carries the secret");
+    RpcSecurity keyOnly = RpcSecurity.forEncodedKey(pkcs8);
+    assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), keyOnly.publicKey());
+    try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
+        "127.0.0.1:" + server.getPort(), 5000, keyOnly)) {
+      assertEquals(List.of(0L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L))).getBits());
+    }
+    assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[0]));
+    assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[] {1, 2, 3}));
+    byte[] otherKey = RpcSecurity.forSecret("another application").encodedPrivateKey();
+    assertThrows(Exception.class, () -> {
+      try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
+          "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forEncodedKey(otherKey))) {
+        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L)));
+      }
+    });
+  }
+
+  @Test
   void sameKeyPairFromTheSameSecretAndADifferentOneFromAnother() {
     assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), RpcSecurity.forSecret(new String(SECRET)).publicKey());
     assertFalse(RpcSecurity.forSecret(SECRET).publicKey().equals(RpcSecurity.forSecret("other").publicKey()));
@@ -62,12 +83,14 @@ class RpcSecurityTest {
         Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + relay.port(),
             5000, RpcSecurity.forSecret(SECRET))) {
       long key = 0x5EC12E7C0FFEEL;
-      assertTrue(c.proxy().push(new PushRequest(SECRET, 0, 1L, false, List.of(key), List.of(0b1010L)))
+      assertTrue(c.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, List.of(key), List.of(0b1010L)))
           .getApplied());
-      assertEquals(List.of(0b1010L), c.proxy().pull(new PullRequest(SECRET, 0, List.of(key))).getBits());
+      assertEquals(List.of(0b1010L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0, List.of(key))).getBits());
       byte[] wire = relay.recorded();
       assertTrue(wire.length > 500, "the relay saw the conversation (" + wire.length + " bytes)");
       assertFalse(contains(wire, SECRET.getBytes(StandardCharsets.UTF_8)), "the secret crossed the wire in clear");
+      assertFalse(contains(wire, Tokens.worker(SECRET, 0).getBytes(StandardCharsets.UTF_8)),
+          "the worker's token crossed the wire in clear");
       assertFalse(contains(wire, "NeighborSetProtocol".getBytes(StandardCharsets.UTF_8)),
           "the Avro handshake crossed the wire in clear");
       ByteArrayOutputStream encodedKey = new ByteArrayOutputStream();

@@ -66,7 +66,7 @@ public final class SnapshotWhilePushingBench {
       int p = rnd.nextInt(k);
       bits[i * wpk + (p >>> 6)] |= 1L << p;
     }
-    s.push(new PushRequest("s", 0, seq, false, Longs.wrap(keys), Longs.wrap(bits)));
+    s.push(new PushRequest(io.parsa.yarn.rpc.Tokens.worker("s", 0), 0, seq, false, Longs.wrap(keys), Longs.wrap(bits)));
   }
 
   /** Pushes until {@code max} pushes or until {@code until} ends; returns mean ms, max ms, count. */
