@@ -76,6 +76,9 @@ public final class YarnContainers {
     List<String> cmd = new ArrayList<>();
     cmd.add(ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java");
     cmd.add("-Xmx" + heapMb + "m");
+    // an OutOfMemoryError in any thread (a block prefetcher, say) ends the container at once, with the error in
+    // its log, instead of leaving a live JVM that makes no progress until the master's liveness timeout
+    cmd.add("-XX:+ExitOnOutOfMemoryError");
     cmd.add(mainClass);
     cmd.addAll(args);
     cmd.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");

@@ -108,7 +108,7 @@ public final class YarnSubmitter {
       env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
       int amMb = plan.amMb;
       String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
-          + ParsaYarnConfig.heapMb(conf, amMb) + "m " + YarnAppMaster.class.getName()
+          + ParsaYarnConfig.heapMb(conf, amMb) + "m -XX:+ExitOnOutOfMemoryError " + YarnAppMaster.class.getName()
           + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
           + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
       ContainerLaunchContext clc = ContainerLaunchContext.newInstance(resources, env, List.of(cmd), null, null, null);
