@@ -1,6 +1,5 @@
 package io.parsa.engine;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 
 /**
@@ -65,43 +64,31 @@ public final class Block {
     this.weights = weights;
     this.numNonZeros = rowKeys.length;
 
-    // Renumber: first-occurrence ids through a hash map, then ranks of the sorted distinct keys.
+    // Renumber by sorting: the distinct keys ascending, then each non-zero's rank by binary search. Sorting a copy
+    // needs 8 bytes a non-zero at the peak, where a hash map of the distinct keys needed 3-4 times that while it
+    // grew (a worker prepares the next block while it partitions the current one, so this peak sets its heap).
     int nnz = rowKeys.length;
-    Long2IntOpenHashMap ids = new Long2IntOpenHashMap(Math.max(16, nnz / 4));
-    ids.defaultReturnValue(-1);
-    int[] firstIds = new int[nnz];
-    long[] distinct = new long[Math.max(16, Math.min(nnz, 1 << 16))];
+    long[] sorted = rowKeys.clone();
+    Arrays.sort(sorted);
     int numKeys = 0;
     for (int e = 0; e < nnz; e++) {
-      long key = rowKeys[e];
-      int id = ids.putIfAbsent(key, numKeys);
-      if (id < 0) {
-        id = numKeys++;
-        if (id == distinct.length) {
-          distinct = Arrays.copyOf(distinct, (int) Math.min(Integer.MAX_VALUE - 8, 2L * distinct.length));
-        }
-        distinct[id] = key;
+      if (numKeys == 0 || sorted[e] != sorted[numKeys - 1]) {
+        sorted[numKeys++] = sorted[e];
       }
-      firstIds[e] = id;
     }
-    long[] sorted = Arrays.copyOf(distinct, numKeys);
-    Arrays.sort(sorted);
-    int[] rankOfId = new int[numKeys];
-    for (int j = 0; j < numKeys; j++) {
-      rankOfId[ids.get(sorted[j])] = j;
-    }
+    sorted = numKeys == nnz ? sorted : Arrays.copyOf(sorted, numKeys);
     this.keys = sorted;
 
     // De-duplicate within each row, keeping first-occurrence order.
     int[] lastRow = new int[numKeys];
     Arrays.fill(lastRow, -1);
     int[] start = new int[n + 1];
-    int[] local = firstIds; // compacted in place: the write index never passes the read index
+    int[] local = new int[nnz];
     int w = 0;
     for (int r = 0; r < n; r++) {
       start[r] = w;
       for (int e = rowStart[r], end = rowStart[r + 1]; e < end; e++) {
-        int j = rankOfId[firstIds[e]];
+        int j = Arrays.binarySearch(sorted, 0, numKeys, rowKeys[e]);
         if (lastRow[j] != r) {
           lastRow[j] = r;
           local[w++] = j;

@@ -75,6 +75,12 @@ public final class ParsaYarnConfig {
    */
   public static final String AM_FAILURES_WINDOW_MS = "parsa.am.failures.window.ms";
   public static final long DEFAULT_AM_FAILURES_WINDOW_MS = 3_600_000L;
+  /**
+   * Bytes of pushes a worker keeps in flight (not yet acknowledged by the servers) before it waits, with Hadoop's
+   * size suffixes ("256m"); unset or &lt;= 0: a fifth of the worker's heap. Bounds a worker's memory when τ is
+   * unbounded and the servers fall behind.
+   */
+  public static final String WORKER_PUSH_BUFFER = "parsa.worker.push.buffer";
   /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
   public static final String WORKER_RPC_BATCH_KEYS = "parsa.worker.rpc.batch.keys";
   public static final int DEFAULT_WORKER_RPC_BATCH_KEYS = 1 << 16;

@@ -160,6 +160,25 @@ class EmbeddedPartitionUTest {
   }
 
   @Test
+  void workersWaitForTheServersWhenTheirPushBufferIsFullAndStillAssignEveryRowOnce() throws Exception {
+    Configuration conf = new Configuration();
+    // one byte: every push waits until the one before it is acknowledged (the memory backpressure's worst case)
+    conf.set(ParsaYarnConfig.WORKER_PUSH_BUFFER, "1");
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = tempDir("push-buffer");
+    Path blocks = new Path(base, "blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(2500, 3000, 10, 21);
+    TestBlocks.write(fs, blocks, rows, 10, 3);
+    Path out = new Path(base, "out");
+    assertEquals(0, ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(),
+        "--output", out.toString(), "--k", "4", "--workers", "2", "--servers", "2", "--mode", "embedded"}));
+    assertEquals(rows.size(), assignedIds(fs, new Path(out, "u-assignment"), 4).size());
+    ExactPlacement exact = ExactPlacement.of(fs, blocks, new Path(out, "u-assignment"), 4);
+    assertEquals(2500, exact.rows);
+    assertTrue(exact.rowSpread() <= 1, java.util.Arrays.toString(exact.rowsPerPart));
+  }
+
+  @Test
   void oneWorkerIsExactlyTheSequentialEngine() throws Exception {
     Configuration conf = new Configuration();
     FileSystem fs = FileSystem.getLocal(conf);

@@ -23,13 +23,17 @@ public final class Sizing {
   /** Heap of a server beside its shard: JVM, Hadoop file system client, RPC and TLS buffers, push log. */
   static final long SERVER_FIXED_MB = 128;
   /**
-   * Worker heap per non-zero of the block it partitions, the prefetched next block included (CSR arrays, the
-   * engine's per-edge arrays; measured 43 bytes), and per (key of the block, part) of the engine's state (measured
-   * 2.0 bytes). A block's distinct keys are estimated by its non-zeros (an upper bound).
+   * Worker heap per non-zero of the largest block and per (key of that block, part): the smallest -Xmx with which
+   * {@code WorkerFootprint} partitions a block while the next one is read and prepared (two blocks at most: the
+   * prefetcher runs one block ahead) — 850 MB at k = 16 and 1,192 MB at k = 64 for a block of 8·10^6 non-zeros and
+   * 7.0·10^6 keys, i.e. about 90 bytes per non-zero plus 1.1 bytes per key and part. A block's distinct keys are
+   * estimated by its non-zeros (an upper bound).
    */
-  static final double WORKER_BYTES_PER_NNZ = 48;
-  static final double WORKER_BYTES_PER_KEY_PART = 2.0;
+  static final double WORKER_BYTES_PER_NNZ = 90;
+  static final double WORKER_BYTES_PER_KEY_PART = 1.2;
   static final long WORKER_FIXED_MB = 128;
+  /** Share of a worker's heap its pushes in flight may take (the default of parsa.worker.push.buffer). */
+  static final double WORKER_PUSH_SHARE = 0.2;
   /** Master heap: JVM, YARN and RPC clients; then the job description and scheduler state per block and worker. */
   static final long AM_FIXED_MB = 128;
   static final long AM_BYTES_PER_BLOCK = 2048;
@@ -68,8 +72,9 @@ public final class Sizing {
   static long workerHeapMb(BlockStats st, int k) {
     long nnz = Math.max(0, st.maxBlockNonZeros());
     long keys = st.distinctKeys > 0 ? Math.min(nnz, st.distinctKeys) : nnz;
-    return WORKER_FIXED_MB + (long) Math.ceil((nnz * WORKER_BYTES_PER_NNZ + keys * (double) k
-        * WORKER_BYTES_PER_KEY_PART) / (1 << 20));
+    double blocksMb = WORKER_FIXED_MB + (nnz * WORKER_BYTES_PER_NNZ + keys * (double) k * WORKER_BYTES_PER_KEY_PART)
+        / (1 << 20);
+    return (long) Math.ceil(blocksMb / (1 - WORKER_PUSH_SHARE));
   }
 
   static long amHeapMb(int blocks, int workers) {
@@ -160,8 +165,8 @@ public final class Sizing {
     if (st != null) {
       long wHeap = ParsaYarnConfig.heapMb(conf, p.workerMb);
       if (wHeap < p.workerHeapNeedMb) {
-        problems.add(String.format(Locale.ROOT, "a worker holds two blocks (the one it partitions and the next); "
-            + "the largest has %,d rows and %,d non-zeros, about %d MB of heap at k = %d, but --worker-memory %d "
+        problems.add(String.format(Locale.ROOT, "a worker holds two blocks (the one it partitions and the next) "
+            + "and a fifth of its heap in pushes; the largest block has %,d rows and %,d non-zeros, about %d MB of heap at k = %d, but --worker-memory %d "
             + "gives %d MB", st.maxBlockRows(), st.maxBlockNonZeros(), p.workerHeapNeedMb, k, p.workerMb, wHeap));
       }
       long sHeap = ParsaYarnConfig.heapMb(conf, p.serverMb);

@@ -16,6 +16,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -92,6 +93,10 @@ public final class Worker {
     boolean testHang = conf.getInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, -1) == workerId;
     int testHangAfter = conf.getInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 0);
     BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
+    // at most one block ahead of the one being partitioned: the prefetcher asks for the next task only once the
+    // main thread has taken the previous one (a worker holds two blocks, never three)
+    Semaphore ahead = new Semaphore(1);
+    long pushBudget = pushBufferBytes(conf);
     PendingPushes pending = new PendingPushes();
     Committer committer = new Committer();
     try (SchedulerClient master = new SchedulerClient(masterAddress, secret, workerId, connectMs, retryMs);
@@ -101,7 +106,7 @@ public final class Worker {
             batch, connectMs, serverWaitMs);
         NeighborSetClient pushes = new NeighborSetClient(master3, secret, workerId, attempt, job.servers, job.k,
             batch, connectMs, serverWaitMs)) {
-      Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready), "parsa-prefetch-" + workerId);
+      Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready, ahead), "parsa-prefetch-" + workerId);
       prefetch.setDaemon(true);
       prefetch.start();
       int t = 0;
@@ -120,6 +125,7 @@ public final class Worker {
             }
             break;
           }
+          ahead.release();
           t++;
           if (testHang && finished == testHangAfter) {
             LOG.warn("test hook: worker {} stops making progress, holding task {}", workerId, item.task.getTaskId());
@@ -161,11 +167,18 @@ public final class Worker {
           long[][] push = stage0 ? nonZero(keys, membership, null, wpk) : nonZero(keys, membership, before, wpk);
           long millis = System.currentTimeMillis() - started;
           final int seqNo = t;
+          // memory backpressure: with an unbounded τ the pushes in flight would otherwise grow without limit when
+          // the servers are slower than this worker (seen at 3·10^8 non-zeros: out of memory)
+          long pushBytes = 8L * (push[0].length + push[1].length);
+          committer.awaitBytesBelow(pushBudget - pushBytes);
           PendingPushes.Entry mine = stage0 ? null : pending.add(push[0], push[1]);
-          committer.submit(seqNo, () -> {
+          int rows = b.numRows();
+          long edges = b.edges();
+          long taskId = task.getTaskId();
+          committer.submit(seqNo, pushBytes, () -> {
             pushes.push(push[0], push[1], stage0);
             pending.remove(mine);
-            master3.taskDone(task.getTaskId(), b.numRows(), b.edges(), delta, partRows, millis);
+            master3.taskDone(taskId, rows, edges, delta, partRows, millis);
           });
           finished++;
           if (LOG.isDebugEnabled()) {
@@ -193,17 +206,27 @@ public final class Worker {
 
   private volatile IOException prefetchError;
 
-  private void prefetchLoop(SchedulerClient master, FileSystem fs, BlockingQueue<Loaded> ready) {
+  /**
+   * Bytes of pushes a worker keeps in flight (sent or queued, not yet acknowledged) before it waits for the servers:
+   * {@link ParsaYarnConfig#WORKER_PUSH_BUFFER}, default a fifth of the heap.
+   */
+  static long pushBufferBytes(Configuration conf) {
+    long bytes = conf.getLongBytes(ParsaYarnConfig.WORKER_PUSH_BUFFER, -1);
+    return bytes > 0 ? bytes : Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 5);
+  }
+
+  private void prefetchLoop(SchedulerClient master, FileSystem fs, BlockingQueue<Loaded> ready, Semaphore ahead) {
     try {
       while (true) {
+        ahead.acquire();
         Task task = master.nextTask();
+        while (task.getKind() == TaskKind.WAIT) {
+          Sleeper.sleep(Math.max(10, task.getWaitMs()));
+          task = master.nextTask();
+        }
         if (task.getKind() == TaskKind.STOP) {
           ready.put(END);
           return;
-        }
-        if (task.getKind() == TaskKind.WAIT) {
-          Sleeper.sleep(Math.max(10, task.getWaitMs()));
-          continue;
         }
         long t0 = System.currentTimeMillis();
         BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()));
@@ -264,18 +287,23 @@ public final class Worker {
       return th;
     });
     private long completed;
+    private long inFlightBytes;
     private IOException error;
 
     interface Job {
       void run() throws IOException;
     }
 
-    void submit(long seqNo, Job j) {
+    void submit(long seqNo, long bytes, Job j) {
+      synchronized (this) {
+        inFlightBytes += bytes;
+      }
       exec.execute(() -> {
         try {
           j.run();
           synchronized (this) {
             completed = seqNo;
+            inFlightBytes -= bytes;
             notifyAll();
           }
         } catch (IOException | RuntimeException e) {
@@ -300,6 +328,14 @@ public final class Worker {
       if (error != null) {
         throw new IOException("worker " + workerId + ": push or report failed: " + error.getMessage(), error);
       }
+    }
+
+    /** Waits until the pushes in flight take at most {@code bytes} (returns at once when none is in flight). */
+    synchronized void awaitBytesBelow(long bytes) throws IOException, InterruptedException {
+      while (inFlightBytes > 0 && inFlightBytes > bytes && error == null) {
+        wait(1000);
+      }
+      checkError();
     }
 
     void shutdown() {

@@ -56,6 +56,23 @@ class SizingTest {
   }
 
   @Test
+  void theWorkerHeapCoversTheMeasuredNeedOfTheLargestBlockOfThe3e8Run() throws Exception {
+    Configuration conf = new Configuration(false);
+    // the 3e8-non-zero run's largest block: 601,765 rows, 7,984,780 non-zeros; a block of that shape needs an
+    // -Xmx of 850 MB at k = 16 to be partitioned while the next is prepared (WorkerFootprint, bisected), plus the
+    // fifth of the heap that pushes in flight may take
+    BlockStats st = stats(50, 601_765, 7_984_780, 58_049_217);
+    Sizing.Plan p = Sizing.plan(conf, st, 16, 16, -1, 50);
+    assertTrue(p.workerHeapNeedMb >= 850 / (1 - Sizing.WORKER_PUSH_SHARE), "need " + p.workerHeapNeedMb);
+    assertTrue(ParsaYarnConfig.heapMb(conf, p.workerMb) >= p.workerHeapNeedMb, "worker container " + p.workerMb);
+    // the container the failed run had (1,024 MB) is refused with the numbers
+    conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, 1024);
+    Sizing.Plan given = Sizing.plan(conf, st, 16, 16, -1, 50);
+    UsageException e = assertThrows(UsageException.class, () -> Sizing.check(conf, given, st, 16, 8192));
+    assertTrue(e.getMessage().contains("7,984,780 non-zeros"), e.getMessage());
+  }
+
+  @Test
   void smallInputGetsTheFloorAndOneServer() throws Exception {
     Configuration conf = new Configuration(false);
     BlockStats st = stats(4, 1000, 10_000, 5_000);
