@@ -36,6 +36,10 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
   private long rows;
   private long nonZeros;
   private long maxDegree;
+  /** Distinct (row, key) pairs written: a row listing a key twice counts it once. */
+  private long edges;
+  private final KeySketch sketch = new KeySketch();
+  private long[] sorted = new long[64];
 
   @Override
   protected void setup(Context context) {
@@ -106,6 +110,20 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     rows++;
     nonZeros += n;
     maxDegree = Math.max(maxDegree, n);
+    if (sorted.length < n) {
+      sorted = new long[Math.max(n, 2 * sorted.length)];
+    }
+    keys.getElements(0, sorted, 0, n);
+    Arrays.sort(sorted, 0, n);
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+      if (i == 0 || sorted[i] != sorted[i - 1]) {
+        distinct++;
+        sketch.update(sorted[i]);
+      }
+    }
+    edges += distinct;
+    context.getCounter(IngestCounters.EDGES_OUT).increment(distinct);
     context.getCounter(IngestCounters.ROWS_OUT).increment(1);
     context.getCounter(IngestCounters.NONZEROS_OUT).increment(n);
     if (n == 0) {
@@ -128,7 +146,8 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     Path tmp = new Path(dir, "." + name);
     FileSystem fs = tmp.getFileSystem(conf);
     try (OutputStream out = fs.create(tmp, true)) {
-      String line = block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\n";
+      String line = block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\t" + edges + "\t"
+          + sketch.serialize() + "\n";
       out.write(line.getBytes(StandardCharsets.UTF_8));
     }
     if (!fs.rename(tmp, new Path(dir, name))) {

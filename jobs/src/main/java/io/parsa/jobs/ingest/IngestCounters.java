@@ -29,6 +29,8 @@ public enum IngestCounters {
   ROWS_OUT,
   /** Non-zeros written to blocks (sum of GraphRow.keys lengths). */
   NONZEROS_OUT,
+  /** Distinct (row, key) pairs written: NONZEROS_OUT less the keys a row lists again. */
+  EDGES_OUT,
   /** Input lines carried in the written rows' raw bytes (text input only). */
   RAW_LINES_OUT,
   /** Rows written that have no keys. */

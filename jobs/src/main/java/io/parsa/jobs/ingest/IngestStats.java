@@ -30,8 +30,14 @@ public class IngestStats {
   public long edges;
   /** Listings of a key already listed in the same row (nonZeros - edges). */
   public long repeatedKeys;
+  /** Distinct keys |V|: exact, or (with {@link #distinctKeysEstimated}) the HyperLogLog estimate. */
   public long distinctKeys;
+  /** True when {@link #distinctKeys} is an estimate (ingest --key-stats estimate, or auto on large data). */
+  public boolean distinctKeysEstimated;
+  /** With an estimate: its bounds at about 95 % confidence; otherwise null. */
+  public List<Long> distinctKeysBounds;
   public Degree rowDegree = new Degree();
+  /** Key degrees; with an estimated key count, max is -1 (unknown) and mean is edges / the estimate. */
   public Degree keyDegree = new Degree();
   public List<Long> rowsPerBlock = new ArrayList<>();
   public List<Long> nonZerosPerBlock = new ArrayList<>();

@@ -33,7 +33,8 @@ class IngestDatasetsTest {
     Configuration conf = IngestTestSupport.localConf();
     conf.setLong(KeyStatsJob.LOCAL_MAX_NONZEROS, 0);   // distinct keys by the MapReduce aggregation
     File out = new File(tmp, "reuters");
-    IngestTestSupport.Run r = ingest(conf, "--input", in.getPath(), "--output", out.getPath(), "--blocks", "4");
+    IngestTestSupport.Run r = ingest(conf, "--input", in.getPath(), "--output", out.getPath(), "--blocks", "4",
+        "--key-stats", "exact");
     assertExit(0, r);
     Counters c = r.tool().lastCounters();
     IngestCountersCheck.assertBalanced(c);

@@ -57,7 +57,7 @@ class IngestToolTest {
     Configuration viaJob = new Configuration(conf);
     viaJob.setLong(KeyStatsJob.LOCAL_MAX_NONZEROS, 0);   // key statistics by the MapReduce job
     IngestTestSupport.Run r = ingest(viaJob, "--input", d1 + "," + d2 + "/*.libsvm", "--output", out.getPath(),
-        "--blocks", "3", "--weights", "nnz");
+        "--blocks", "3", "--weights", "nnz", "--key-stats", "exact");
     assertExit(0, r);
     assertArrayEquals(new String[] {"_SUCCESS", "_stats.json", "block-00000.avro", "block-00001.avro",
         "block-00002.avro"}, names(out));
@@ -94,6 +94,48 @@ class IngestToolTest {
         assertEquals(b, BlockPartitioner.blockOf(IngestConfig.DEFAULT_SEED, row.getId(), 3));
       }
     }
+  }
+
+  @Test
+  void estimatedKeyStatisticsBracketTheExactCountAndKeepEdgesExact() throws Exception {
+    // 3,000 rows over 20,000 possible keys, a key listed twice now and then
+    StringBuilder sb = new StringBuilder();
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+    for (int r = 0; r < 3000; r++) {
+      sb.append(r % 2);
+      int n = 1 + rnd.nextInt(12);
+      for (int j = 0; j < n; j++) {
+        sb.append(' ').append(1 + rnd.nextInt(20_000)).append(":1");
+      }
+      if (r % 97 == 0) {
+        sb.append(" 7:1 7:1");
+      }
+      sb.append('\n');
+    }
+    File in = new File(tmp, "est.libsvm");
+    write(in, sb.toString());
+    File exactOut = new File(tmp, "exact");
+    File estOut = new File(tmp, "estimate");
+    assertExit(0, ingest(conf, "--input", in.getPath(), "--output", exactOut.getPath(), "--blocks", "3",
+        "--key-stats", "exact"));
+    Configuration big = new Configuration(conf);
+    big.setLong(KeyStatsJob.LOCAL_MAX_NONZEROS, 0);   // auto: above the limit, estimate
+    IngestTestSupport.Run r = ingest(big, "--input", in.getPath(), "--output", estOut.getPath(), "--blocks", "3");
+    assertExit(0, r);
+    IngestStats exact = stats(exactOut);
+    IngestStats est = stats(estOut);
+    assertEquals(false, exact.distinctKeysEstimated);
+    assertEquals(true, est.distinctKeysEstimated);
+    assertTrue(est.distinctKeysBounds.get(0) <= exact.distinctKeys && exact.distinctKeys
+        <= est.distinctKeysBounds.get(1), "exact " + exact.distinctKeys + " within " + est.distinctKeysBounds);
+    assertTrue(Math.abs(est.distinctKeys - exact.distinctKeys) <= 0.03 * exact.distinctKeys,
+        est.distinctKeys + " vs " + exact.distinctKeys);
+    assertEquals(exact.edges, est.edges, "edges are counted exactly either way");
+    assertEquals(exact.nonZeros - exact.edges, est.repeatedKeys);
+    assertTrue(exact.repeatedKeys >= 31, "rows listing key 7 twice: " + exact.repeatedKeys);
+    assertEquals(-1, est.keyDegree.max, "no key degrees without the key shuffle");
+    assertEquals(exact.rowsPerBlock, est.rowsPerBlock);
+    assertTrue(r.out().contains("about ") && r.out().contains("(estimated: "), r.out());
   }
 
   private String libsvm(int rows) {
