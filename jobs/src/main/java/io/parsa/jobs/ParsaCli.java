@@ -26,11 +26,12 @@ public final class ParsaCli {
   static {
     step("ingest", "io.parsa.jobs.ingest.IngestTool", "raw data (libsvm, edge lists, Avro) -> random graph blocks (MapReduce)");
     step("partition-u", "io.parsa.yarn.client.PartitionUTool", "partition rows U over k workers with Parsa (YARN application)");
-    step("partition-v", "io.parsa.jobs.partitionv.PartitionVTool", "assign keys V to k servers, Algorithm 2 (MapReduce)");
     step("refine-u", "io.parsa.jobs.refine.RefineUTool", "refine a u-assignment by balance-preserving row swaps (single JVM)");
+    step("key-usage", "io.parsa.jobs.keyusage.KeyUsageTool", "the blocks-u-assignment join, once, into the per-key dataset partition-v and metrics read (MapReduce)");
+    step("partition-v", "io.parsa.jobs.partitionv.PartitionVTool", "assign keys V to k servers, Algorithm 2 (MapReduce)");
     step("metrics", "io.parsa.jobs.metrics.MetricsTool", "traffic report of a placement against random (MapReduce)");
     step("reshuffle", "io.parsa.jobs.reshuffle.ReshuffleTool", "rewrite the input into k placed shards (MapReduce)");
-    step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> partition-v -> metrics -> reshuffle, resumable");
+    step("pipeline", "io.parsa.jobs.pipeline.PipelineTool", "ingest -> partition-u -> refine-u -> key-usage -> partition-v -> metrics -> reshuffle, resumable");
     step("assign-baseline", "io.parsa.jobs.baseline.BaselineAssignTool", "assign rows U by a random or hash baseline (MapReduce)");
     step("generate", "io.parsa.jobs.generate.GenerateTool", "synthetic power-law bipartite data in libsvm format");
     step("export", "io.parsa.jobs.export.ExportTool", "any Avro output of the suite as TSV or JSON lines");

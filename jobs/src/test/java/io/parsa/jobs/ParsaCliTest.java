@@ -54,14 +54,14 @@ class ParsaCliTest {
   void everyRequiredOptionIsMarkedAndChecked() throws Exception {
     Result help = cli("partition-v", "--help");
     assertEquals(0, help.rc());
-    for (String opt : new String[] {"--blocks", "--u-assignment", "--output", "--k"}) {
+    for (String opt : new String[] {"--output", "--k"}) {
       String line = help.out().lines().filter(l -> l.trim().startsWith(opt + " ")).findFirst().orElseThrow();
       assertTrue(line.contains("(required)"), line);
     }
     String reducers = help.out().lines().filter(l -> l.contains("--reducers")).findFirst().orElseThrow();
     assertTrue(!reducers.contains("(required)"), reducers);
 
-    for (String step : new String[] {"partition-u", "partition-v", "metrics", "reshuffle", "assign-baseline",
+    for (String step : new String[] {"partition-u", "key-usage", "partition-v", "metrics", "reshuffle", "assign-baseline",
         "ingest", "pipeline", "generate", "export"}) {
       Result r = cli(step, "--help");
       assertTrue(r.out().contains("(required"), step + " marks its required options:\n" + r.out());
@@ -69,7 +69,12 @@ class ParsaCliTest {
 
     Result missing = cli("partition-v", "--k", "3");
     assertEquals(2, missing.rc());
-    assertTrue(missing.err().contains("partition-v: missing required option --blocks"), missing.err());
+    assertTrue(missing.err().contains("partition-v: missing required option --output"), missing.err());
+    // the input is the key usage or the blocks with a u-assignment: either is required
+    Result noInput = cli("partition-v", "--k", "3", "--output", "/nonexistent/v");
+    assertEquals(2, noInput.rc());
+    assertTrue(noInput.err().contains("missing required option --key-usage, or --blocks and --u-assignment"),
+        noInput.err());
   }
 
   @Test

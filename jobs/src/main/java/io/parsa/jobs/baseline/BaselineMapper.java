@@ -10,7 +10,6 @@ import io.parsa.yarn.io.BlockFiles;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
-import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -44,16 +43,7 @@ public class BaselineMapper extends Mapper<AvroKey<GraphRow>, NullWritable, Avro
     hash = "hash".equals(context.getConfiguration().get(BaselineAssignTool.ALGORITHM, "random"));
     rows = stats.array(ROWS, k);
     Path block = ((FileSplit) context.getInputSplit()).getPath();
-    List<Path> blocks = BlockFiles.list(block.getFileSystem(context.getConfiguration()), block.getParent());
-    blockIndex = -1;
-    for (int b = 0; b < blocks.size(); b++) {
-      if (blocks.get(b).getName().equals(block.getName())) {
-        blockIndex = b;
-      }
-    }
-    if (blockIndex < 0) {
-      throw new IOException(block + ": not a block file of " + block.getParent());
-    }
+    blockIndex = BlockFiles.indexOf(block.getFileSystem(context.getConfiguration()), block);
   }
 
   /** The baseline part of row {@code id}. */

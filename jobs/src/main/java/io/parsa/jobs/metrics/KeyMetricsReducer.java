@@ -11,7 +11,8 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
- * Per key j: the parts whose rows use it under the placed U (P_j) and under the random U (Q_j), its server part
+ * Per key j: the parts whose rows use it under the placed U (P_j) and under the random U (Q_j) (a USAGE record of
+ * the key-usage dataset, or PAIR records), its server part
  * under the placed V (from the v-assignment) and under the random V (mix(seed ^ salt, j) mod k). Adds the key's
  * contribution to each part's figures, written as part stats at the end:
  * <ul>
@@ -92,7 +93,23 @@ public class KeyMetricsReducer extends Reducer<LongWritable, JoinValue, NullWrit
     int variantCount = 0;
     int variantPart = -1;
     for (JoinValue v : values) {
-      if (v.tag() == JoinValue.PAIR) {
+      if (v.tag() == JoinValue.USAGE) {
+        long[] p = v.longsArray();
+        for (int t = 0, off = v.usageOffset(false); t < v.usageCount(false); t++) {
+          int i = (int) p[off + t];
+          if (!placedUse[i]) {
+            placedUse[i] = true;
+            placedList[nPlaced++] = i;
+          }
+        }
+        for (int t = 0, off = v.usageOffset(true); t < v.usageCount(true); t++) {
+          int i = (int) p[off + t];
+          if (!randomUse[i]) {
+            randomUse[i] = true;
+            randomList[nRandom++] = i;
+          }
+        }
+      } else if (v.tag() == JoinValue.PAIR) {
         if (!placedUse[v.a()]) {
           placedUse[v.a()] = true;
           placedList[nPlaced++] = v.a();

@@ -6,15 +6,14 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.engine.TrafficBound;
 import io.parsa.engine.VPlacement;
+import io.parsa.common.UsageException;
+import io.parsa.jobs.keyusage.KeyUsageInput;
+import io.parsa.jobs.keyusage.KeyUsageJob;
 import io.parsa.jobs.mr.ConsistencyException;
-import io.parsa.jobs.mr.DedupCombiner;
-import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
-import io.parsa.jobs.mr.RowJoinJob;
-import io.parsa.jobs.mr.RowKeysReducer;
 import io.parsa.jobs.partitionv.PartitionVTool;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,12 +43,14 @@ import org.slf4j.LoggerFactory;
  * metrics: the traffic figures of a placement (u-assignment + v-assignment) and of a seeded random placement of
  * both U (part = mix(seed, row id) mod k) and V (part = mix(seed ^ salt, key) mod k), computed in the same run.
  *
- * <p>Jobs (intermediates in a hidden work directory): <b>join</b> blocks with the u-assignment on row id, emitting
- * (key, placed part, random part) once per distinct key of each row, rows per part as part stats;
- * <b>keys</b>: per key, join with the v-assignment and add the key's contribution to every per-part figure
- * ({@link KeyMetricsReducer}). The driver sums the part stats into a {@link MetricsReport}. Unless
- * {@code --no-variant}, partition-v's key-usage and sweep jobs also run on the random U (same join output), and the
- * report's {@code randomUAlgorithm2V} holds that placement's figures: random U, V by Algorithm 2.
+ * <p>Input: the key-usage dataset ({@code --key-usage}: per key the parts that use it under the placed U and under
+ * the random U of the same seed; rows per part in its summary), shared with partition-v, or blocks and the
+ * u-assignment, from which it is built first in a work directory ({@link KeyUsageJob}). Jobs: <b>keys</b>: per key,
+ * join its usage with the v-assignment and add the key's contribution to every per-part figure
+ * ({@link KeyMetricsReducer}); the driver sums the part stats into a {@link MetricsReport}. Unless
+ * {@code --no-variant}, partition-v's sweep also runs on the random U of the same dataset, and the report's
+ * {@code randomUAlgorithm2V} holds that placement's figures: random U, V by Algorithm 2. No job reads the rows
+ * when the key usage is given.
  *
  * <p>Output: {@code report.json} (Avro JSON encoding of MetricsReport), {@code report.txt} (the table also
  * printed on stdout), {@code report.html} (self-contained: inline SVG charts), {@code _SUCCESS}.
@@ -94,69 +95,68 @@ public class MetricsTool extends ParsaTool {
 
   @Override
   protected java.util.Set<String> requiredOptions() {
-    return java.util.Set.of("blocks", "u-assignment", "v-assignment", "output", "k");
+    return java.util.Set.of("v-assignment", "output", "k");
   }
 
   @Override
   protected Options options() {
     return new Options()
-        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
-        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment)"))
+        .addOption(opt("key-usage", "DIR", "key-usage dataset of the u-assignment (written by the key-usage step;"
+            + " instead of --blocks and --u-assignment)"))
+        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow), with --u-assignment, when no --key-usage"))
+        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment), with --blocks, when no --key-usage"))
         .addOption(opt("v-assignment", "DIR", "v-assignment (Avro VAssignment)"))
         .addOption(opt("output", "DIR", "metrics output directory"))
         .addOption(opt("k", "K", "number of parts"))
-        .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT + ")"))
+        .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT
+            + ", or the key usage's own; a --key-usage made with another seed is refused)"))
         .addOption(opt("algorithm", "LABEL", "label of the placement in the report (default parsa)"))
-        .addOption(opt("reducers", "R", "reducers of each job (default: -D mapreduce.job.reduces, else 1)"))
+        .addOption(opt("reducers", "R", "reducers of the per-key job (default: -D mapreduce.job.reduces, else 1)"))
+        .addOption(opt("join-reducers", "J", "without --key-usage: reducers of the blocks-u-assignment join and key"
+            + " usage (default: from the blocks' size)"))
         .addOption(flag("no-variant", "skip the random-U + Algorithm-2-V figures (two jobs fewer)"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
   @Override
   protected int run(CommandLine cl) throws Exception {
-    Path blocks = new Path(required(cl, "blocks"));
-    Path uAssign = new Path(required(cl, "u-assignment"));
     Path vAssign = new Path(required(cl, "v-assignment"));
     Path out = new Path(required(cl, "output"));
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 1);
-    long seed = longOpt(cl, "seed", MrKeys.SEED_DEFAULT, Long.MIN_VALUE);
     String algorithm = cl.getOptionValue("algorithm", "parsa");
     int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean withVariant = !cl.hasOption("no-variant");
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
+    KeyUsageInput input = KeyUsageInput.of(conf, cl, k);
+    long seed = longOpt(cl, "seed", input.given() ? input.summary().seed : MrKeys.SEED_DEFAULT, Long.MIN_VALUE);
+    if (input.given() && seed != input.summary().seed) {
+      throw new UsageException("--seed " + seed + " but the key usage " + input.dir() + " holds the random U of seed "
+          + input.summary().seed + "; run key-usage with --seed " + seed + " or leave --seed out");
+    }
     FileSystem fs = out.getFileSystem(conf);
-    Jobs.requireComplete(conf, blocks, "blocks");
-    Jobs.requireComplete(conf, uAssign, "u-assignment");
     Jobs.requireComplete(conf, vAssign, "v-assignment");
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
     try {
-      Path joinDir = new Path(work, "join");
-      Job join = RowJoinJob.newJoin(conf, name(), MetricsTool.class, blocks, uAssign, k, RowKeysReducer.class,
-          LongWritable.class, r, joinDir);
-      join.getConfiguration().setLong(MrKeys.SEED, seed);
-      Jobs.run(join);
-      long rows = RowJoinJob.check(join);
-      long nonZeros = Jobs.count(join, JoinCounters.NONZEROS_IN);
-      Map<String, Map<String, long[]>> joinStats = PartStats.readPerTask(fs, joinDir);
-      long[] rowsPlaced = PartStats.sum(joinStats, RowKeysReducer.ROWS_PLACED, k);
-      long[] rowsRandom = PartStats.sum(joinStats, RowKeysReducer.ROWS_RANDOM, k);
-      Jobs.checkEqual("metrics: rows over placed parts", rows, Arrays.stream(rowsPlaced).sum());
-      Jobs.checkEqual("metrics: rows over random parts", rows, Arrays.stream(rowsRandom).sum());
-      PartStats.delete(fs, joinDir);
+      input.build(conf, name(), MetricsTool.class, work, seed);
+      KeyUsageJob.Summary usage = input.summary();
+      Path usageDir = input.dir();
+      long rows = usage.rows;
+      long nonZeros = usage.nonZeros;
+      long[] rowsPlaced = usage.rowsPlaced;
+      long[] rowsRandom = usage.rowsRandom;
 
       Path variantDir = new Path(work, "v-random-u");
       if (withVariant) {
         // the variant is the paper's Algorithm 2 (one sweep), whatever partition-v's default method is
         Configuration vc = new Configuration(conf);
         vc.set(PartitionVTool.METHOD, VPlacement.Method.SWEEP.cliName());
-        PartitionVTool.usageAndSweep(vc, name(), joinDir, work, variantDir, k, r, true,
-            Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS));
+        PartitionVTool.sweep(vc, name(), usageDir, usage, variantDir, k, r, true);
       }
 
       Job keys = Jobs.newJob(conf, name(), "per-key traffic against the v-assignment", MetricsTool.class);
@@ -164,7 +164,7 @@ public class MetricsTool extends ParsaTool {
       kc.setInt(MrKeys.K, k);
       kc.setLong(MrKeys.SEED, seed);
       AvroJob.setDataModelClass(keys, SpecificData.class);
-      MultipleInputs.addInputPath(keys, joinDir, SequenceFileInputFormat.class, Mapper.class);
+      MultipleInputs.addInputPath(keys, usageDir, SequenceFileInputFormat.class, Mapper.class);
       MultipleInputs.addInputPath(keys, vAssign, AvroInputs.VAssignments.class, VPartMapper.class);
       if (withVariant) {
         MultipleInputs.addInputPath(keys, variantDir, AvroInputs.VAssignments.class, VPartMapper.Variant.class);
@@ -172,7 +172,6 @@ public class MetricsTool extends ParsaTool {
       }
       keys.setMapOutputKeyClass(LongWritable.class);
       keys.setMapOutputValueClass(JoinValue.class);
-      keys.setCombinerClass(DedupCombiner.class);
       keys.setReducerClass(KeyMetricsReducer.class);
       keys.setNumReduceTasks(r);
       keys.setOutputKeyClass(NullWritable.class);
@@ -184,6 +183,7 @@ public class MetricsTool extends ParsaTool {
       Jobs.checkZero(keys, Counters.KEYS_WITHOUT_V, Counters.V_WITHOUT_USE, Counters.DUPLICATE_V, Counters.BAD_V_PART,
           Counters.VARIANT_V_INVALID);
       long nKeys = Jobs.count(keys, Counters.KEYS);
+      Jobs.checkEqual("metrics: keys vs the key usage's", usage.keys, nKeys);
       Jobs.checkEqual("metrics: v-assignment records vs used keys", nKeys, Jobs.count(keys, Counters.V_RECORDS_IN));
       Map<String, Map<String, long[]>> keyStats = PartStats.readPerTask(fs, keysDir);
 

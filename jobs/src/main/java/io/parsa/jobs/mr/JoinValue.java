@@ -25,6 +25,12 @@ public final class JoinValue implements Writable {
   public static final byte PAIR = 3;
   /** A set of parts: {@link #longs()} holds distinct part indices in increasing order. */
   public static final byte PARTS = 4;
+  /**
+   * The usage of one key under two row placements (one record per key of the key-usage dataset): {@link #longs()}
+   * holds the distinct parts whose rows use the key under the placed U, increasing, then those under the random U,
+   * increasing; {@link #a()} is the number of placed parts.
+   */
+  public static final byte USAGE = 5;
 
   private byte tag;
   private long id;
@@ -78,6 +84,28 @@ public final class JoinValue implements Writable {
     clear(PARTS);
     setLongs(parts, n);
     return this;
+  }
+
+  /** Sets a USAGE value: {@code placed[0..np)} then {@code random[0..nr)}, each increasing and distinct. */
+  public JoinValue setUsage(long[] placed, int np, long[] random, int nr) {
+    clear(USAGE);
+    if (longs.length < np + nr) {
+      longs = new long[np + nr];
+    }
+    System.arraycopy(placed, 0, longs, 0, np);
+    System.arraycopy(random, 0, longs, np, nr);
+    nLongs = np + nr;
+    a = np;
+    return this;
+  }
+
+  /** Of a USAGE value: the offset in {@link #longsArray()} and the count of the placed (or random) parts. */
+  public int usageOffset(boolean randomParts) {
+    return randomParts ? a : 0;
+  }
+
+  public int usageCount(boolean randomParts) {
+    return randomParts ? nLongs - a : a;
   }
 
   private void clear(byte t) {

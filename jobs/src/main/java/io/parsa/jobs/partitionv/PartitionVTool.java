@@ -5,16 +5,15 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.engine.VPlacement;
+import io.parsa.jobs.keyusage.KeyUsageInput;
+import io.parsa.jobs.keyusage.KeyUsageJob;
+import io.parsa.jobs.keyusage.ShareInputFormat;
 import io.parsa.jobs.mr.ConsistencyException;
-import io.parsa.jobs.mr.DedupCombiner;
-import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.jobs.mr.RowJoinJob;
-import io.parsa.jobs.mr.RowKeysReducer;
 import io.parsa.jobs.mr.WholeFileAvroKeyInputFormat;
-import io.parsa.jobs.mr.WholeFileSequenceInputFormat;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.avro.mapreduce.AvroJob;
@@ -25,35 +24,31 @@ import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * partition-v: assigns every key of V to a server part by Algorithm 2 (paper section 3.2), given the U partition.
  *
- * <p>Jobs (intermediates in a hidden work directory beside the output, deleted at the end):
+ * <p>Input: the key-usage dataset ({@code --key-usage}, one record per key with the parts that use it, written by
+ * the {@code key-usage} step and shared with metrics), or blocks and a u-assignment, from which the same dataset is
+ * built first in a work directory ({@link KeyUsageJob}: the blocks ⋈ u-assignment join, map-side when the
+ * u-assignment is aligned with the blocks, with J reducers, {@code --join-reducers}, by default one per
+ * {@link RowJoinJob#BYTES_PER_REDUCER} bytes of blocks). Then:
  * <ol>
- *   <li><b>join</b> (J reducers, {@code --join-reducers}, by default one per {@link RowJoinJob#BYTES_PER_REDUCER}
- *       bytes of blocks): blocks joined with the u-assignment on row id; each row emits (key, its part) once
- *       per distinct key ({@link RowKeysReducer}).</li>
- *   <li><b>usage</b> (R reducers, keys hashed to shares by {@link SharePartitioner}): per key the sorted set of parts
- *       that use it (u_ij) and |N(U_i)| per part ({@link KeyUsageReducer}). Reducer r's output file is share r,
- *       sorted by key.</li>
- *   <li><b>sweep</b> (map-only, one task per share, files never split): Algorithm 2 over the share in ascending
- *       key order, against the sweeper's own costs started at |N(U_i)| / R ({@link SweepMapper}). With R = 1 this
- *       is exactly the paper's single sweep; with R &gt; 1 each sweeper sees about 1/R of every part's keys and
- *       balances its 1/R share of the traffic, the shares adding up to T_i.</li>
+ *   <li><b>sweep</b> (map-only, R tasks, {@link ShareInputFormat}: share s = the key-usage files whose index is s mod
+ *       R, whole): the V placement of {@link SweepMapper} against the task's own costs started at |N(U_i)| / R.
+ *       With R = 1 one task reads every key: exactly the paper's single sweep (method sweep); with R &gt; 1 each
+ *       task sees about 1/R of every part's keys (keys are hashed to files) and balances its 1/R share of the
+ *       traffic, the shares adding up to T_i.</li>
  *   <li><b>renumber</b> (only with {@code --renumber}, map-only, whole files): new keys so that part p owns the
  *       contiguous range [sum_{q&lt;p} |V_q|, sum_{q&lt;=p} |V_q|) ({@link RenumberMapper}).</li>
  * </ol>
+ * The sweep reads only the key-usage dataset (Σ_j |P_j| small integers), never the rows.
  *
  * <p>V is the set of keys that occur in the blocks, so every key is used by at least one part; the least-loaded
  * fallback of {@link Algorithm2} for unused keys is never reached from this input (counter KEYS_WITHOUT_PART).
@@ -68,7 +63,7 @@ public class PartitionVTool extends ParsaTool {
   public static final String WORKING_SETS = "parsa.partitionv.working.sets";
   /** Number of sweeper shares R (int). */
   public static final String SHARES = "parsa.partitionv.shares";
-  /** Whether the key-usage job takes a row's part from the PAIR's random part (boolean, default false). */
+  /** Whether the sweep places keys by the parts using them under the random U (boolean, default false). */
   public static final String USE_RANDOM_PART = "parsa.partitionv.use.random.part";
   /** V placement method: sweep, singles-first or balanced (see {@link VPlacement.Method}; default balanced). */
   public static final String METHOD = "parsa.partitionv.method";
@@ -79,10 +74,6 @@ public class PartitionVTool extends ParsaTool {
 
   /** Counters of partition-v. */
   public enum Counters {
-    /** Distinct keys used by some row (|V|). */
-    KEYS,
-    /** sum over keys of the number of parts using it (= sum_i |N(U_i)|). */
-    KEY_PART_PAIRS,
     /** Keys given a part by the sweep. */
     KEYS_ASSIGNED,
     /** Keys no part uses (assigned to the least-cost part); zero when V comes from the rows. */
@@ -103,19 +94,22 @@ public class PartitionVTool extends ParsaTool {
 
   @Override
   protected java.util.Set<String> requiredOptions() {
-    return java.util.Set.of("blocks", "u-assignment", "output", "k");
+    return java.util.Set.of("output", "k");
   }
 
   @Override
   protected Options options() {
     return new Options()
-        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow)"))
-        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment)"))
+        .addOption(opt("key-usage", "DIR", "key-usage dataset of the u-assignment (written by the key-usage step;"
+            + " instead of --blocks and --u-assignment)"))
+        .addOption(opt("blocks", "DIR", "graph blocks (Avro GraphRow), with --u-assignment, when no --key-usage"))
+        .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment), with --blocks, when no --key-usage"))
         .addOption(opt("output", "DIR", "v-assignment output directory (Avro VAssignment)"))
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
         .addOption(opt("reducers", "R", "number of independent sweeper shares, i.e. reducers of the key-usage job"
             + " (default: -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep)"))
-        .addOption(opt("join-reducers", "J", "reducers of the |E|-sized blocks-u-assignment join (default: one per "
+        .addOption(opt("join-reducers", "J", "without --key-usage: reducers of the blocks-u-assignment join and key"
+            + " usage (default: one per "
             + (RowJoinJob.BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + RowJoinJob.BYTES_PER_REDUCER
             + ", at least 1)"))
         .addOption(opt("method", "M", "V placement: balanced (default: greedy + local search to a fixed point over"
@@ -127,16 +121,13 @@ public class PartitionVTool extends ParsaTool {
 
   @Override
   protected int run(CommandLine cl) throws Exception {
-    Path blocks = new Path(required(cl, "blocks"));
-    Path uAssign = new Path(required(cl, "u-assignment"));
     Path out = new Path(required(cl, "output"));
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 1);
     int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean renumber = cl.hasOption("renumber");
-    int joinReducers = cl.hasOption("join-reducers") ? intOpt(cl, "join-reducers", 1, 1)
-        : RowJoinJob.defaultReducers(getConf(), blocks);
     boolean overwrite = cl.hasOption("overwrite");
+    KeyUsageInput input = KeyUsageInput.of(getConf(), cl, k);
 
     Configuration conf = getConf();
     if (cl.hasOption("method")) {
@@ -147,31 +138,25 @@ public class PartitionVTool extends ParsaTool {
       }
     }
     FileSystem fs = out.getFileSystem(conf);
-    Jobs.requireComplete(conf, blocks, "blocks");
-    Jobs.requireComplete(conf, uAssign, "u-assignment");
     OutputPaths.checkWritable(fs, out, overwrite);
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
     try {
-      // 1. join
-      Path joinDir = new Path(work, "join");
-      Job join = RowJoinJob.newJoin(conf, name(), PartitionVTool.class, blocks, uAssign, k, RowKeysReducer.class,
-          LongWritable.class, joinReducers, joinDir);
-      Jobs.run(join);
-      long rows = RowJoinJob.check(join);
-      long pairs = Jobs.count(join, RowKeysReducer.Counters.ROW_KEY_PAIRS);
+      // 1. key usage (unless given)
+      input.build(conf, name(), PartitionVTool.class, work, MrKeys.SEED_DEFAULT);
+      long rows = input.summary().rows;
+      long keys = input.summary().keys;
 
-      // 2. key usage, 3. sweep
+      // 2. sweep
       Path sweepDir = renumber ? new Path(work, "sweep") : tmp;
-      SweepResult sr = usageAndSweep(conf, name(), joinDir, work, sweepDir, k, r, false, pairs);
-      long keys = sr.keys;
+      SweepResult sr = sweep(conf, name(), input.dir(), input.summary(), sweepDir, k, r, false);
       long[] workingSets = sr.workingSets;
       long[] vSizes = sr.vSizes;
       long[] delta = sr.delta;
       Map<String, Map<String, long[]>> perTask = sr.perTask;
 
-      // 4. renumber
+      // 3. renumber
       if (renumber) {
         Job ren = Jobs.newJob(conf, name(), "renumber keys into contiguous ranges", PartitionVTool.class);
         ren.getConfiguration().setInt(MrKeys.K, k);
@@ -190,12 +175,9 @@ public class PartitionVTool extends ParsaTool {
       }
 
       OutputPaths.commit(fs, tmp, out, overwrite);
-      long[] traffic = new long[k];
-      for (int i = 0; i < k; i++) {
-        traffic[i] = workingSets[i] + delta[i];
-      }
-      LOG.info("partition-v: {} rows, {} keys, k={}, J={}, R={}{} in {} ms; max |N(U_i)| = {}, max |V_i| = {}, "
-              + "max T_i = {}, sum T_i = {}", rows, keys, k, joinReducers, r, renumber ? ", renumbered" : "",
+      long[] traffic = sr.traffic();
+      LOG.info("partition-v: {} rows, {} keys, k={}, R={}{} in {} ms; max |N(U_i)| = {}, max |V_i| = {}, "
+              + "max T_i = {}, sum T_i = {}", rows, keys, k, sr.shares, renumber ? ", renumbered" : "",
           (System.nanoTime() - t0) / 1_000_000, max(workingSets), max(vSizes), max(traffic),
           Arrays.stream(traffic).sum());
       return 0;
@@ -208,10 +190,12 @@ public class PartitionVTool extends ParsaTool {
     }
   }
 
-  /** Outcome of the key-usage and sweep jobs. */
+  /** Outcome of the sweep job. */
   public static final class SweepResult {
     /** |V|. */
     public final long keys;
+    /** Sweep tasks (shares) that ran. */
+    public final int shares;
     /** |N(U_i)|, |V_i| and the summed Algorithm 2 cost updates per part (T_i = workingSets + delta). */
     public final long[] workingSets;
     public final long[] vSizes;
@@ -219,8 +203,10 @@ public class PartitionVTool extends ParsaTool {
     /** Part stats of each sweep task (for renumbering). */
     public final Map<String, Map<String, long[]>> perTask;
 
-    SweepResult(long keys, long[] workingSets, long[] vSizes, long[] delta, Map<String, Map<String, long[]>> perTask) {
+    SweepResult(long keys, int shares, long[] workingSets, long[] vSizes, long[] delta,
+        Map<String, Map<String, long[]>> perTask) {
       this.keys = keys;
+      this.shares = shares;
       this.workingSets = workingSets;
       this.vSizes = vSizes;
       this.delta = delta;
@@ -238,50 +224,27 @@ public class PartitionVTool extends ParsaTool {
   }
 
   /**
-   * Runs the key-usage job over a row-join output ((key, PAIR(placed, random)) SequenceFiles, one record per
-   * distinct (row, key)) and the Algorithm 2 sweep, writing VAssignment files (newKey null) into {@code sweepDir}.
+   * Runs the V placement over a key-usage dataset in min(r, files) shares, writing VAssignment files (newKey null)
+   * into {@code sweepDir}.
    *
-   * @param randomPart take each row's part from the PAIR's random part instead of its placed part (metrics uses
+   * @param randomPart place by the parts using each key under the random U instead of the placed U (metrics uses
    *     this for its random-U + Algorithm-2-V variant)
-   * @param pairs number of records in {@code joinDir}, checked against the usage job's input
    */
-  public static SweepResult usageAndSweep(Configuration conf, String step, Path joinDir, Path work, Path sweepDir,
-      int k, int r, boolean randomPart, long pairs) throws Exception {
+  public static SweepResult sweep(Configuration conf, String step, Path usageDir, KeyUsageJob.Summary usage,
+      Path sweepDir, int k, int r, boolean randomPart) throws Exception {
     FileSystem fs = sweepDir.getFileSystem(conf);
-    Job usage = Jobs.newJob(conf, step, "key usage u_ij and |N(U_i)|", PartitionVTool.class);
-    usage.getConfiguration().setInt(MrKeys.K, k);
-    usage.getConfiguration().setBoolean(USE_RANDOM_PART, randomPart);
-    usage.setInputFormatClass(SequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(usage, joinDir);
-    usage.setMapperClass(Mapper.class);
-    usage.setCombinerClass(DedupCombiner.class);
-    usage.setReducerClass(KeyUsageReducer.class);
-    usage.setPartitionerClass(SharePartitioner.class);
-    usage.setNumReduceTasks(r);
-    usage.setMapOutputKeyClass(LongWritable.class);
-    usage.setMapOutputValueClass(JoinValue.class);
-    usage.setOutputKeyClass(LongWritable.class);
-    usage.setOutputValueClass(JoinValue.class);
-    usage.setOutputFormatClass(SequenceFileOutputFormat.class);
-    Path usageDir = new Path(work, randomPart ? "usage-random" : "usage");
-    FileOutputFormat.setOutputPath(usage, usageDir);
-    Jobs.run(usage);
-    Jobs.checkEqual("partition-v usage: map input vs (row, key) pairs", pairs,
-        usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
-    long keys = Jobs.count(usage, Counters.KEYS);
-    long keyParts = Jobs.count(usage, Counters.KEY_PART_PAIRS);
-    Jobs.checkEqual("partition-v usage: keys written", keys,
-        usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
-    long[] workingSets = PartStats.sum(PartStats.readPerTask(fs, usageDir), KeyUsageReducer.WORKING_SET, k);
-    Jobs.checkEqual("partition-v usage: sum_i |N(U_i)| vs key-part pairs", keyParts, Arrays.stream(workingSets).sum());
-    PartStats.delete(fs, usageDir);
-
-    Job sweep = Jobs.newJob(conf, step, "Algorithm 2 sweep over " + r + " share(s)", PartitionVTool.class);
+    long keys = usage.keys;
+    long[] workingSets = usage.workingSets(randomPart);
+    int shares = Math.max(1, Math.min(r, usage.files));
+    Job sweep = Jobs.newJob(conf, step, "V placement over " + shares + " share(s) of the key usage",
+        PartitionVTool.class);
     Configuration sc = sweep.getConfiguration();
     sc.setInt(MrKeys.K, k);
-    sc.setInt(SHARES, r);
+    sc.setInt(SHARES, shares);
+    sc.setInt(ShareInputFormat.SHARES, shares);
+    sc.setBoolean(USE_RANDOM_PART, randomPart);
     sc.set(WORKING_SETS, join(workingSets));
-    sweep.setInputFormatClass(WholeFileSequenceInputFormat.class);
+    sweep.setInputFormatClass(ShareInputFormat.class);
     FileInputFormat.addInputPath(sweep, usageDir);
     sweep.setMapperClass(SweepMapper.class);
     sweep.setNumReduceTasks(0);
@@ -298,7 +261,7 @@ public class PartitionVTool extends ParsaTool {
     long[] delta = PartStats.sum(perTask, SweepMapper.DELTA, k);
     Jobs.checkEqual("partition-v sweep: sum_i |V_i|", keys, Arrays.stream(vSizes).sum());
     PartStats.delete(fs, sweepDir);
-    return new SweepResult(keys, workingSets, vSizes, delta, perTask);
+    return new SweepResult(keys, shares, workingSets, vSizes, delta, perTask);
   }
 
   private static long max(long[] a) {

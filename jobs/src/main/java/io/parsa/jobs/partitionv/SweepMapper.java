@@ -14,9 +14,11 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
 
 /**
- * One V placer: reads one whole, key-sorted share of the key usage (one KeyUsageReducer output file) and places its
- * keys against its own copy of the costs, started at |N(U_i)| / R, by the method of {@link PartitionVTool#METHOD}:
- * {@code sweep} streams Algorithm 2 in ascending key order (constant memory); {@code singles-first} and
+ * One V placer: reads one share of the key-usage dataset ({@link io.parsa.jobs.keyusage.ShareInputFormat}: whole
+ * record files, each in key order) and places its keys, by the parts that use them under the placed U (or the
+ * random U with {@link PartitionVTool#USE_RANDOM_PART}), against its own copy of the costs, started at |N(U_i)| / R,
+ * by the method of {@link PartitionVTool#METHOD}: {@code sweep} streams Algorithm 2 in input order (constant
+ * memory); {@code singles-first} and
  * {@code balanced} buffer the share (8 bytes per key plus one entry per distinct key signature) and place it in
  * cleanup with {@link VPlacement} (balanced: greedy + local search to a fixed point over key signatures).
  * Writes VAssignment(key, part, null) in key order; part stats {@code keys} (|V_i| of this share) and
@@ -36,6 +38,8 @@ public class SweepMapper extends Mapper<LongWritable, JoinValue, AvroKey<VAssign
   private LongArrayList bufferedKeys;
   private long lastKey;
   private boolean first = true;
+  private boolean randomPart;
+  private long[] scratch = new long[16];
 
   @Override
   protected void setup(Context context) {
@@ -43,6 +47,7 @@ public class SweepMapper extends Mapper<LongWritable, JoinValue, AvroKey<VAssign
     long[] ws = PartitionVTool.workingSets(conf);
     int shares = conf.getInt(PartitionVTool.SHARES, 1);
     method = PartitionVTool.method(conf);
+    randomPart = conf.getBoolean(PartitionVTool.USE_RANDOM_PART, false);
     if (method == VPlacement.Method.SWEEP) {
       sweep = new Algorithm2(ws, shares);
     } else {
@@ -57,21 +62,35 @@ public class SweepMapper extends Mapper<LongWritable, JoinValue, AvroKey<VAssign
 
   @Override
   protected void map(LongWritable key, JoinValue value, Context context) throws IOException, InterruptedException {
-    if (!first && key.get() <= lastKey) {
-      throw new IllegalStateException("sweep input not sorted or not unique at key " + key.get());
+    // a share is several files, each in key order and disjoint (keys are hashed to files): a key equal to the
+    // previous one is a duplicate
+    if (!first && key.get() == lastKey) {
+      throw new IllegalStateException("key-usage input holds key " + key.get() + " twice");
+    }
+    if (value.tag() != JoinValue.USAGE) {
+      throw new IllegalStateException("not a key-usage record at key " + key.get() + ": " + value);
     }
     first = false;
     lastKey = key.get();
-    int n = value.numLongs();
+    int n = value.usageCount(randomPart);
     if (n == 0) {
       context.getCounter(PartitionVTool.Counters.KEYS_WITHOUT_PART).increment(1);
     }
+    long[] parts = value.longsArray();
+    int off = value.usageOffset(randomPart);
+    if (off > 0) {
+      if (scratch.length < n) {
+        scratch = new long[Math.max(n, 2 * scratch.length)];
+      }
+      System.arraycopy(parts, off, scratch, 0, n);
+      parts = scratch;
+    }
     if (sweep == null) {
-      buffered.add(value.longsArray(), n);
+      buffered.add(parts, n);
       bufferedKeys.add(key.get());
       return;
     }
-    write(key.get(), sweep.assign(value.longsArray(), n), context);
+    write(key.get(), sweep.assign(parts, n), context);
   }
 
   private void write(long key, int part, Context context) throws IOException, InterruptedException {

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Chains the steps into one resumable run: ingest → partition-u (or a baseline) → refine-u (after partition-u,
- * unless {@code --effort fast} or {@code --refine-rounds 0}) → partition-v → metrics → reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
+ * unless {@code --effort fast} or {@code --refine-rounds 0}) → key-usage → partition-v → metrics → reshuffle, each writing its own directory under {@code --output}. A step whose output is already complete
  * ({@code _SUCCESS}) and provably made from the inputs it would read now ({@link Provenance}: raw input files by
  * length, modification time and checksum, upstream outputs by their listing) is reused, so re-running a failed
  * pipeline resumes where it stopped, and re-running after the input changed redoes every step that depends on
@@ -51,8 +51,8 @@ public final class PipelineTool extends ParsaTool {
 
   @Override
   protected String description() {
-    return "Runs ingest -> partition-u -> refine-u -> partition-v -> metrics -> reshuffle into DIR/{blocks,"
-        + "u-assignment,neighbor-sets,u-refined,v-assignment,metrics,shards} (refine-u unless --effort fast); a complete step is reused only if its inputs (files: length, mtime, checksum) are "
+    return "Runs ingest -> partition-u -> refine-u -> key-usage -> partition-v -> metrics -> reshuffle into DIR/{blocks,"
+        + "u-assignment,neighbor-sets,u-refined,key-usage,v-assignment,metrics,shards} (refine-u unless --effort fast); a complete step is reused only if its inputs (files: length, mtime, checksum) are "
         + "unchanged, so a failed run resumes and a changed input is redone.";
   }
 
@@ -79,8 +79,8 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
-    o.addOption(opt("join-reducers", "J", "reducers of partition-v's blocks-u-assignment join (default: from the"
-        + " blocks' size)"));
+    o.addOption(opt("join-reducers", "J", "reducers of the key-usage step, the one blocks-u-assignment join"
+        + " (default: from the blocks' size)"));
     o.addOption(flag("renumber", "give keys new numbers so each server owns one contiguous range; shards use them"));
     o.addOption(opt("output-format", "FMT", "shards as text (default, same format as the input) or avro"));
     o.addOption(flag("overwrite", "redo every step, replacing existing outputs"));
@@ -143,17 +143,24 @@ public final class PipelineTool extends ParsaTool {
           "--algorithm", algorithm, "--seed", seed), List.of(blocks)));
     }
 
-    List<String> pv = args("--blocks", blocks, "--u-assignment", uAssign, "--output", vAssign, "--k", ks);
+    // the blocks ⋈ u-assignment join, once: partition-v and metrics read only its per-key output
+    String usage = new Path(dir, "key-usage").toString();
+    List<String> ku = args("--blocks", blocks, "--u-assignment", uAssign, "--output", usage, "--k", ks, "--seed", seed);
+    if (cl.hasOption("join-reducers")) {
+      ku.add("--reducers");
+      ku.add(cl.getOptionValue("join-reducers"));
+    }
+    steps.add(new Step("key-usage", usage, ku, List.of(blocks, uAssign)));
+
+    List<String> pv = args("--key-usage", usage, "--output", vAssign, "--k", ks);
     copy(cl, pv, "reducers");
-    copy(cl, pv, "join-reducers");
     if (renumber) {
       pv.add("--renumber");
     }
-    steps.add(new Step("partition-v", vAssign, pv, List.of(blocks, uAssign)));
+    steps.add(new Step("partition-v", vAssign, pv, List.of(usage)));
 
-    steps.add(new Step("metrics", metrics, args("--blocks", blocks, "--u-assignment", uAssign,
-        "--v-assignment", vAssign, "--output", metrics, "--k", ks, "--seed", seed, "--algorithm", algorithm),
-        List.of(blocks, uAssign, vAssign)));
+    steps.add(new Step("metrics", metrics, args("--key-usage", usage, "--v-assignment", vAssign, "--output", metrics,
+        "--k", ks, "--seed", seed, "--algorithm", algorithm), List.of(usage, vAssign)));
 
     List<String> rs = args("--blocks", blocks, "--u-assignment", uAssign, "--v-assignment", vAssign,
         "--output", shards, "--k", ks);

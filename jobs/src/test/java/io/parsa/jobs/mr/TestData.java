@@ -78,6 +78,24 @@ public final class TestData {
     fs.create(new Path(dir, "_SUCCESS"), true).close();
   }
 
+  /**
+   * Writes the parts of {@code rows} as partition-u does: one file per block of {@link #writeBlocks} (same round
+   * robin over {@code files}), {@code AssignmentFiles.fileFor(dir, block)}, rows in block order; plus _SUCCESS.
+   */
+  public static void writeAlignedUAssignment(FileSystem fs, Path dir, List<GraphRow> rows, int files,
+      Map<Long, Integer> parts) throws IOException {
+    for (int f = 0; f < files; f++) {
+      it.unimi.dsi.fastutil.longs.LongArrayList ids = new it.unimi.dsi.fastutil.longs.LongArrayList();
+      it.unimi.dsi.fastutil.ints.IntArrayList ps = new it.unimi.dsi.fastutil.ints.IntArrayList();
+      for (int i = f; i < rows.size(); i += files) {
+        ids.add(rows.get(i).getId());
+        ps.add(parts.get(rows.get(i).getId()));
+      }
+      io.parsa.yarn.io.AssignmentFiles.write(fs, dir, f, 0, ids.toLongArray(), ps.toIntArray());
+    }
+    fs.create(new Path(dir, "_SUCCESS"), true).close();
+  }
+
   @SuppressWarnings("unchecked")
   public static <T extends SpecificRecord> void writeAvro(FileSystem fs, Path file, List<T> records) throws IOException {
     if (records.isEmpty()) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.parsa.avro.VAssignment;
+import io.parsa.jobs.keyusage.KeyUsageJob;
+import io.parsa.jobs.keyusage.KeyUsageReducer;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.MrUnitAvro;
@@ -21,22 +23,45 @@ import org.junit.jupiter.api.Test;
 /** MRUnit tests of partition-v's reducer and mappers, and of Algorithm 2 itself. */
 class PartitionVMapReduceTest {
 
+  /** A key-usage record whose placed parts are {@code p} and whose random parts are {@code p} reversed. */
   private static JoinValue parts(long... p) {
-    return new JoinValue().setParts(p, p.length);
+    long[] r = new long[p.length];
+    for (int i = 0; i < p.length; i++) {
+      r[i] = 9 - p[p.length - 1 - i];
+    }
+    return new JoinValue().setUsage(p, p.length, r, r.length);
   }
 
   @Test
-  void keyUsageReducerBuildsSortedPartSetsAndWorkingSets() throws Exception {
+  void keyUsageReducerBuildsSortedPartSetsOfBothPlacementsAndWorkingSets() throws Exception {
     ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> d =
         ReduceDriver.newReduceDriver(new KeyUsageReducer());
     d.getConfiguration().setInt(MrKeys.K, 3);
-    d.withInput(new LongWritable(10), List.of(JoinValue.pair(2, 0), JoinValue.pair(0, 1), JoinValue.pair(2, 2)))
-        .withInput(new LongWritable(11), List.of(JoinValue.pair(1, 0)))
-        .withOutput(new LongWritable(10), parts(0, 2))
-        .withOutput(new LongWritable(11), parts(1)).runTest();
-    assertEquals(2, d.getCounters().findCounter(PartitionVTool.Counters.KEYS).getValue());
-    assertEquals(3, d.getCounters().findCounter(PartitionVTool.Counters.KEY_PART_PAIRS).getValue());
-    assertArrayEquals(new long[] {1, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET));
+    d.withInput(new LongWritable(10), List.of(JoinValue.pair(2, 0), JoinValue.pair(0, 1), JoinValue.pair(2, 0)))
+        .withInput(new LongWritable(11), List.of(JoinValue.pair(1, 2), JoinValue.pair(1, 0)))
+        .withOutput(new LongWritable(10), new JoinValue().setUsage(new long[] {0, 2}, 2, new long[] {0, 1}, 2))
+        .withOutput(new LongWritable(11), new JoinValue().setUsage(new long[] {1}, 1, new long[] {0, 2}, 2))
+        .runTest();
+    assertEquals(2, d.getCounters().findCounter(KeyUsageJob.Counters.KEYS).getValue());
+    assertEquals(3, d.getCounters().findCounter(KeyUsageJob.Counters.KEY_PART_PAIRS).getValue());
+    assertEquals(4, d.getCounters().findCounter(KeyUsageJob.Counters.KEY_PART_PAIRS_RANDOM).getValue());
+    assertArrayEquals(new long[] {1, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_PLACED));
+    assertArrayEquals(new long[] {2, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_RANDOM));
+  }
+
+  /** The sweep on the random U reads the second half of each usage record. */
+  @Test
+  void sweepMapperReadsTheRandomPartsWhenAsked() throws Exception {
+    MapDriver<LongWritable, JoinValue, AvroKey<VAssignment>, NullWritable> d = MapDriver.newMapDriver(new SweepMapper());
+    MrUnitAvro.configure(d.getConfiguration(), null, VAssignment.getClassSchema());
+    d.getConfiguration().setInt(MrKeys.K, 10);
+    d.getConfiguration().set(PartitionVTool.WORKING_SETS, "0,0,0,0,0,0,0,0,0,0");
+    d.getConfiguration().set(PartitionVTool.METHOD, "sweep");
+    d.getConfiguration().setBoolean(PartitionVTool.USE_RANDOM_PART, true);
+    d.withInput(new LongWritable(1), parts(0, 1)) // random parts {8, 9}: the first of the tie
+        .withInput(new LongWritable(2), parts(4)) // random part {5}
+        .withOutput(new AvroKey<>(new VAssignment(1L, 8, null)), NullWritable.get())
+        .withOutput(new AvroKey<>(new VAssignment(2L, 5, null)), NullWritable.get()).runTest();
   }
 
   /** The hand-worked example of PartitionVToolTest, one share: cost [3, 4] -> V_0 = {1,2,3}, V_1 = {4,5}. */
@@ -47,6 +72,7 @@ class PartitionVMapReduceTest {
     d.getConfiguration().setInt(MrKeys.K, 2);
     d.getConfiguration().set(PartitionVTool.WORKING_SETS, "3,4");
     d.getConfiguration().setInt(PartitionVTool.SHARES, 1);
+    d.getConfiguration().set(PartitionVTool.METHOD, "sweep");
     long[][] usage = {{0, 1}, {0}, {0, 1}, {1}, {1}};
     int[] expected = {0, 0, 0, 1, 1};
     for (int key = 1; key <= 5; key++) {

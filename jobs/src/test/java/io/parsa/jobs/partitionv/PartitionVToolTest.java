@@ -58,6 +58,59 @@ class PartitionVToolTest {
     assertEquals(0, fs.globStatus(new Path(dir, ".v*")).length, "work and temp dirs removed");
   }
 
+  /** An aligned u-assignment (one file per block) joins map-side and places exactly as the reduce-side join. */
+  @Test
+  void alignedAssignmentJoinsMapSideWithTheSameResult() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("pv-aligned");
+    int k = 5;
+    Random rnd = new Random(11);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < 500; id++) {
+      int n = 1 + rnd.nextInt(9);
+      long[] keys = new long[n];
+      for (int j = 0; j < n; j++) {
+        keys[j] = 1 + rnd.nextInt(400);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      assign.put(id, rnd.nextInt(k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 4);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "ua"), rows, 4, assign);
+    assertTrue(!io.parsa.jobs.mr.AlignedJoin.aligned(conf, new Path(dir, "blocks"), new Path(dir, "u")));
+    assertTrue(io.parsa.jobs.mr.AlignedJoin.aligned(conf, new Path(dir, "blocks"), new Path(dir, "ua")));
+    for (String method : new String[] {"sweep", "balanced"}) {
+      Map<Long, Integer> reduceSide = new TreeMap<>();
+      Map<Long, Integer> mapSide = new TreeMap<>();
+      for (String u : new String[] {"u", "ua"}) {
+        Path out = new Path(dir, "v-" + u + "-" + method);
+        assertEquals(0, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
+            "--u-assignment", dir + "/" + u, "--output", out.toString(), "--k", "" + k, "--method", method}));
+        for (VAssignment v : Jobs.readAvroDir(fs, out, VAssignment.class)) {
+          assertNull((u.equals("u") ? reduceSide : mapSide).put(v.getKey(), v.getPart()), "key twice");
+        }
+      }
+      assertEquals(reduceSide, mapSide, method);
+    }
+  }
+
+  @Test
+  void alignedAssignmentLackingARowFailsLoudly() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("pv-aligned-missing");
+    List<GraphRow> rows = List.of(TestData.libsvmRow(0, 1), TestData.libsvmRow(1, 2), TestData.libsvmRow(2, 3));
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "ua"), rows, 2, Map.of(0L, 0, 1L, 1, 2L, 0));
+    // block 0 holds rows 0 and 2: rewrite its file with row 0 only
+    io.parsa.yarn.io.AssignmentFiles.write(fs, new Path(dir, "ua"), 0, 1, new long[] {0}, new int[] {0});
+    assertTrue(io.parsa.jobs.mr.AlignedJoin.aligned(conf, new Path(dir, "blocks"), new Path(dir, "ua")));
+    assertEquals(1, ToolRunner.run(conf, new PartitionVTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/ua", "--output", dir + "/v", "--k", "2"}));
+    assertTrue(!fs.exists(new Path(dir, "v")));
+  }
+
   @Test
   void missingAssignmentFailsLoudly() throws Exception {
     FileSystem fs = FileSystem.get(conf);

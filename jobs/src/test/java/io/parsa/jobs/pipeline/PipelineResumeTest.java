@@ -73,10 +73,10 @@ class PipelineResumeTest {
     // unchanged input: every step is reused, and the run says so
     assertEquals(0, run(input, out));
     JsonNode t = timings(out);
-    for (String step : List.of("ingest", "partition-u", "refine-u", "partition-v", "metrics", "reshuffle")) {
+    for (String step : List.of("ingest", "partition-u", "refine-u", "key-usage", "partition-v", "metrics", "reshuffle")) {
       assertEquals("reused", t.get(step).asText(), step);
     }
-    assertEquals(6, t.get("reused").size());
+    assertEquals(7, t.get("reused").size());
 
     // two rows appended, so every step depends on the change and is redone
     String extra1 = "1 5000:1 5001:1";
@@ -85,7 +85,7 @@ class PipelineResumeTest {
         StandardOpenOption.APPEND);
     assertEquals(0, run(input, out));
     t = timings(out);
-    for (String step : List.of("ingest", "partition-u", "refine-u", "partition-v", "metrics", "reshuffle")) {
+    for (String step : List.of("ingest", "partition-u", "refine-u", "key-usage", "partition-v", "metrics", "reshuffle")) {
       assertTrue(t.get(step).isNumber(), step + " must be redone, was " + t.get(step));
     }
     Map<String, Integer> rows = shardRows(out);

@@ -45,6 +45,20 @@ public final class BlockFiles {
   }
 
   /**
+   * The index of block file {@code block} among the block files of its directory (name order: the index
+   * partition-u, refine-u and assign-baseline give its assignment file, {@link AssignmentFiles#fileFor}).
+   */
+  public static int indexOf(FileSystem fs, Path block) throws IOException {
+    List<Path> blocks = list(fs, block.getParent());
+    for (int b = 0; b < blocks.size(); b++) {
+      if (blocks.get(b).getName().equals(block.getName())) {
+        return b;
+      }
+    }
+    throw new IOException(block + ": not a block file of " + block.getParent());
+  }
+
+  /**
    * Records of one Avro container file (rows of a block file, or any other record type), from the container's
    * block headers: the data is decompressed but no record is decoded.
    */

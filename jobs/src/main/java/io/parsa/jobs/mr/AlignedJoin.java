@@ -1,0 +1,86 @@
+package io.parsa.jobs.mr;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockFiles;
+import java.io.IOException;
+import java.util.List;
+import org.apache.avro.mapreduce.AvroJob;
+import org.apache.avro.specific.SpecificData;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+
+/**
+ * The map-side form of the blocks ⋈ u-assignment join, used when the u-assignment is aligned with the blocks
+ * ({@link #aligned}): one map task per block file ({@link AlignedRowKeysMapper}) emits what the reduce-side join
+ * with {@link RowKeysReducer} would, (key, PAIR(placed, random)) plus part stats, so the key-usage job needs no
+ * separate join and no shuffle of rows. {@code -D parsa.mr.join.aligned=false} forces the reduce-side join.
+ */
+public final class AlignedJoin {
+  /** Where the mappers find the assignment files. */
+  static final String U_ASSIGNMENT = "parsa.mr.join.aligned.u-assignment";
+  /** Use the map-side join when possible (default true). */
+  public static final String ENABLED = "parsa.mr.join.aligned";
+
+  private AlignedJoin() {}
+
+  /**
+   * True if {@code uDir} holds exactly one assignment file per block of {@code blocks}, named by the block's index
+   * ({@code AssignmentFiles.fileFor}), and no other record files (a reduce-side join handles anything else).
+   */
+  public static boolean aligned(Configuration conf, Path blocks, Path uDir) throws IOException {
+    if (!conf.getBoolean(ENABLED, true)) {
+      return false;
+    }
+    FileSystem bfs = blocks.getFileSystem(conf);
+    FileSystem ufs = uDir.getFileSystem(conf);
+    List<Path> files = BlockFiles.list(bfs, blocks);
+    FileStatus[] present = ufs.listStatus(uDir, p -> p.getName().endsWith(".avro") && !p.getName().startsWith(".")
+        && !p.getName().startsWith("_"));
+    if (present.length != files.size()) {
+      return false;
+    }
+    for (int b = 0; b < files.size(); b++) {
+      if (!ufs.exists(AssignmentFiles.fileFor(uDir, b))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Makes {@code job}'s map phase the map-side join: one task per block file running {@link AlignedRowKeysMapper}
+   * (which reads the block's assignment file itself); the caller sets the reduce side and output. Needs the job's
+   * {@link MrKeys#K} and {@link MrKeys#SEED}.
+   */
+  public static void configureMapSide(Job job, Path blocks, Path uDir) throws IOException {
+    Configuration c = job.getConfiguration();
+    Path qualified = uDir.getFileSystem(c).makeQualified(uDir);
+    c.set(U_ASSIGNMENT, qualified.toString());
+    Jobs.readsInTasks(job, qualified);
+    AvroJob.setDataModelClass(job, SpecificData.class);
+    job.setInputFormatClass(WholeFileAvroKeyInputFormat.class);
+    AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
+    for (Path p : BlockFiles.list(blocks.getFileSystem(c), blocks)) {
+      FileInputFormat.addInputPath(job, p);
+    }
+    job.setMapperClass(AlignedRowKeysMapper.class);
+  }
+
+  /** Fails unless every row met exactly one assignment and vice versa. Returns the number of rows. */
+  public static long check(Job job) throws IOException {
+    Jobs.checkZero(job, JoinCounters.ROW_WITHOUT_ASSIGNMENT, JoinCounters.ASSIGNMENT_WITHOUT_ROW,
+        JoinCounters.DUPLICATE_ASSIGNMENT, JoinCounters.BAD_PART);
+    long rows = Jobs.count(job, JoinCounters.ROWS_IN);
+    Jobs.checkEqual(job.getJobName() + ": assignments vs rows", rows, Jobs.count(job, JoinCounters.ASSIGNMENTS_IN));
+    Jobs.checkEqual(job.getJobName() + ": joined rows vs rows", rows, Jobs.count(job, JoinCounters.JOINED_ROWS));
+    long mapIn = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+    Jobs.checkEqual(job.getJobName() + ": map input records vs rows", rows, mapIn);
+    return rows;
+  }
+}

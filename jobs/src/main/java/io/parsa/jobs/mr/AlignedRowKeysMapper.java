@@ -1,0 +1,111 @@
+package io.parsa.jobs.mr;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.io.IOException;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+
+/**
+ * The blocks ⋈ u-assignment join without a shuffle, for a u-assignment aligned with the blocks (one file per block,
+ * {@link AssignmentFiles#fileFor}, as partition-u, refine-u and assign-baseline write it): a task reads one whole
+ * block file and, into memory, that block's assignment file (a few bytes per row of one block), and emits what
+ * {@link RowKeysReducer} emits after the reduce-side join: (key, PAIR(placed part, random part)) per distinct key
+ * of each row, and rows per part of both placements as part stats. The same join counters prove that every row
+ * met exactly one assignment: a row of the block missing from its file, a duplicate, an assignment left over or a
+ * part outside [0, k) is counted and fails the step.
+ */
+public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWritable, JoinValue> {
+
+  private final LongWritable outKey = new LongWritable();
+  private final JoinValue outValue = new JoinValue();
+  private final PartStats stats = new PartStats();
+  private Long2IntOpenHashMap partOf;
+  private long[] rowsPlaced;
+  private long[] rowsRandom;
+  private long[] keys = new long[64];
+  private int k;
+  private long seed;
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    k = MrKeys.k(context.getConfiguration());
+    seed = MrKeys.seed(context.getConfiguration());
+    rowsPlaced = stats.array(RowKeysReducer.ROWS_PLACED, k);
+    rowsRandom = stats.array(RowKeysReducer.ROWS_RANDOM, k);
+    Path block = ((FileSplit) context.getInputSplit()).getPath();
+    FileSystem fs = block.getFileSystem(context.getConfiguration());
+    Path uDir = new Path(context.getConfiguration().get(AlignedJoin.U_ASSIGNMENT));
+    Path file = AssignmentFiles.fileFor(uDir, BlockFiles.indexOf(fs, block));
+    if (!fs.exists(file)) {
+      throw new IOException("block " + block + " has no assignment file " + file);
+    }
+    AssignmentFiles.Rows a = AssignmentFiles.read(uDir.getFileSystem(context.getConfiguration()), file);
+    partOf = new Long2IntOpenHashMap(Math.max(16, a.n));
+    partOf.defaultReturnValue(-1);
+    for (int r = 0; r < a.n; r++) {
+      context.getCounter(JoinCounters.ASSIGNMENTS_IN).increment(1);
+      int p = a.parts[r];
+      if (p < 0 || p >= k) {
+        context.getCounter(JoinCounters.BAD_PART).increment(1);
+        continue;
+      }
+      if (partOf.put(a.ids[r], p) != -1) {
+        context.getCounter(JoinCounters.DUPLICATE_ASSIGNMENT).increment(1);
+      }
+    }
+  }
+
+  @Override
+  protected void map(AvroKey<GraphRow> key, NullWritable value, Context context)
+      throws IOException, InterruptedException {
+    GraphRow row = key.datum();
+    long id = row.getId();
+    List<Long> ks = row.getKeys();
+    int n = ks.size();
+    context.getCounter(JoinCounters.ROWS_IN).increment(1);
+    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
+    // each assignment is used once: a second row with this id finds it gone (counted as a duplicate row by the
+    // check below, since rows without any assignment are counted separately)
+    int placed = partOf.remove(id);
+    if (placed < 0) {
+      context.getCounter(JoinCounters.ROW_WITHOUT_ASSIGNMENT).increment(1);
+      return;
+    }
+    context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
+    int random = Mix.randomRowPart(seed, id, k);
+    rowsPlaced[placed]++;
+    rowsRandom[random]++;
+    if (keys.length < n) {
+      keys = new long[Math.max(n, 2 * keys.length)];
+    }
+    for (int i = 0; i < n; i++) {
+      keys[i] = ks.get(i);
+    }
+    java.util.Arrays.sort(keys, 0, n);
+    outValue.setPair(placed, random);
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+      if (i == 0 || keys[i] != keys[i - 1]) {
+        outKey.set(keys[i]);
+        context.write(outKey, outValue);
+        d++;
+      }
+    }
+    context.getCounter(RowKeysReducer.Counters.ROW_KEY_PAIRS).increment(d);
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    context.getCounter(JoinCounters.ASSIGNMENT_WITHOUT_ROW).increment(partOf.size());
+    stats.write(context);
+  }
+}
