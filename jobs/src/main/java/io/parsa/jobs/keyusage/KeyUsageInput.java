@@ -2,7 +2,6 @@ package io.parsa.jobs.keyusage;
 
 import io.parsa.common.UsageException;
 import io.parsa.jobs.mr.Jobs;
-import io.parsa.jobs.mr.RowJoinJob;
 import org.apache.commons.cli.CommandLine;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -63,7 +62,7 @@ public final class KeyUsageInput {
         throw new UsageException("--join-reducers must be at least 1, got " + j);
       }
     } else {
-      j = RowJoinJob.defaultReducers(conf, blocks);
+      j = KeyUsageJob.defaultReducers(conf, blocks);
     }
     return new KeyUsageInput(null, null, blocks, u, k, j);
   }

@@ -86,6 +86,26 @@ public final class KeyUsageJob {
 
   private KeyUsageJob() {}
 
+  /**
+   * Reducers (output files) when not given: one per {@link RowJoinJob#BYTES_PER_REDUCER} bytes of blocks, and at
+   * least one per {@link io.parsa.jobs.partitionv.PartitionVTool#KEYS_PER_SHARE} distinct keys of ingest's
+   * {@code _stats.json} (so a V placement share never has to hold more than that), at least 1.
+   */
+  public static int defaultReducers(Configuration conf, Path blocks) throws IOException {
+    int r = RowJoinJob.defaultReducers(conf, blocks);
+    FileSystem fs = blocks.getFileSystem(conf);
+    if (fs.exists(blocks)) {
+      io.parsa.yarn.io.BlockStats.Found f =
+          io.parsa.yarn.io.BlockStats.read(fs, blocks, io.parsa.yarn.io.BlockFiles.list(fs, blocks).size());
+      if (f.stats != null && f.stats.distinctKeys > 0) {
+        long per = Math.max(1, conf.getLong(io.parsa.jobs.partitionv.PartitionVTool.KEYS_PER_SHARE,
+            io.parsa.jobs.partitionv.PartitionVTool.KEYS_PER_SHARE_DEFAULT));
+        r = (int) Math.max(r, Math.min(Integer.MAX_VALUE, (f.stats.distinctKeys + per - 1) / per));
+      }
+    }
+    return r;
+  }
+
   /** Reads the summary of a complete key-usage directory. */
   public static Summary read(FileSystem fs, Path dir) throws IOException {
     Path file = new Path(dir, SUMMARY);

@@ -50,7 +50,8 @@ public class KeyUsageTool extends ParsaTool {
             + MrKeys.SEED_DEFAULT + "; metrics compares against it)"))
         .addOption(opt("reducers", "R", "reducers, i.e. output files (default: one per "
             + (RowJoinJob.BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + RowJoinJob.BYTES_PER_REDUCER
-            + ")"))
+            + ", and one per " + io.parsa.jobs.partitionv.PartitionVTool.KEYS_PER_SHARE_DEFAULT + " keys of ingest's"
+            + " _stats.json)"))
         .addOption(opt("join-reducers", "J", "reducers of the reduce-side join, used only when the u-assignment is"
             + " not aligned with the blocks (default: as --reducers)"))
         .addOption(flag("overwrite", "replace an existing output"));
@@ -68,7 +69,7 @@ public class KeyUsageTool extends ParsaTool {
     Configuration conf = getConf();
     Jobs.requireComplete(conf, blocks, "blocks");
     Jobs.requireComplete(conf, uAssign, "u-assignment");
-    int r = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1) : RowJoinJob.defaultReducers(conf, blocks);
+    int r = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1) : KeyUsageJob.defaultReducers(conf, blocks);
     int j = intOpt(cl, "join-reducers", r, 1);
     FileSystem fs = out.getFileSystem(conf);
     OutputPaths.checkWritable(fs, out, overwrite);

@@ -69,6 +69,9 @@ public class PartitionVTool extends ParsaTool {
   public static final String METHOD = "parsa.partitionv.method";
   /** Default of {@link #METHOD}, chosen by measurement (docs/quality.md). */
   public static final VPlacement.Method DEFAULT_METHOD = VPlacement.Method.BALANCED;
+  /** Most keys one task of a buffering V placement method holds when --reducers is not given (long). */
+  public static final String KEYS_PER_SHARE = "parsa.partitionv.keys.per.share";
+  public static final long KEYS_PER_SHARE_DEFAULT = 8_000_000L;
   /** Renumber start offsets: "task:o_0,o_1,...;task:..." (set by the driver for the renumber pass). */
   public static final String OFFSETS = "parsa.partitionv.renumber.offsets";
 
@@ -106,8 +109,9 @@ public class PartitionVTool extends ParsaTool {
         .addOption(opt("u-assignment", "DIR", "u-assignment (Avro UAssignment), with --blocks, when no --key-usage"))
         .addOption(opt("output", "DIR", "v-assignment output directory (Avro VAssignment)"))
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
-        .addOption(opt("reducers", "R", "number of independent sweeper shares, i.e. reducers of the key-usage job"
-            + " (default: -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep)"))
+        .addOption(opt("reducers", "R", "number of independent V placement tasks (shares of the key usage; default:"
+            + " -D mapreduce.job.reduces, else 1, which is exactly the paper's single sweep; the buffering methods"
+            + " take at least one per " + KEYS_PER_SHARE_DEFAULT + " keys, -D " + KEYS_PER_SHARE + ")"))
         .addOption(opt("join-reducers", "J", "without --key-usage: reducers of the blocks-u-assignment join and key"
             + " usage (default: one per "
             + (RowJoinJob.BYTES_PER_REDUCER_DEFAULT >> 20) + " MiB of blocks, -D " + RowJoinJob.BYTES_PER_REDUCER
@@ -124,7 +128,6 @@ public class PartitionVTool extends ParsaTool {
     Path out = new Path(required(cl, "output"));
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 1);
-    int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
     boolean renumber = cl.hasOption("renumber");
     boolean overwrite = cl.hasOption("overwrite");
     KeyUsageInput input = KeyUsageInput.of(getConf(), cl, k);
@@ -147,6 +150,8 @@ public class PartitionVTool extends ParsaTool {
       input.build(conf, name(), PartitionVTool.class, work, MrKeys.SEED_DEFAULT);
       long rows = input.summary().rows;
       long keys = input.summary().keys;
+      int r = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
+          : defaultShares(conf, method(conf), keys);
 
       // 2. sweep
       Path sweepDir = renumber ? new Path(work, "sweep") : tmp;
@@ -188,6 +193,21 @@ public class PartitionVTool extends ParsaTool {
       OutputPaths.discard(fs, tmp);
       OutputPaths.discard(fs, work);
     }
+  }
+
+  /**
+   * Sweep shares when not given: {@code -D mapreduce.job.reduces} (else 1) for the streaming sweep, whose memory does
+   * not grow with the keys; for the buffering methods also at least one share per {@link #KEYS_PER_SHARE} keys
+   * (default {@value #KEYS_PER_SHARE_DEFAULT}, about 12 bytes a key in the task's heap), so no task holds more keys
+   * than a default map container fits.
+   */
+  static int defaultShares(Configuration conf, VPlacement.Method method, long keys) {
+    int r = Math.max(1, conf.getInt("mapreduce.job.reduces", 1));
+    if (method == VPlacement.Method.SWEEP) {
+      return r;
+    }
+    long per = Math.max(1, conf.getLong(KEYS_PER_SHARE, KEYS_PER_SHARE_DEFAULT));
+    return (int) Math.max(r, Math.min(Integer.MAX_VALUE, (keys + per - 1) / per));
   }
 
   /** Outcome of the sweep job. */
