@@ -11,7 +11,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MapContext;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 
@@ -59,6 +64,13 @@ public final class AlignedJoin {
    * {@link MrKeys#K} and {@link MrKeys#SEED}.
    */
   public static void configureMapSide(Job job, Path blocks, Path uDir) throws IOException {
+    configureMapSide(job, blocks, uDir, AlignedRowKeysMapper.class);
+  }
+
+  /** As above with another mapper, which must call {@link #loadAssignments} in its setup. */
+  @SuppressWarnings("rawtypes")
+  public static void configureMapSide(Job job, Path blocks, Path uDir, Class<? extends Mapper> mapper)
+      throws IOException {
     Configuration c = job.getConfiguration();
     Path qualified = uDir.getFileSystem(c).makeQualified(uDir);
     c.set(U_ASSIGNMENT, qualified.toString());
@@ -69,7 +81,40 @@ public final class AlignedJoin {
     for (Path p : BlockFiles.list(blocks.getFileSystem(c), blocks)) {
       FileInputFormat.addInputPath(job, p);
     }
-    job.setMapperClass(AlignedRowKeysMapper.class);
+    job.setMapperClass(mapper);
+  }
+
+  /**
+   * In a map task of a map-side join: the (row id → part) pairs of the task's block, read from the block's
+   * assignment file; counts ASSIGNMENTS_IN, and DUPLICATE_ASSIGNMENT and BAD_PART (not loaded). The mapper removes
+   * each row's entry as it meets it and counts what is left as ASSIGNMENT_WITHOUT_ROW in cleanup.
+   */
+  public static Long2IntOpenHashMap loadAssignments(TaskInputOutputContext<?, ?, ?, ?> context, int k)
+      throws IOException {
+    Configuration conf = context.getConfiguration();
+    Path block = ((FileSplit) ((MapContext<?, ?, ?, ?>) context).getInputSplit()).getPath();
+    FileSystem fs = block.getFileSystem(conf);
+    Path uDir = new Path(conf.get(U_ASSIGNMENT));
+    Path file = AssignmentFiles.fileFor(uDir, BlockFiles.indexOf(fs, block));
+    FileSystem ufs = uDir.getFileSystem(conf);
+    if (!ufs.exists(file)) {
+      throw new IOException("block " + block + " has no assignment file " + file);
+    }
+    AssignmentFiles.Rows a = AssignmentFiles.read(ufs, file);
+    Long2IntOpenHashMap partOf = new Long2IntOpenHashMap(Math.max(16, a.n));
+    partOf.defaultReturnValue(-1);
+    context.getCounter(JoinCounters.ASSIGNMENTS_IN).increment(a.n);
+    for (int r = 0; r < a.n; r++) {
+      int p = a.parts[r];
+      if (p < 0 || p >= k) {
+        context.getCounter(JoinCounters.BAD_PART).increment(1);
+        continue;
+      }
+      if (partOf.put(a.ids[r], p) != -1) {
+        context.getCounter(JoinCounters.DUPLICATE_ASSIGNMENT).increment(1);
+      }
+    }
+    return partOf;
   }
 
   /** Fails unless every row met exactly one assignment and vice versa. Returns the number of rows. */

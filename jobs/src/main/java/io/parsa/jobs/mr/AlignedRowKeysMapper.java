@@ -1,22 +1,17 @@
 package io.parsa.jobs.mr;
 
 import io.parsa.avro.GraphRow;
-import io.parsa.yarn.io.AssignmentFiles;
-import io.parsa.yarn.io.BlockFiles;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /**
  * The blocks ⋈ u-assignment join without a shuffle, for a u-assignment aligned with the blocks (one file per block,
- * {@link AssignmentFiles#fileFor}, as partition-u, refine-u and assign-baseline write it): a task reads one whole
+ * {@code AssignmentFiles.fileFor}, as partition-u, refine-u and assign-baseline write it): a task reads one whole
  * block file and, into memory, that block's assignment file (a few bytes per row of one block), and emits what
  * {@link RowKeysReducer} emits after the reduce-side join: (key, PAIR(placed part, random part)) per distinct key
  * of each row, and rows per part of both placements as part stats. The same join counters prove that every row
@@ -41,27 +36,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
     seed = MrKeys.seed(context.getConfiguration());
     rowsPlaced = stats.array(RowKeysReducer.ROWS_PLACED, k);
     rowsRandom = stats.array(RowKeysReducer.ROWS_RANDOM, k);
-    Path block = ((FileSplit) context.getInputSplit()).getPath();
-    FileSystem fs = block.getFileSystem(context.getConfiguration());
-    Path uDir = new Path(context.getConfiguration().get(AlignedJoin.U_ASSIGNMENT));
-    Path file = AssignmentFiles.fileFor(uDir, BlockFiles.indexOf(fs, block));
-    if (!fs.exists(file)) {
-      throw new IOException("block " + block + " has no assignment file " + file);
-    }
-    AssignmentFiles.Rows a = AssignmentFiles.read(uDir.getFileSystem(context.getConfiguration()), file);
-    partOf = new Long2IntOpenHashMap(Math.max(16, a.n));
-    partOf.defaultReturnValue(-1);
-    for (int r = 0; r < a.n; r++) {
-      context.getCounter(JoinCounters.ASSIGNMENTS_IN).increment(1);
-      int p = a.parts[r];
-      if (p < 0 || p >= k) {
-        context.getCounter(JoinCounters.BAD_PART).increment(1);
-        continue;
-      }
-      if (partOf.put(a.ids[r], p) != -1) {
-        context.getCounter(JoinCounters.DUPLICATE_ASSIGNMENT).increment(1);
-      }
-    }
+    partOf = AlignedJoin.loadAssignments(context, k);
   }
 
   @Override

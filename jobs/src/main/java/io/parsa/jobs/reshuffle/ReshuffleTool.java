@@ -6,6 +6,7 @@ import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.common.AvroFiles;
 import io.parsa.jobs.common.LocalJobs;
+import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
@@ -171,14 +172,20 @@ public class ReshuffleTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     long t0 = System.nanoTime();
     try {
+      // rows cross the shuffle once when each block's assignment file can be read beside it (map-side join)
+      boolean aligned = AlignedJoin.aligned(conf, blocks, uAssign);
+      Job join = null;
       Path joinDir = new Path(work, "join");
-      Job join = RowJoinJob.newJoin(conf, name(), ReshuffleTool.class, blocks, uAssign, k, AssignReducer.class,
-          PartRowKey.class, r, joinDir);
-      join.getConfiguration().setBoolean(MrKeys.CARRY_RAW, true);
-      Jobs.run(join);
-      long rows = RowJoinJob.check(join);
+      if (!aligned) {
+        join = RowJoinJob.newJoin(conf, name(), ReshuffleTool.class, blocks, uAssign, k, AssignReducer.class,
+            PartRowKey.class, r, joinDir);
+        join.getConfiguration().setBoolean(MrKeys.CARRY_RAW, true);
+        Jobs.run(join);
+        RowJoinJob.check(join);
+      }
 
-      Job shards = Jobs.newJob(conf, name(), "write " + k + " shards (" + outFormat + ")", ReshuffleTool.class);
+      Job shards = Jobs.newJob(conf, name(), "write " + k + " shards (" + outFormat + ")"
+          + (aligned ? ", map-side join" : ""), ReshuffleTool.class);
       Configuration sc = shards.getConfiguration();
       sc.setInt(MrKeys.K, k);
       sc.set(OUTPUT_FORMAT, outFormat);
@@ -189,9 +196,13 @@ public class ReshuffleTool extends ParsaTool {
             vAssign.getFileSystem(conf).getWorkingDirectory()).toString());
         Jobs.readsInTasks(shards, vAssign);
       }
-      shards.setInputFormatClass(SequenceFileInputFormat.class);
-      FileInputFormat.addInputPath(shards, joinDir);
-      shards.setMapperClass(Mapper.class);
+      if (aligned) {
+        AlignedJoin.configureMapSide(shards, blocks, uAssign, AlignedShardMapper.class);
+      } else {
+        shards.setInputFormatClass(SequenceFileInputFormat.class);
+        FileInputFormat.addInputPath(shards, joinDir);
+        shards.setMapperClass(Mapper.class);
+      }
       shards.setMapOutputKeyClass(PartRowKey.class);
       shards.setMapOutputValueClass(JoinValue.class);
       shards.setPartitionerClass(PartPartitioner.class);
@@ -209,6 +220,11 @@ public class ReshuffleTool extends ParsaTool {
       Jobs.run(shards);
 
       Jobs.checkZero(shards, Counters.KEYS_WITHOUT_NEW_KEY, Counters.REWRITE_MISMATCH);
+      if (aligned) {
+        AlignedJoin.check(shards);
+        join = shards; // the input-side counters are the map tasks'
+      }
+      long rows = Jobs.count(join, JoinCounters.ROWS_IN);
       Jobs.checkEqual("reshuffle: rows out vs rows in", rows, Jobs.count(shards, Counters.ROWS_OUT));
       long nnz = Jobs.count(join, JoinCounters.NONZEROS_IN);
       Jobs.checkEqual("reshuffle: non-zeros out vs in", nnz, Jobs.count(shards, Counters.NONZEROS_OUT));

@@ -47,6 +47,7 @@ class ReshuffleToolTest {
       u.put(r.getId(), (int) (r.getId() % 2)); // parts 0 and 1 only; part 2 stays empty
     }
     TestData.writeUAssignment(fs, new Path(dir, "u"), u);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "ua"), rows, 2, u);
     List<VAssignment> v = List.of(new VAssignment(3L, 0, 0L), new VAssignment(5L, 1, 1L),
         new VAssignment(7L, 1, 2L));
     TestData.writeAvro(fs, new Path(dir, "v/part-m-00000.avro"), v);
@@ -73,6 +74,28 @@ class ReshuffleToolTest {
     assertEquals(3, fs.globStatus(new Path(dir, "shards/part-*")).length);
     assertTrue(fs.exists(new Path(dir, "shards/_SUCCESS")));
     assertEquals(2, run("--output", dir + "/shards"), "existing output refused");
+  }
+
+  /** An aligned u-assignment (one file per block) is joined in the shard job's map tasks: the same shards. */
+  @Test
+  void alignedAssignmentJoinsMapSideIntoTheSameShards() throws Exception {
+    assertTrue(io.parsa.jobs.mr.AlignedJoin.aligned(CONF, new Path(dir, "blocks"), new Path(dir, "ua")));
+    assertEquals(0, ToolRunner.run(CONF, new ReshuffleTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/ua", "--k", "3", "--output", dir + "/shards-aligned", "--renumber",
+        "--v-assignment", dir + "/v"}));
+    assertEquals(0, run("--output", dir + "/shards-joined", "--renumber", "--v-assignment", dir + "/v"));
+    for (int i = 0; i < 3; i++) {
+      String name = String.format("part-%05d", i);
+      assertEquals(read(new Path(dir, "shards-joined/" + name)), read(new Path(dir, "shards-aligned/" + name)), name);
+    }
+    // a block whose assignment file lacks a row: the step fails and writes nothing
+    io.parsa.yarn.io.AssignmentFiles.write(fs, new Path(dir, "ua-missing"), 0, 0, new long[] {0}, new int[] {0});
+    fs.create(new Path(dir, "ua-missing/_SUCCESS"), true).close();
+    org.apache.hadoop.fs.FileUtil.copy(fs, io.parsa.yarn.io.AssignmentFiles.fileFor(new Path(dir, "ua"), 1), fs,
+        io.parsa.yarn.io.AssignmentFiles.fileFor(new Path(dir, "ua-missing"), 1), false, CONF);
+    assertEquals(1, ToolRunner.run(CONF, new ReshuffleTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/ua-missing", "--k", "3", "--output", dir + "/shards-missing"}));
+    assertTrue(!fs.exists(new Path(dir, "shards-missing")));
   }
 
   @Test
