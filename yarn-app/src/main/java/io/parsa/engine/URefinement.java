@@ -498,6 +498,50 @@ public final class URefinement {
     return m.clone();
   }
 
+  /** max_i M_i. */
+  public long maxWorkingSet() {
+    return Arrays.stream(m).max().orElse(0);
+  }
+
+  /** T_sum when every key is stored on a part that uses it: 2 (Σ_i M_i − |V|) (depends on U alone). */
+  public long sumTrafficIfHome() {
+    return 2 * (Arrays.stream(m).sum() - numKeys);
+  }
+
+  /**
+   * The input-order start: rows ranked by row id over all blocks and cut into k consecutive runs whose sizes differ
+   * by at most one ({@code parts[b][r]} = ⌊rank·k/n⌋). Row ids follow the input order (line numbers within files,
+   * vertex ids of edge lists), which often carries locality that a random block split hides: web crawls numbered by
+   * site, corpora grouped by topic. A start, not a placement: refinement and the choice between starts follow.
+   */
+  public static int[][] inputOrderStart(int k, List<Block> blocks) {
+    int n = 0;
+    for (Block b : blocks) {
+      n += b.numRows();
+    }
+    long[] ids = new long[n];
+    int w = 0;
+    for (Block b : blocks) {
+      for (int r = 0; r < b.numRows(); r++) {
+        ids[w++] = b.rowId(r);
+      }
+    }
+    Arrays.sort(ids);
+    int[][] parts = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      parts[b] = new int[blk.numRows()];
+      for (int r = 0; r < blk.numRows(); r++) {
+        int rank = Arrays.binarySearch(ids, blk.rowId(r));
+        if (rank < 0 || (rank > 0 && ids[rank - 1] == blk.rowId(r)) || (rank + 1 < n && ids[rank + 1] == blk.rowId(r))) {
+          throw new IllegalArgumentException("row id " + blk.rowId(r) + " is not unique over the blocks");
+        }
+        parts[b][r] = (int) ((long) rank * k / n);
+      }
+    }
+    return parts;
+  }
+
   /** One line: F, M_max, Σ M_i. */
   public String summary() {
     long mMax = 0;

@@ -153,4 +153,34 @@ class URefinementTest {
     long after = PlacementEvaluator.evaluate(k, blocks, ref.parts()).tSum();
     assertTrue(after < before * 0.9, "T_sum " + before + " -> " + after);
   }
+
+  /** The input-order start cuts the rows, ranked by id over all blocks, into k runs of ⌊n/k⌋ or ⌈n/k⌉ rows. */
+  @Test
+  void inputOrderStartCutsTheIdOrderIntoBalancedRuns() {
+    SplittableRandom rnd = new SplittableRandom(17);
+    for (int k : new int[] {2, 3, 7, 16}) {
+      List<Block> blocks = blocks(rnd, 3, 20 + rnd.nextInt(30), 200, 4);
+      int[][] parts = URefinement.inputOrderStart(k, blocks);
+      int n = blocks.stream().mapToInt(Block::numRows).sum();
+      int[] size = sizes(k, parts);
+      for (int i = 0; i < k; i++) {
+        assertTrue(size[i] == n / k || size[i] == (n + k - 1) / k, "part " + i + " has " + size[i] + " of " + n);
+      }
+      // parts follow the id order: a smaller id never sits in a higher part
+      for (int b = 0; b < blocks.size(); b++) {
+        for (int r = 0; r < blocks.get(b).numRows(); r++) {
+          for (int c = 0; c < blocks.size(); c++) {
+            for (int s = 0; s < blocks.get(c).numRows(); s++) {
+              if (blocks.get(b).rowId(r) < blocks.get(c).rowId(s)) {
+                assertTrue(parts[b][r] <= parts[c][s]);
+              }
+            }
+          }
+        }
+      }
+    }
+    Block dup = new Block(new long[] {5, 5}, new int[] {0, 1, 2}, new long[] {1, 2}, null);
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> URefinement.inputOrderStart(2, List.of(dup)));
+  }
 }

@@ -15,6 +15,7 @@ import io.parsa.yarn.io.BlockStats;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,10 @@ public class RefineUTool extends ParsaTool {
   public static final int DEFAULT_ROUNDS = 10;
   /** Default exponent schedule: max-weighted rounds (p = 8), then connectivity rounds (p = 1), both guarded. */
   public static final String DEFAULT_SCHEDULE = "8,1";
+  /** Refinement starts. */
+  public static final String START_GIVEN = "given";
+  public static final String START_ORDER = "order";
+  public static final String DEFAULT_STARTS = START_GIVEN + "," + START_ORDER;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -123,6 +128,9 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("schedule", "P[,P..]", "objective exponent of each phase, sum_i |N(U_i)|^p: large p weighs"
             + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + ")"))
         .addOption(flag("no-max-guard", "allow swaps that raise the largest working set"))
+        .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min + T_sum/min):"
+            + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
+            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
@@ -136,6 +144,16 @@ public class RefineUTool extends ParsaTool {
     int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
     double[] schedule = schedule(cl.getOptionValue("schedule", DEFAULT_SCHEDULE));
     boolean guard = !cl.hasOption("no-max-guard");
+    List<String> starts = new ArrayList<>();
+    for (String st : cl.getOptionValue("starts", DEFAULT_STARTS).split(",")) {
+      String t = st.trim();
+      if (!t.equals(START_GIVEN) && !t.equals(START_ORDER)) {
+        throw new UsageException("--starts: expected 'given' and/or 'order', got '" + t + "'");
+      }
+      if (!starts.contains(t)) {
+        starts.add(t);
+      }
+    }
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -178,30 +196,25 @@ public class RefineUTool extends ParsaTool {
     double loadSec = (System.nanoTime() - t0) / 1e9;
 
     long t1 = System.nanoTime();
-    URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
-    LOG.info("refine-u: {} rows, {} blocks, k={}, start {}", rows, blocks.size(), k, ref.summary());
-    List<Map<String, Object>> log = new ArrayList<>();
-    for (double p : schedule) {
-      ref.setExponent(p);
-      for (int round = 1; round <= rounds; round++) {
-        long tr = System.nanoTime();
-        URefinement.RoundStats st = ref.round();
-        double secs = (System.nanoTime() - tr) / 1e9;
-        LOG.info("refine-u: p={} round {}: {} ({} s)", p, round, st, String.format("%.2f", secs));
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("exponent", p);
-        e.put("round", round);
-        e.put("rowsMoved", st.moves());
-        e.put("objectiveChangePercent", st.objectiveChangePercent());
-        e.put("maxWorkingSet", st.mMax());
-        e.put("sumWorkingSet", st.mSum());
-        e.put("seconds", secs);
-        log.add(e);
-        if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
-          break;
-        }
+    boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    List<Candidate> candidates = new ArrayList<>();
+    for (String start : starts) {
+      if (start.equals(START_ORDER) && weighted) {
+        LOG.info("refine-u: no input-order start for weighted rows (it balances row counts, not weights)");
+        continue;
+      }
+      int[][] from = start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts;
+      candidates.add(refine(start, k, blocks, from, schedule, rounds, guard));
+    }
+    Candidate best = choose(candidates);
+    Result ref = best.ref;
+    if (candidates.size() > 1) {
+      for (Candidate c : candidates) {
+        LOG.info("refine-u: start '{}' refined to M_max {}, T_sum {} ({} s){}", c.start, c.ref.maxWorkingSet(),
+            c.ref.sumTrafficIfHome(), String.format("%.2f", c.seconds), c == best ? " <- kept" : "");
       }
     }
+    List<Map<String, Object>> log = best.log;
     double refineSec = (System.nanoTime() - t1) / 1e9;
 
     Path tmp = OutputPaths.tempFor(out);
@@ -225,7 +238,22 @@ public class RefineUTool extends ParsaTool {
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
       stats.put("refineSeconds", refineSec);
+      stats.put("start", best.start);
       stats.put("rounds", log);
+      List<Map<String, Object>> cands = new ArrayList<>();
+      for (Candidate c : candidates) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("start", c.start);
+        e.put("startMaxWorkingSet", c.startMMax);
+        e.put("startSumTraffic", c.startTSum);
+        e.put("maxWorkingSet", c.ref.maxWorkingSet());
+        e.put("sumTraffic", c.ref.sumTrafficIfHome());
+        e.put("seconds", c.seconds);
+        e.put("kept", c == best);
+        e.put("rounds", c.log);
+        cands.add(e);
+      }
+      stats.put("starts", cands);
       JsonFiles.write(fs, new Path(tmp, "_refine.json"), stats);
       OutputPaths.commit(fs, tmp, out, overwrite);
     } finally {
@@ -234,6 +262,87 @@ public class RefineUTool extends ParsaTool {
     LOG.info("refine-u: {} rows refined in {} s (read {} s) -> {}; {}", rows,
         String.format("%.2f", refineSec), String.format("%.2f", loadSec), out, ref.summary());
     return 0;
+  }
+
+  /** One refined start. */
+  private static final class Candidate {
+    final String start;
+    /** What is kept of the refinement (its per-key counts are dropped, so starts never share the heap). */
+    final Result ref;
+    final List<Map<String, Object>> log;
+    final long startMMax;
+    final long startTSum;
+    final double seconds;
+
+    Candidate(String start, Result ref, List<Map<String, Object>> log, long startMMax, long startTSum,
+        double seconds) {
+      this.start = start;
+      this.ref = ref;
+      this.log = log;
+      this.startMMax = startMMax;
+      this.startTSum = startTSum;
+      this.seconds = seconds;
+    }
+  }
+
+  /** A refined assignment and its figures. */
+  private record Result(int[][] parts, int[] sizes, long[] workingSets, long maxWorkingSet, long sumTrafficIfHome,
+      String summary) {}
+
+  /** Runs the schedule's rounds from {@code parts}, logging every round. */
+  private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
+      int rounds, boolean guard) {
+    long t0 = System.nanoTime();
+    URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
+    LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
+        : Arrays.stream(ref.sizes()).sum(), blocks.size(), k, ref.summary());
+    long m0 = ref.maxWorkingSet();
+    long t0Sum = ref.sumTrafficIfHome();
+    List<Map<String, Object>> log = new ArrayList<>();
+    for (double p : schedule) {
+      ref.setExponent(p);
+      for (int round = 1; round <= rounds; round++) {
+        long tr = System.nanoTime();
+        URefinement.RoundStats st = ref.round();
+        double secs = (System.nanoTime() - tr) / 1e9;
+        LOG.info("refine-u: start '{}' p={} round {}: {} ({} s)", start, p, round, st, String.format("%.2f", secs));
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("exponent", p);
+        e.put("round", round);
+        e.put("rowsMoved", st.moves());
+        e.put("objectiveChangePercent", st.objectiveChangePercent());
+        e.put("maxWorkingSet", st.mMax());
+        e.put("sumWorkingSet", st.mSum());
+        e.put("sumTraffic", st.tSumIfHome());
+        e.put("seconds", secs);
+        log.add(e);
+        if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
+          break;
+        }
+      }
+    }
+    Result res = new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
+        ref.summary());
+    return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /**
+   * The refined start to keep: the one with the smallest M_max / (least M_max) + T_sum / (least T_sum) over the
+   * candidates (both objectives weigh alike; a start that is better on both always wins), the first on a tie.
+   */
+  static Candidate choose(List<Candidate> cs) {
+    double mMin = cs.stream().mapToLong(c -> c.ref.maxWorkingSet()).min().orElse(1);
+    double tMin = cs.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(1);
+    Candidate best = null;
+    double bestScore = Double.POSITIVE_INFINITY;
+    for (Candidate c : cs) {
+      double score = c.ref.maxWorkingSet() / Math.max(1, mMin) + c.ref.sumTrafficIfHome() / Math.max(1, tMin);
+      if (score < bestScore - 1e-12) {
+        best = c;
+        bestScore = score;
+      }
+    }
+    return best;
   }
 
   private static double[] schedule(String s) {

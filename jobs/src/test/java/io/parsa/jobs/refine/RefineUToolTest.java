@@ -92,6 +92,59 @@ class RefineUToolTest {
         "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
   }
 
+  /**
+   * Rows whose ids follow their communities (as a crawl numbered by site): the input-order start finds them, and
+   * refine-u keeps it over the given round-robin start, which it also refines; --starts given keeps the given one.
+   */
+  @Test
+  void inputOrderStartIsKeptWhenItRefinesBetter() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-order");
+    int k = 4;
+    Random rnd = new Random(5);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < 400; id++) {
+      int community = (int) (id / 100);
+      long[] keys = new long[5];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = 1 + community * 200 + rnd.nextInt(200); // wide communities: swaps alone do not untangle them
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    for (String starts : new String[] {"given,order", "given"}) {
+      Path out = new Path(dir, "u-" + starts.replace(',', '-'));
+      assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+          "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts}));
+    }
+    Map<Long, Integer> both = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-given-order"), UAssignment.class)) {
+      assertNull(both.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    Map<Long, Integer> given = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-given"), UAssignment.class)) {
+      given.put(a.getId(), a.getPart());
+    }
+    assertEquals(assign.keySet(), both.keySet());
+    int[] sizes = new int[k];
+    both.values().forEach(p -> sizes[p]++);
+    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    long[] kept = workingSets(keysOf, both, k);
+    long[] fromGiven = workingSets(keysOf, given, k);
+    assertTrue(kept[0] < fromGiven[0] && kept[1] < fromGiven[1], "order start: sum/max M " + kept[0] + "/" + kept[1]
+        + ", given start refined: " + fromGiven[0] + "/" + fromGiven[1]);
+    String json = new String(fs.open(new Path(dir, "u-given-order/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"start\" : \"order\""), json);
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u-bad", "--k", "" + k, "--starts", "given,metis"}));
+  }
+
   @Test
   void rowMissingFromTheAssignmentIsAUsageError() throws Exception {
     FileSystem fs = FileSystem.get(conf);
