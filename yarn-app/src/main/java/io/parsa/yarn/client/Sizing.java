@@ -20,6 +20,12 @@ public final class Sizing {
   static final double SERVER_BYTES_PER_KEY_WORD = 11;
   /** Keys of one shard over the mean (the key hash spreads keys evenly; margin for the growth steps of tables). */
   static final double SERVER_SKEW = 1.10;
+  /**
+   * Share of a server's heap its shard may fill: the rest is room for the collector and for the table a sub-map
+   * grows into while the old one is still live (measured at 3·10^8 non-zeros / 5.9·10^7 keys, k = 16: a server whose
+   * heap just held the estimated 2.2 GB shard died of OutOfMemoryError four times).
+   */
+  static final double SERVER_LIVE_FRACTION = 0.7;
   /** Heap of a server beside its shard: JVM, Hadoop file system client, RPC and TLS buffers, push log. */
   static final long SERVER_FIXED_MB = 128;
   /**
@@ -66,7 +72,7 @@ public final class Sizing {
     int wpk = (k + 63) >>> 6;
     double perKey = SERVER_BYTES_PER_KEY + SERVER_BYTES_PER_KEY_WORD * wpk;
     double keys = Math.ceil(st.distinctKeys / (double) servers) * SERVER_SKEW;
-    return SERVER_FIXED_MB + (long) Math.ceil(keys * perKey / (1 << 20));
+    return SERVER_FIXED_MB + (long) Math.ceil(keys * perKey / SERVER_LIVE_FRACTION / (1 << 20));
   }
 
   static long workerHeapMb(BlockStats st, int k) {
@@ -88,6 +94,17 @@ public final class Sizing {
     long mb = (long) Math.ceil(heapMb / f);
     mb = (mb + 127) / 128 * 128;
     return (int) Math.max(FLOOR_MB, Math.min(Integer.MAX_VALUE, mb));
+  }
+
+  /** {@code mb} rounded up to a multiple of the scheduler's minimum allocation, as YARN normalises requests. */
+  static long round(Configuration conf, long mb) {
+    long min = Math.max(1, conf.getLong("yarn.scheduler.minimum-allocation-mb", 1024));
+    return (mb + min - 1) / min * min;
+  }
+
+  /** Memory the plan holds at once: master, every server and {@code workers} workers, each rounded. */
+  static long totalMb(Configuration conf, Plan p, int workers) {
+    return round(conf, p.amMb) + p.servers * round(conf, p.serverMb) + workers * round(conf, p.workerMb);
   }
 
   /**
@@ -141,6 +158,17 @@ public final class Sizing {
    * {@code parsa.sizing.check=false}.
    */
   public static void check(Configuration conf, Plan p, BlockStats st, int k, long maxAllocationMb) {
+    check(conf, p, st, k, maxAllocationMb, -1, -1);
+  }
+
+  /**
+   * As {@link #check(Configuration, Plan, BlockStats, int, long)}, and also refuses a plan whose containers,
+   * rounded up to {@code yarn.scheduler.minimum-allocation-mb} as the scheduler does, need more memory at once
+   * (master + servers + {@code workers} workers) than the cluster's running NodeManagers offer in all
+   * ({@code clusterMb}, -1 if unknown): such a run would wait for containers that never come.
+   */
+  public static void check(Configuration conf, Plan p, BlockStats st, int k, long maxAllocationMb, long clusterMb,
+      int workers) {
     if (!conf.getBoolean(ParsaYarnConfig.SIZING_CHECK, ParsaYarnConfig.DEFAULT_SIZING_CHECK)) {
       return;
     }
@@ -155,6 +183,16 @@ public final class Sizing {
               c[0].equals("server") ? "; use more --servers" : c[0].equals("worker")
                   ? "; ingest into more blocks (--blocks) so that one block needs less" : ""));
         }
+      }
+    }
+    if (clusterMb > 0 && workers > 0) {
+      long need = totalMb(conf, p, workers);
+      if (need > clusterMb) {
+        problems.add(String.format(Locale.ROOT, "the application needs %,d MB at once (master %d + %d server(s) x %d"
+            + " + %d worker(s) x %d MB, rounded up to yarn.scheduler.minimum-allocation-mb) but the cluster's"
+            + " NodeManagers offer %,d MB in all; use fewer --workers, a cluster with more memory, or ingest into more"
+            + " blocks (--blocks) so that each worker needs less", need, round(conf, p.amMb), p.servers,
+            round(conf, p.serverMb), workers, round(conf, p.workerMb), clusterMb));
       }
     }
     long amHeap = ParsaYarnConfig.heapMb(conf, p.amMb);

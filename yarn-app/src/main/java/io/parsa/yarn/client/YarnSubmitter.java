@@ -74,8 +74,14 @@ public final class YarnSubmitter {
       ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
       ApplicationId appId = ctx.getApplicationId();
       // refuse what cannot fit before anything is staged or submitted
+      long clusterMb = 0;
+      for (org.apache.hadoop.yarn.api.records.NodeReport n
+          : yarn.getNodeReports(org.apache.hadoop.yarn.api.records.NodeState.RUNNING)) {
+        clusterMb += n.getCapability().getMemorySize();
+      }
       Sizing.check(conf, plan, blockStats, job.k,
-          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize());
+          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize(),
+          clusterMb > 0 ? clusterMb : -1, job.workers);
       String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
       staging = fs.makeQualified(new Path(root, appId.toString()));
       fs.mkdirs(staging);

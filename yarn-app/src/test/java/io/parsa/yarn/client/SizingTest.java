@@ -55,6 +55,31 @@ class SizingTest {
     Sizing.check(conf, p, st, 16, 16_384);
   }
 
+  /**
+   * The 3·10^8 run's data (5.9·10^7 keys, blocks of 8·10^6 non-zeros) on the 8 GB pseudo-cluster: the server's
+   * shard is given room beyond its live size, and a plan that needs more memory at once than the NodeManagers offer
+   * is refused with the numbers before submission; a cluster with room passes.
+   */
+  @Test
+  void aPlanLargerThanTheWholeClusterIsRefusedWithTheNumbers() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setLong("yarn.scheduler.minimum-allocation-mb", 256);
+    BlockStats st = stats(50, 601_765, 7_984_780, 58_866_691L);
+    Sizing.Plan p = Sizing.plan(conf, st, 16, 2, -1, 50);
+    // the live shard (~35 bytes a key) fills at most SERVER_LIVE_FRACTION of the server heap
+    double live = 58_866_691L * 1.1 * 35 / (1 << 20) / p.servers;
+    assertTrue(ParsaYarnConfig.heapMb(conf, p.serverMb) >= live / Sizing.SERVER_LIVE_FRACTION,
+        "server heap " + ParsaYarnConfig.heapMb(conf, p.serverMb) + " MB for a " + live + " MB shard");
+    long total = Sizing.totalMb(conf, p, 2);
+    assertEquals(0, total % 256);
+    UsageException e = assertThrows(UsageException.class, () -> Sizing.check(conf, p, st, 16, 8192, 8192, 2));
+    assertTrue(e.getMessage().contains("needs " + String.format(java.util.Locale.ROOT, "%,d", total) + " MB at once"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("offer 8,192 MB in all"), e.getMessage());
+    Sizing.check(conf, p, st, 16, 8192, 12_288, 2);
+    Sizing.check(conf, p, st, 16, 8192, -1, 2); // cluster size unknown: not checked
+  }
+
   @Test
   void theWorkerHeapCoversTheMeasuredNeedOfTheLargestBlockOfThe3e8Run() throws Exception {
     Configuration conf = new Configuration(false);
