@@ -41,16 +41,25 @@ public class RowMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWrita
     for (int i = 0; i < n; i++) {
       keys[i] = ks.get(i);
     }
-    byte[] raw = rawBytes(row);
-    context.getCounter(JoinCounters.ROWS_IN).increment(1);
-    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
-    context.getCounter(JoinCounters.RAW_BYTES_IN).increment(raw.length);
-    context.getCounter(JoinCounters.ROW_HASH_SUM_IN).increment(Mix.hashBytes(HASH_SEED_1, raw, 0, raw.length));
-    context.getCounter(JoinCounters.ROW_HASH2_SUM_IN).increment(Mix.hashBytes(HASH_SEED_2, raw, 0, raw.length));
+    byte[] raw = countIn(row, context);
     Double w = row.getWeight();
     outValue.setRow(row.getId(), keys, n, carryRaw ? raw : null, carryRaw && w != null ? w : Double.NaN);
     outKey.set(row.getId());
     context.write(outKey, outValue);
+  }
+
+  /**
+   * Counts one row read from the blocks: rows, non-zeros, raw bytes and the two "before" checksums of its raw bytes,
+   * which reshuffle compares with its shards. Returns the raw bytes.
+   */
+  public static byte[] countIn(GraphRow row, org.apache.hadoop.mapreduce.TaskInputOutputContext<?, ?, ?, ?> context) {
+    byte[] raw = rawBytes(row);
+    context.getCounter(JoinCounters.ROWS_IN).increment(1);
+    context.getCounter(JoinCounters.NONZEROS_IN).increment(row.getKeys().size());
+    context.getCounter(JoinCounters.RAW_BYTES_IN).increment(raw.length);
+    context.getCounter(JoinCounters.ROW_HASH_SUM_IN).increment(Mix.hashBytes(HASH_SEED_1, raw, 0, raw.length));
+    context.getCounter(JoinCounters.ROW_HASH2_SUM_IN).increment(Mix.hashBytes(HASH_SEED_2, raw, 0, raw.length));
+    return raw;
   }
 
   /** A copy of GraphRow.raw (an empty array if absent). */

@@ -4,7 +4,6 @@ import io.parsa.avro.GraphRow;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
-import io.parsa.jobs.mr.Mix;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.RowMapper;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -39,12 +38,7 @@ public class AlignedShardMapper extends Mapper<AvroKey<GraphRow>, NullWritable, 
     GraphRow row = key.datum();
     List<Long> ks = row.getKeys();
     int n = ks.size();
-    byte[] raw = RowMapper.rawBytes(row);
-    context.getCounter(JoinCounters.ROWS_IN).increment(1);
-    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
-    context.getCounter(JoinCounters.RAW_BYTES_IN).increment(raw.length);
-    context.getCounter(JoinCounters.ROW_HASH_SUM_IN).increment(Mix.hashBytes(RowMapper.HASH_SEED_1, raw, 0, raw.length));
-    context.getCounter(JoinCounters.ROW_HASH2_SUM_IN).increment(Mix.hashBytes(RowMapper.HASH_SEED_2, raw, 0, raw.length));
+    byte[] raw = RowMapper.countIn(row, context);
     int part = partOf.remove(row.getId());
     if (part < 0) {
       context.getCounter(JoinCounters.ROW_WITHOUT_ASSIGNMENT).increment(1);
