@@ -1,5 +1,6 @@
 package io.parsa.yarn.am;
 
+import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Secrets;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -79,6 +80,13 @@ public final class YarnContainers {
     // an OutOfMemoryError in any thread (a block prefetcher, say) ends the container at once, with the error in
     // its log, instead of leaving a live JVM that makes no progress until the master's liveness timeout
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    // the heap estimates of Sizing were measured with the parallel collector; under G1 a server's 256 sub-maps of
+    // multi-MB arrays are humongous objects, and at 3·10^8 non-zeros a server sized for ~2.2 GB of shard died of
+    // OutOfMemoryError in a 3.2 GB heap
+    String opts = conf.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS, ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS).trim();
+    if (!opts.isEmpty()) {
+      cmd.add(opts);
+    }
     cmd.add(mainClass);
     cmd.addAll(args);
     cmd.add("1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout");
