@@ -12,7 +12,12 @@ import org.apache.hadoop.io.WritableUtils;
  * bytes and weight), an assignment of something to a part, or a pair of parts.
  *
  * <pre>
- * wire layout: tag:byte | id:vlong | a:vint | b:vint | nLongs:vint | longs:vlong* | hasRaw:byte [ len:vint bytes* ] | weight:double
+ * wire layout, by tag (only the fields the tag uses; a PAIR, the most frequent record of the shuffles, is 3 bytes):
+ *   ROW:         tag:byte | id:vlong | nLongs:vint | longs:vlong* | flags:byte [ len:vint bytes* ] [ weight:double ]
+ *                (flags bit 0: raw present, bit 1: weight present)
+ *   PART, PAIR:  tag:byte | a:vint | b:vint
+ *   PARTS:       tag:byte | nLongs:vint | longs:vlong*
+ *   USAGE:       tag:byte | a:vint | nLongs:vint | longs:vlong*
  * </pre>
  */
 public final class JoinValue implements Writable {
@@ -169,29 +174,41 @@ public final class JoinValue implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeByte(tag);
-    WritableUtils.writeVLong(out, id);
-    WritableUtils.writeVInt(out, a);
-    WritableUtils.writeVInt(out, b);
+    switch (tag) {
+      case ROW -> {
+        WritableUtils.writeVLong(out, id);
+        writeLongs(out);
+        boolean hasWeight = !Double.isNaN(weight);
+        out.writeByte((raw != null ? 1 : 0) | (hasWeight ? 2 : 0));
+        if (raw != null) {
+          WritableUtils.writeVInt(out, raw.length);
+          out.write(raw);
+        }
+        if (hasWeight) {
+          out.writeDouble(weight);
+        }
+      }
+      case PART, PAIR -> {
+        WritableUtils.writeVInt(out, a);
+        WritableUtils.writeVInt(out, b);
+      }
+      case PARTS -> writeLongs(out);
+      case USAGE -> {
+        WritableUtils.writeVInt(out, a);
+        writeLongs(out);
+      }
+      default -> throw new IOException("JoinValue with unknown tag " + tag);
+    }
+  }
+
+  private void writeLongs(DataOutput out) throws IOException {
     WritableUtils.writeVInt(out, nLongs);
     for (int i = 0; i < nLongs; i++) {
       WritableUtils.writeVLong(out, longs[i]);
     }
-    if (raw == null) {
-      out.writeByte(0);
-    } else {
-      out.writeByte(1);
-      WritableUtils.writeVInt(out, raw.length);
-      out.write(raw);
-    }
-    out.writeDouble(weight);
   }
 
-  @Override
-  public void readFields(DataInput in) throws IOException {
-    tag = in.readByte();
-    id = WritableUtils.readVLong(in);
-    a = WritableUtils.readVInt(in);
-    b = WritableUtils.readVInt(in);
+  private void readLongs(DataInput in) throws IOException {
     int n = WritableUtils.readVInt(in);
     if (longs.length < n) {
       longs = new long[n];
@@ -200,13 +217,35 @@ public final class JoinValue implements Writable {
       longs[i] = WritableUtils.readVLong(in);
     }
     nLongs = n;
-    if (in.readByte() == 1) {
-      raw = new byte[WritableUtils.readVInt(in)];
-      in.readFully(raw);
-    } else {
-      raw = null;
+  }
+
+  @Override
+  public void readFields(DataInput in) throws IOException {
+    clear(in.readByte());
+    switch (tag) {
+      case ROW -> {
+        id = WritableUtils.readVLong(in);
+        readLongs(in);
+        int flags = in.readByte();
+        if ((flags & 1) != 0) {
+          raw = new byte[WritableUtils.readVInt(in)];
+          in.readFully(raw);
+        }
+        if ((flags & 2) != 0) {
+          weight = in.readDouble();
+        }
+      }
+      case PART, PAIR -> {
+        a = WritableUtils.readVInt(in);
+        b = WritableUtils.readVInt(in);
+      }
+      case PARTS -> readLongs(in);
+      case USAGE -> {
+        a = WritableUtils.readVInt(in);
+        readLongs(in);
+      }
+      default -> throw new IOException("JoinValue with unknown tag " + tag);
     }
-    weight = in.readDouble();
   }
 
   @Override
