@@ -111,7 +111,9 @@ public class MetricsTool extends ParsaTool {
         .addOption(opt("seed", "N", "seed of the random baseline placement (default " + MrKeys.SEED_DEFAULT
             + ", or the key usage's own; a --key-usage made with another seed is refused)"))
         .addOption(opt("algorithm", "LABEL", "label of the placement in the report (default parsa)"))
-        .addOption(opt("reducers", "R", "reducers of the per-key job (default: -D mapreduce.job.reduces, else 1)"))
+        .addOption(opt("reducers", "R", "reducers of the per-key job (default: -D mapreduce.job.reduces, else one per"
+            + " file of the key usage, which has one per 256 MiB of blocks); the variant's Algorithm 2 stays one"
+            + " exact sweep"))
         .addOption(opt("join-reducers", "J", "without --key-usage: reducers of the blocks-u-assignment join and key"
             + " usage (default: from the blocks' size)"))
         .addOption(flag("no-variant", "skip the random-U + Algorithm-2-V figures (two jobs fewer)"))
@@ -125,7 +127,8 @@ public class MetricsTool extends ParsaTool {
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 1);
     String algorithm = cl.getOptionValue("algorithm", "parsa");
-    int r = intOpt(cl, "reducers", getConf().getInt("mapreduce.job.reduces", 1), 1);
+    int givenReducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
+        : getConf().getInt("mapreduce.job.reduces", -1);
     boolean withVariant = !cl.hasOption("no-variant");
     boolean overwrite = cl.hasOption("overwrite");
 
@@ -156,7 +159,7 @@ public class MetricsTool extends ParsaTool {
         // the variant is the paper's Algorithm 2 (one sweep), whatever partition-v's default method is
         Configuration vc = new Configuration(conf);
         vc.set(PartitionVTool.METHOD, VPlacement.Method.SWEEP.cliName());
-        PartitionVTool.sweep(vc, name(), usageDir, usage, variantDir, k, r, true);
+        PartitionVTool.sweep(vc, name(), usageDir, usage, variantDir, k, 1, true);
       }
 
       Job keys = Jobs.newJob(conf, name(), "per-key traffic against the v-assignment", MetricsTool.class);
@@ -173,7 +176,8 @@ public class MetricsTool extends ParsaTool {
       keys.setMapOutputKeyClass(LongWritable.class);
       keys.setMapOutputValueClass(JoinValue.class);
       keys.setReducerClass(KeyMetricsReducer.class);
-      keys.setNumReduceTasks(r);
+      // the per-key job reads |V| usage records and two v-assignments: as many reducers as the key usage has files
+      keys.setNumReduceTasks(givenReducers > 0 ? givenReducers : Math.max(1, usage.files));
       keys.setOutputKeyClass(NullWritable.class);
       keys.setOutputValueClass(NullWritable.class);
       keys.setOutputFormatClass(SequenceFileOutputFormat.class);
