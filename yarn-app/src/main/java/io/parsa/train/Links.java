@@ -23,19 +23,40 @@ import java.util.function.Consumer;
  * <p>Both directions of a worker-to-server connection are handled on the worker's end: requests worker i &rarr;
  * server j are delayed by machine i's link, responses server j &rarr; worker i by machine j's link (as if held on j's
  * outgoing link before they arrived). The server side needs no change.
+ *
+ * <p>On YARN, worker i and server i are separate containers: the worker's {@code Links} delays only its own requests
+ * ({@code delayResponses} false), and server j holds each answer to another machine's worker on its own link
+ * ({@link #responseLink(int)}) before returning it. Machine i's two processes then each have a link of the given
+ * rate instead of sharing one, which the report says.
  */
 public final class Links {
   private final int k;
-  private final AtomicLongArray bytes;
-  private final AtomicLongArray frameBytes;
+  /** Per connection (worker w, server s) at index w * k + s: bytes on the wire w -> s and s -> w. */
+  private final AtomicLongArray up;
+  private final AtomicLongArray down;
+  /** The same for Avro frames inside TLS. */
+  private final AtomicLongArray frameUp;
+  private final AtomicLongArray frameDown;
   private final long[] linkFreeAtNanos;
   private final double nanosPerByte;
+  private final boolean delayResponses;
 
-  /** {@code linkMbps} &le; 0: no emulation (loopback speed). */
+  /** {@code linkMbps} &le; 0: no emulation (loopback speed). Responses are delayed on the worker's end. */
   public Links(int k, double linkMbps) {
+    this(k, linkMbps, true);
+  }
+
+  /**
+   * {@code delayResponses}: whether answers server j &rarr; worker i are held on machine j's link here, on the
+   * worker's end (all machines in one JVM), or left to the server ({@link #responseLink(int)}).
+   */
+  public Links(int k, double linkMbps, boolean delayResponses) {
     this.k = k;
-    this.bytes = new AtomicLongArray(k * k);
-    this.frameBytes = new AtomicLongArray(k * k);
+    this.delayResponses = delayResponses;
+    this.up = new AtomicLongArray(k * k);
+    this.down = new AtomicLongArray(k * k);
+    this.frameUp = new AtomicLongArray(k * k);
+    this.frameDown = new AtomicLongArray(k * k);
     this.linkFreeAtNanos = new long[k];
     this.nanosPerByte = linkMbps > 0 ? 8_000.0 / linkMbps : 0;
   }
@@ -46,28 +67,59 @@ public final class Links {
 
   /** Bytes sent from machine {@code from} to machine {@code to} so far (from == to: inner-machine). */
   public long bytes(int from, int to) {
-    return bytes.get(from * k + to);
+    return up.get(from * k + to) + down.get(to * k + from);
+  }
+
+  /**
+   * Server {@code server}'s outgoing link as a {@link ParamServer.ResponseLink}: an answer of n payload bytes to
+   * another machine's worker returns once the link has had time to send it after everything before it; null when no
+   * rate is emulated.
+   */
+  public ParamServer.ResponseLink responseLink(int server) {
+    if (nanosPerByte == 0) {
+      return null;
+    }
+    return (worker, n) -> {
+      long wait = reserve(server, n);
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+    };
+  }
+
+  /** Worker {@code worker}'s counters: per server j, bytes i&rarr;j and j&rarr;i, on the wire and in Avro frames. */
+  public long[][] workerCounters(int worker) {
+    long[][] c = new long[4][k];
+    for (int j = 0; j < k; j++) {
+      c[0][j] = up.get(worker * k + j);
+      c[1][j] = down.get(worker * k + j);
+      c[2][j] = frameUp.get(worker * k + j);
+      c[3][j] = frameDown.get(worker * k + j);
+    }
+    return c;
   }
 
   /** A snapshot of every link's byte count on the wire (TLS records included), [from][to]. */
   public long[][] snapshot() {
-    return copy(bytes);
+    return copy(up, down);
   }
 
   /** A snapshot of every link's Avro frame bytes (inside TLS), [from][to]. */
   public long[][] frameSnapshot() {
-    return copy(frameBytes);
+    return copy(frameUp, frameDown);
   }
 
-  private long[][] copy(AtomicLongArray a) {
+  /** Machine matrix [from][to]: worker from's requests to server to, plus server from's answers to worker to. */
+  private long[][] copy(AtomicLongArray requests, AtomicLongArray answers) {
     long[][] m = new long[k][k];
     for (int i = 0; i < k; i++) {
       for (int j = 0; j < k; j++) {
-        m[i][j] = a.get(i * k + j);
+        m[i][j] = requests.get(i * k + j) + answers.get(j * k + i);
       }
     }
     return m;
   }
+
 
   /**
    * Handlers for worker {@code worker}'s connection to server {@code server}, given the channel once its TLS handler
@@ -92,13 +144,13 @@ public final class Links {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-      frameBytes.addAndGet(worker * k + server, size(msg));
+      frameUp.addAndGet(worker * k + server, size(msg));
       ctx.write(msg, promise);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      frameBytes.addAndGet(server * k + worker, size(msg));
+      frameDown.addAndGet(worker * k + server, size(msg));
       ctx.fireChannelRead(msg);
     }
   }
@@ -145,7 +197,7 @@ public final class Links {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
       int n = size(msg);
-      bytes.addAndGet(worker * k + server, n);
+      up.addAndGet(worker * k + server, n);
       if (!emulated) {
         ctx.write(msg, promise);
         return;
@@ -156,8 +208,8 @@ public final class Links {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       int n = size(msg);
-      bytes.addAndGet(server * k + worker, n);
-      if (!emulated) {
+      down.addAndGet(worker * k + server, n);
+      if (!emulated || !delayResponses) {
         ctx.fireChannelRead(msg);
         return;
       }

@@ -7,8 +7,11 @@ import io.parsa.avro.rpc.ParamValues;
 import io.parsa.avro.rpc.ServerState;
 import io.parsa.avro.rpc.TrainProtocol;
 import io.parsa.avro.rpc.TrainRejected;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.nio.ByteBuffer;
+import java.util.function.LongPredicate;
 
 /**
  * Server i of the training run: owns the parameters of the keys placed on machine i, answers pulls with their
@@ -23,37 +26,66 @@ public final class ParamServer implements TrainProtocol {
   /** Fixed-point scale of pushed gradients and summed losses: 2^32. */
   public static final double SCALE = 4294967296.0;
 
+  /** Holds a response to another machine until that machine's emulated link has sent it (YARN mode). */
+  @FunctionalInterface
+  public interface ResponseLink {
+    void send(int toWorker, int bytes) throws InterruptedException;
+  }
+
   private final int id;
   private final Long2IntOpenHashMap index;
-  private final double[] w;
-  private final long[] g;
+  private final LongPredicate admits;
+  private final DoubleArrayList w = new DoubleArrayList();
+  private final LongArrayList g = new LongArrayList();
   private final double learningRate;
   private final double l2;
   private final double l1;
-  private final long totalRows;
+  private volatile ResponseLink link;
 
-  /** {@code ownedKeys}: the keys V_i of this machine, each once. */
-  public ParamServer(int id, long[] ownedKeys, double learningRate, double l2, double l1, long totalRows) {
+  /**
+   * {@code ownedKeys}: the keys V_i of this machine, each once, known up front; {@code admits} (may be null): keys
+   * outside that list the server takes on at their first request (a placement that is a function of the key, whose
+   * key set only the shards know). A key it neither holds nor admits is refused.
+   */
+  public ParamServer(int id, long[] ownedKeys, LongPredicate admits, double learningRate, double l2, double l1) {
     this.id = id;
     this.index = new Long2IntOpenHashMap(ownedKeys.length);
     index.defaultReturnValue(-1);
-    for (int i = 0; i < ownedKeys.length; i++) {
-      index.put(ownedKeys[i], i);
+    for (long key : ownedKeys) {
+      if (index.putIfAbsent(key, w.size()) < 0) {
+        w.add(0);
+        g.add(0);
+      }
     }
-    this.w = new double[ownedKeys.length];
-    this.g = new long[ownedKeys.length];
+    this.admits = admits;
     this.learningRate = learningRate;
     this.l2 = l2;
     this.l1 = l1;
-    this.totalRows = totalRows;
   }
 
-  private int slot(long key) throws TrainRejected {
-    int s = index.get(key);
-    if (s < 0) {
-      throw new TrainRejected("server " + id + " does not own key " + key);
+  /** Emulates this machine's outgoing link for answers to other machines' workers (null: none). */
+  public void setResponseLink(ResponseLink link) {
+    this.link = link;
+  }
+
+  /** Slots of {@code n} packed keys; the caller holds the lock. */
+  private int[] slots(ByteBuffer keys, int n) throws TrainRejected {
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      long key = keys.getLong();
+      int s = index.get(key);
+      if (s < 0) {
+        if (admits == null || !admits.test(key)) {
+          throw new TrainRejected("server " + id + " does not own key " + key);
+        }
+        s = w.size();
+        index.put(key, s);
+        w.add(0);
+        g.add(0);
+      }
+      out[i] = s;
     }
-    return s;
+    return out;
   }
 
   private static void checkPacked(ByteBuffer b, String what) throws TrainRejected {
@@ -66,12 +98,28 @@ public final class ParamServer implements TrainProtocol {
   public ParamValues pull(ParamPull request) throws TrainRejected {
     ByteBuffer keys = request.getKeys().duplicate();
     checkPacked(keys, "pull keys");
-    ByteBuffer out = ByteBuffer.allocate(keys.remaining());
-    while (keys.hasRemaining()) {
-      out.putDouble(w[slot(keys.getLong())]);
+    int n = keys.remaining() / 8;
+    ByteBuffer out = ByteBuffer.allocate(8 * n);
+    synchronized (this) {
+      for (int s : slots(keys, n)) {
+        out.putDouble(w.getDouble(s));
+      }
     }
     out.flip();
+    hold(request.getWorker(), out.remaining());
     return new ParamValues(out);
+  }
+
+  private void hold(int worker, int bytes) throws TrainRejected {
+    ResponseLink l = link;
+    if (l != null && worker != id) {
+      try {
+        l.send(worker, bytes);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TrainRejected("server " + id + " interrupted");
+      }
+    }
   }
 
   @Override
@@ -84,40 +132,64 @@ public final class ParamServer implements TrainProtocol {
           + grads.remaining() / 8 + " gradients");
     }
     int n = keys.remaining() / 8;
-    int[] slots = new int[n];
-    for (int i = 0; i < n; i++) {
-      slots[i] = slot(keys.getLong());
-    }
-    synchronized (g) {
+    synchronized (this) {
+      int[] slots = slots(keys, n);
       for (int i = 0; i < n; i++) {
-        g[slots[i]] += grads.getLong();
+        g.set(slots[i], g.getLong(slots[i]) + grads.getLong());
       }
     }
+    hold(request.getWorker(), 8);
     return n;
   }
 
   @Override
-  public ServerState apply(ApplyRequest request) {
+  public synchronized ServerState apply(ApplyRequest request) throws TrainRejected {
+    long totalRows = request.getTotalRows();
+    if (totalRows <= 0) {
+      throw new TrainRejected("apply: total rows " + totalRows + ", expected > 0");
+    }
     long nonZeros = 0;
     double sq = 0;
     double abs = 0;
     double shrink = learningRate * l1;
-    synchronized (g) {
-      for (int s = 0; s < w.length; s++) {
-        double grad = g[s] / SCALE / totalRows + l2 * w[s];
-        double v = w[s] - learningRate * grad;
-        if (shrink > 0) {
-          v = Math.signum(v) * Math.max(Math.abs(v) - shrink, 0);
-        }
-        w[s] = v;
-        g[s] = 0;
-        if (v != 0) {
-          nonZeros++;
-          sq += v * v;
-          abs += Math.abs(v);
-        }
+    for (int s = 0; s < w.size(); s++) {
+      double wv = w.getDouble(s);
+      double grad = g.getLong(s) / SCALE / totalRows + l2 * wv;
+      double v = wv - learningRate * grad;
+      if (shrink > 0) {
+        v = Math.signum(v) * Math.max(Math.abs(v) - shrink, 0);
+      }
+      w.set(s, v);
+      g.set(s, 0);
+      if (v != 0) {
+        nonZeros++;
+        sq += v * v;
+        abs += Math.abs(v);
       }
     }
-    return new ServerState(id, (long) w.length, nonZeros, sq, abs);
+    return new ServerState(id, (long) w.size(), nonZeros, sq, abs);
+  }
+
+  @Override
+  public synchronized long reset() {
+    for (int s = 0; s < w.size(); s++) {
+      w.set(s, 0);
+      g.set(s, 0);
+    }
+    return w.size();
+  }
+
+  /** Set by {@link #finish()}: the container's main waits for it. */
+  private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+
+  @Override
+  public int finish() {
+    finished.countDown();
+    return 0;
+  }
+
+  /** Waits until the driver has called {@link #finish()}. */
+  public void awaitFinish() throws InterruptedException {
+    finished.await();
   }
 }

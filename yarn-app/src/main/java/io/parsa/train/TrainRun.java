@@ -1,7 +1,7 @@
 package io.parsa.train;
 
-import io.parsa.avro.rpc.ApplyRequest;
 import io.parsa.avro.rpc.TrainProtocol;
+import io.parsa.avro.rpc.TrainWorkerProtocol;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.RpcSecurity;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -9,23 +9,16 @@ import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.LongToIntFunction;
 import org.apache.avro.ipc.Server;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One embedded training run: k machines in this JVM, each a {@link ParamServer} served over loopback Avro RPC and
- * a {@link TrainWorker} thread connected to every server through counted (and optionally rate-limited) sockets;
- * synchronous iterations, a barrier, then every server applies the step.
+ * a {@link WorkerEndpoint} connected to every server through counted (and optionally rate-limited) sockets, driven
+ * by the same {@link TrainDriver} as the YARN application: synchronous iterations, a barrier, then every server
+ * applies the step.
  */
 public final class TrainRun implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(TrainRun.class);
-
   /** Model and run settings. */
   public static final class Settings {
     public int epochs = 5;
@@ -35,6 +28,8 @@ public final class TrainRun implements AutoCloseable {
     public double l1 = 0;
     public double linkMbps = 0;
     public long rpcTimeoutMs = 120_000;
+    /** How long the driver waits for one worker's iteration before it fails the run. */
+    public long iterationTimeoutMs = 30 * 60_000L;
   }
 
   /** Test hook, called on a worker's thread before each of its iterations. */
@@ -59,18 +54,10 @@ public final class TrainRun implements AutoCloseable {
   }
 
   private final int k;
-  private final Settings settings;
-  private final List<Shard> shards;
   private final Links links;
-  private final Hook hook;
   private final Server[] endpoints;
   private final List<Rpc.Client<?>> clients = new ArrayList<>();
-  private final TrainProtocol[] control;
-  private final TrainWorker[] workers;
-  private final long totalRows;
-  private final long[] interKeysPerEpoch = new long[1];
-  private final long[] innerKeysPerEpoch = new long[1];
-  private final int[] requestsPerEpoch = new int[2];
+  private final TrainDriver driver;
 
   /**
    * Starts the servers and connects the workers. {@code owner} maps a key to its server; every key of every shard
@@ -78,19 +65,13 @@ public final class TrainRun implements AutoCloseable {
    */
   public TrainRun(List<Shard> shards, LongToIntFunction owner, Settings settings, Hook hook) throws IOException {
     this.k = shards.size();
-    this.settings = settings;
-    this.shards = shards;
-    this.hook = hook;
     this.links = new Links(k, settings.linkMbps);
-    long rows = 0;
     LongOpenHashSet all = new LongOpenHashSet();
     for (Shard s : shards) {
-      rows += s.rows;
       for (long key : s.keys) {
         all.add(key);
       }
     }
-    this.totalRows = rows;
     LongArrayList[] owned = new LongArrayList[k];
     for (int j = 0; j < k; j++) {
       owned[j] = new LongArrayList();
@@ -104,47 +85,34 @@ public final class TrainRun implements AutoCloseable {
     }
     RpcSecurity security = RpcSecurity.forSecret(java.util.UUID.randomUUID().toString());
     endpoints = new Server[k];
-    control = new TrainProtocol[k];
-    workers = new TrainWorker[k];
+    TrainProtocol[] control = new TrainProtocol[k];
+    TrainWorkerProtocol[] workers = new TrainWorkerProtocol[k];
+    List<String> addresses = new ArrayList<>();
     try {
       for (int j = 0; j < k; j++) {
         long[] keys = owned[j].toLongArray();
         java.util.Arrays.sort(keys);
         endpoints[j] = Rpc.serve(TrainProtocol.class,
-            new ParamServer(j, keys, settings.learningRate, settings.l2, settings.l1, totalRows), "127.0.0.1", security);
+            new ParamServer(j, keys, null, settings.learningRate, settings.l2, settings.l1), "127.0.0.1", security);
+        addresses.add(address(j));
         Rpc.Client<TrainProtocol> c = Rpc.connect(TrainProtocol.class, address(j), 10_000, security);
         clients.add(c);
         control[j] = c.proxy();
       }
       for (int i = 0; i < k; i++) {
-        TrainProtocol.Callback[] proxies = new TrainProtocol.Callback[k];
-        for (int j = 0; j < k; j++) {
-          Rpc.Client<TrainProtocol.Callback> c = Rpc.connect(TrainProtocol.Callback.class, address(j), 10_000,
-              security, links.forConnection(i, j));
-          clients.add(c);
-          proxies[j] = c.proxy();
-        }
-        workers[i] = new TrainWorker(i, shards.get(i), settings.batchesPerEpoch, owner, proxies,
-            settings.rpcTimeoutMs);
-        for (int b = 0; b < settings.batchesPerEpoch; b++) {
-          for (int j = 0; j < k; j++) {
-            int n = workers[i].keysOn(b, j);
-            if (i == j) {
-              innerKeysPerEpoch[0] += n;
-            } else {
-              interKeysPerEpoch[0] += n;
-              if (n > 0) {
-                requestsPerEpoch[0] += 2;
-              }
-            }
-          }
-        }
+        workers[i] = new WorkerEndpoint(i, k, shards.get(i), owner, security, settings.rpcTimeoutMs, links);
       }
+      driver = new TrainDriver(workers, control, settings,
+          hook == null ? null : (e, b, w) -> hook.beforeIteration(this, e, b, w), null);
+      driver.prepare(addresses);
     } catch (IOException | RuntimeException e) {
-      close();
+      close(workers);
       throw e;
     }
+    this.workers = workers;
   }
+
+  private final TrainWorkerProtocol[] workers;
 
   private String address(int j) {
     return "127.0.0.1:" + endpoints[j].getPort();
@@ -155,22 +123,22 @@ public final class TrainRun implements AutoCloseable {
   }
 
   public long totalRows() {
-    return totalRows;
+    return driver.totalRows();
   }
 
   /** Distinct (worker, key) accesses per epoch served by another machine: the traffic the placement predicts. */
   public long interKeyAccessesPerEpoch() {
-    return interKeysPerEpoch[0];
+    return driver.interKeyAccessesPerEpoch();
   }
 
   /** Distinct (worker, key) accesses per epoch served by the worker's own machine. */
   public long innerKeyAccessesPerEpoch() {
-    return innerKeysPerEpoch[0];
+    return driver.innerKeyAccessesPerEpoch();
   }
 
   /** Inter-machine requests (pulls plus pushes) per epoch; each also has a response. */
-  public int interRequestsPerEpoch() {
-    return requestsPerEpoch[0];
+  public long interRequestsPerEpoch() {
+    return driver.interRequestsPerEpoch();
   }
 
   public Links links() {
@@ -183,103 +151,16 @@ public final class TrainRun implements AutoCloseable {
   }
 
   /** Runs every epoch; a failed worker or server ends the run with an {@link IOException} naming it. */
-  public List<Epoch> train() throws IOException, InterruptedException {
-    List<Epoch> out = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(k, r -> {
-      Thread t = new Thread(r, "parsa-train-worker");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      for (int e = 1; e <= settings.epochs; e++) {
-        long[][] before = links.snapshot();
-        long[][] framesBefore = links.frameSnapshot();
-        long t0 = System.nanoTime();
-        Epoch ep = new Epoch();
-        ep.epoch = e;
-        long correct = 0;
-        for (int b = 0; b < settings.batchesPerEpoch; b++) {
-          List<Future<TrainWorker.Result>> fs = new ArrayList<>();
-          for (int i = 0; i < k; i++) {
-            final int worker = i;
-            final int epoch = e;
-            final int batch = b;
-            fs.add(pool.submit(() -> {
-              if (hook != null) {
-                hook.beforeIteration(this, epoch, batch, worker);
-              }
-              return workers[worker].iterate(batch);
-            }));
-          }
-          for (int i = 0; i < k; i++) {
-            TrainWorker.Result r;
-            try {
-              r = fs.get(i).get();
-            } catch (ExecutionException x) {
-              for (Future<?> f : fs) {
-                f.cancel(true);
-              }
-              Throwable c = x.getCause();
-              throw new IOException("epoch " + e + ": worker " + i + " failed: "
-                  + (c instanceof IOException ? c.getMessage() : String.valueOf(c)), c);
-            }
-            ep.lossFixed += r.lossFixed;
-            correct += r.correct;
-          }
-          long iteration = (long) (e - 1) * settings.batchesPerEpoch + b;
-          double sq = 0;
-          double abs = 0;
-          long nz = 0;
-          for (int j = 0; j < k; j++) {
-            try {
-              io.parsa.avro.rpc.ServerState st = control[j].apply(new ApplyRequest(iteration));
-              sq += st.getSquaredNorm();
-              abs += st.getAbsNorm();
-              nz += st.getNonZeros();
-            } catch (io.parsa.avro.rpc.TrainRejected | org.apache.avro.AvroRuntimeException x) {
-              throw new IOException("epoch " + e + ": server " + j + " failed to apply the step: " + x.getMessage(), x);
-            }
-          }
-          ep.nonZeroWeights = nz;
-          ep.objective = 0.5 * settings.l2 * sq + settings.l1 * abs;
-        }
-        ep.wallSeconds = (System.nanoTime() - t0) / 1e9;
-        long[][] after = links.snapshot();
-        long[][] framesAfter = links.frameSnapshot();
-        long[] outOf = new long[k];
-        for (int i = 0; i < k; i++) {
-          for (int j = 0; j < k; j++) {
-            long d = after[i][j] - before[i][j];
-            long f = framesAfter[i][j] - framesBefore[i][j];
-            if (i == j) {
-              ep.innerBytes += d;
-              ep.innerFrameBytes += f;
-            } else {
-              ep.interBytes += d;
-              ep.interFrameBytes += f;
-              outOf[i] += d;
-            }
-          }
-        }
-        for (long o : outOf) {
-          ep.maxMachineOutBytes = Math.max(ep.maxMachineOutBytes, o);
-        }
-        ep.loss = ep.lossFixed / ParamServer.SCALE / totalRows;
-        ep.objective += ep.loss;
-        ep.accuracy = (double) correct / totalRows;
-        LOG.info("epoch {}: {} s, inner {} B, inter {} B, loss {}, accuracy {}", e,
-            String.format("%.3f", ep.wallSeconds), ep.innerBytes, ep.interBytes, String.format("%.6f", ep.loss),
-            String.format("%.4f", ep.accuracy));
-        out.add(ep);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    return out;
+  public List<Epoch> train() throws IOException {
+    return driver.train();
   }
 
-  @Override
-  public void close() {
+  private void close(TrainWorkerProtocol[] ws) {
+    for (TrainWorkerProtocol w : ws) {
+      if (w != null) {
+        w.finish();
+      }
+    }
     for (Rpc.Client<?> c : clients) {
       c.close();
     }
@@ -288,5 +169,10 @@ public final class TrainRun implements AutoCloseable {
         Rpc.closeAsync(s);
       }
     }
+  }
+
+  @Override
+  public void close() {
+    close(workers);
   }
 }
