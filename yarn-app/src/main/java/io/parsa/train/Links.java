@@ -87,6 +87,11 @@ public final class Links {
     };
   }
 
+  /** One machine's outgoing link of {@code mbps} on its own (a server container on YARN). */
+  public static ParamServer.ResponseLink serialLink(double mbps) {
+    return new Links(1, mbps, false).responseLink(0);
+  }
+
   /** Worker {@code worker}'s counters: per server j, bytes i&rarr;j and j&rarr;i, on the wire and in Avro frames. */
   public long[][] workerCounters(int worker) {
     long[][] c = new long[4][k];

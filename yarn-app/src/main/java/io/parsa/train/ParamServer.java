@@ -171,7 +171,8 @@ public final class ParamServer implements TrainProtocol {
   }
 
   @Override
-  public synchronized long reset() {
+  public synchronized long reset(double linkMbps) {
+    link = linkMbps > 0 ? Links.serialLink(linkMbps) : null;
     for (int s = 0; s < w.size(); s++) {
       w.set(s, 0);
       g.set(s, 0);

@@ -2,12 +2,11 @@ package io.parsa.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.parsa.avro.VAssignment;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
-import io.parsa.engine.Mix64;
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.client.YarnSubmitter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +16,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongToIntFunction;
-import org.apache.avro.file.DataFileStream;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Option;
 import org.apache.commons.cli.Options;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -74,6 +71,17 @@ public final class TrainBenchTool extends ParsaTool {
         .desc("emulated outgoing link rate of every machine in Mbit/s, comma-separated for several runs; 0 = no "
             + "emulation (loopback speed). Default 0").build());
     o.addOption(Option.builder().longOpt("seed").hasArg().argName("N").desc("seed of the random key placement (default 42)").build());
+    o.addOption(Option.builder().longOpt("mode").hasArg().argName("MODE")
+        .desc("embedded (default: k machines as threads of this JVM) | yarn (a YARN application per placement: a "
+            + "master, k server and k worker containers; paths on the cluster file system)").build());
+    o.addOption(Option.builder().longOpt("am-memory").hasArg().argName("MB")
+        .desc("yarn: memory of the master container (default 512)").build());
+    o.addOption(Option.builder().longOpt("server-memory").hasArg().argName("MB")
+        .desc("yarn: memory of each server container (default 384)").build());
+    o.addOption(Option.builder().longOpt("worker-memory").hasArg().argName("MB")
+        .desc("yarn: memory of each worker container (default 256 MB + 4x the largest shard file, in 128 MB steps)")
+        .build());
+    o.addOption(Option.builder().longOpt("queue").hasArg().argName("NAME").desc("yarn: queue (default: default)").build());
     return o;
   }
 
@@ -121,12 +129,31 @@ public final class TrainBenchTool extends ParsaTool {
         throw new UsageException("--link-mbps: expected numbers separated by commas, found '" + r + "'");
       }
     }
-    FileSystem fs = out.getFileSystem(getConf());
+    boolean yarn = "yarn".equals(choiceOpt(cl, "mode", "embedded", "embedded", "yarn"));
+    Configuration conf = new Configuration(getConf());
+    if (yarn) {
+      conf.setInt(ParsaYarnConfig.AM_MEMORY_MB, intOpt(cl, "am-memory", 512, 128));
+      conf.setInt(ParsaYarnConfig.SERVER_MEMORY_MB, intOpt(cl, "server-memory", 384, 128));
+      if (cl.hasOption("worker-memory")) {
+        conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, intOpt(cl, "worker-memory", 256, 128));
+      }
+      if (cl.hasOption("queue")) {
+        conf.set(ParsaYarnConfig.QUEUE, cl.getOptionValue("queue"));
+      }
+    }
+    FileSystem fs = out.getFileSystem(conf);
     OutputPaths.checkWritable(fs, out, cl.hasOption("overwrite"));
 
     Map<String, Object> report = new LinkedHashMap<>();
-    report.put("mode", "embedded: k machines as threads of one JVM on one host, loopback TLS sockets");
-    report.put("linkEmulation", "each machine's outgoing inter-machine bytes (TLS records included) pass a serialised"
+    report.put("mode", yarn
+        ? "yarn: one application per placement; machine i = server container i + worker container i, TLS sockets"
+            + " between containers"
+        : "embedded: k machines as threads of one JVM on one host, loopback TLS sockets");
+    report.put("linkEmulation", yarn
+        ? "each worker container's requests to other machines, and each server container's answers to other"
+            + " machines, pass a serialised link of the given rate (one per container: a machine's two processes do"
+            + " not share one link); inner-machine traffic (worker i <-> server i) is counted, never delayed"
+        : "each machine's outgoing inter-machine bytes (TLS records included) pass a serialised"
         + " link of the given rate; inner-machine traffic (worker i <-> server i) is counted, never delayed");
     report.put("epochs", s.epochs);
     report.put("batchesPerEpoch", s.batchesPerEpoch);
@@ -144,13 +171,23 @@ public final class TrainBenchTool extends ParsaTool {
         throw new UsageException(shardDir + ": " + files.size() + " shards, but the other placements have " + k);
       }
       k = files.size();
+      JsonNode metrics = readMetrics(fs, p.dir);
+      if (yarn) {
+        TrainSpec.Result result = onYarn(conf, fs, p, files, s, rates, seed, out);
+        if (result == null) {
+          return 1;
+        }
+        for (TrainSpec.Run r : result.runs) {
+          runs.add(describe(p, r.linkMbps, r, r.epochs, metrics, s));
+        }
+        continue;
+      }
       long t0 = System.nanoTime();
       List<Shard> shards = new ArrayList<>();
       for (Path f : files) {
         shards.add(Shard.read(fs, f, getConf()));
       }
       LongToIntFunction owner = owner(fs, p, k, seed);
-      JsonNode metrics = readMetrics(fs, p.dir);
       LOG.info("{}: {} shards read from {} in {} s", p.name, k, shardDir,
           String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
       for (double rate : rates) {
@@ -164,7 +201,12 @@ public final class TrainBenchTool extends ParsaTool {
             LOG.debug("run failure", e);
             return 1;
           }
-          runs.add(describe(p, rate, run, epochs, metrics, s));
+          TrainSpec.Run figures = new TrainSpec.Run();
+          figures.rows = run.totalRows();
+          figures.interKeyAccessesPerEpoch = run.interKeyAccessesPerEpoch();
+          figures.innerKeyAccessesPerEpoch = run.innerKeyAccessesPerEpoch();
+          figures.interRequestsPerEpoch = run.interRequestsPerEpoch();
+          runs.add(describe(p, rate, figures, epochs, metrics, s));
         }
       }
     }
@@ -188,42 +230,13 @@ public final class TrainBenchTool extends ParsaTool {
     }
   }
 
-  /** The server of each key for a placement. */
+  /** The server of each key for a placement (every key of the v-assignment: the embedded run holds them all). */
   static LongToIntFunction owner(FileSystem fs, Placement p, int k, long seed) throws IOException {
-    switch (p.keys) {
-      case "random":
-        return key -> Mix64.bucket(seed, key, k);
-      case "hash":
-        return key -> (int) Math.floorMod(key, (long) k);
-      default:
-        Path dir = new Path(p.dir, "v-assignment");
-        if (!fs.exists(dir)) {
-          throw new UsageException(p.dir + ": no v-assignment/ directory (expected a pipeline output)");
-        }
-        Long2IntOpenHashMap map = new Long2IntOpenHashMap();
-        map.defaultReturnValue(-1);
-        for (FileStatus st : fs.listStatus(dir, f -> f.getName().endsWith(".avro") && !f.getName().startsWith("."))) {
-          try (InputStream in = fs.open(st.getPath());
-              DataFileStream<VAssignment> r = new DataFileStream<>(in, new SpecificDatumReader<>(VAssignment.class))) {
-            VAssignment a = null;
-            while (r.hasNext()) {
-              a = r.next(a);
-              if (a.getPart() < 0 || a.getPart() >= k) {
-                throw new UsageException(st.getPath() + ": key " + a.getKey() + " on part " + a.getPart()
-                    + ", expected a part in [0, " + k + ")");
-              }
-              map.put(a.getKey(), a.getPart());
-            }
-          }
-        }
-        return key -> {
-          int part = map.get(key);
-          if (part < 0) {
-            throw new UsageException(dir + ": key " + key + " of the shards has no v-assignment");
-          }
-          return part;
-        };
+    if (KeyPlacement.computed(p.keys)) {
+      return KeyPlacement.computed(p.keys, seed, k);
     }
+    Path dir = new Path(p.dir, KeyPlacement.V_ASSIGNMENT);
+    return KeyPlacement.lookup(KeyPlacement.read(fs, dir, k, key -> true, part -> true), dir);
   }
 
   private static JsonNode readMetrics(FileSystem fs, Path dir) throws IOException {
@@ -236,16 +249,135 @@ public final class TrainBenchTool extends ParsaTool {
     }
   }
 
-  private static Map<String, Object> describe(Placement p, double rate, TrainRun run, List<TrainRun.Epoch> epochs,
+  /**
+   * Trains placement {@code p} as a YARN application (one run per link rate on the same containers); the figures, or
+   * null after printing why the application failed.
+   */
+  private TrainSpec.Result onYarn(Configuration conf, FileSystem fs, Placement p, List<Path> files,
+      TrainRun.Settings s, List<Double> rates, long seed, Path out) throws Exception {
+    TrainSpec spec = new TrainSpec();
+    spec.k = files.size();
+    spec.placement = p.name;
+    spec.keys = p.keys;
+    if (!KeyPlacement.computed(p.keys)) {
+      spec.vAssignment = fs.makeQualified(new Path(p.dir, KeyPlacement.V_ASSIGNMENT)).toString();
+    }
+    spec.seed = seed;
+    long largest = 0;
+    for (Path f : files) {
+      spec.shards.add(fs.makeQualified(f).toString());
+      largest = Math.max(largest, fs.getFileStatus(f).getLen());
+    }
+    if (conf.get(ParsaYarnConfig.WORKER_MEMORY_MB) == null) {
+      long mb = 256 + 4 * (largest >> 20);
+      conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, (int) ((mb + 127) / 128 * 128));
+    }
+    spec.epochs = s.epochs;
+    spec.batches = s.batchesPerEpoch;
+    spec.learningRate = s.learningRate;
+    spec.l2 = s.l2;
+    spec.l1 = s.l1;
+    spec.rpcTimeoutMs = s.rpcTimeoutMs;
+    spec.iterationTimeoutMs = s.iterationTimeoutMs;
+    spec.linkMbps.addAll(rates);
+    Path result = fs.makeQualified(new Path(out.getParent(),
+        "." + out.getName() + ".train-" + p.name + "-" + java.util.UUID.randomUUID() + ".json"));
+    spec.result = result.toString();
+    for (Map.Entry<String, String> e : conf.getPropsWithPrefix("parsa.").entrySet()) {
+      spec.conf.put("parsa." + e.getKey(), e.getValue());
+    }
+    int am = ParsaYarnConfig.amMemoryMb(conf);
+    int server = ParsaYarnConfig.serverMemoryMb(conf);
+    int worker = ParsaYarnConfig.workerMemoryMb(conf);
+    int k = spec.k;
+    System.err.printf(Locale.ROOT, "train-bench: %s on YARN: master %d MB, %d servers of %d MB, %d workers of %d MB"
+        + " (%d MB in all)%n", p.name, am, k, server, k, worker, am + (long) k * (server + worker));
+    int rc = YarnSubmitter.submit(conf, new YarnSubmitter.Application() {
+      @Override
+      public String tool() {
+        return "train-bench";
+      }
+
+      @Override
+      public String appName() {
+        return "parsa train-bench " + p.name + " k=" + k;
+      }
+
+      @Override
+      public String masterClass() {
+        return TrainMaster.class.getName();
+      }
+
+      @Override
+      public int masterMb() {
+        return am;
+      }
+
+      @Override
+      public String jobJson() {
+        return spec.toJson();
+      }
+
+      @Override
+      public void stagedJar(String key, String path) {
+        spec.conf.put(key, path);
+      }
+
+      @Override
+      public List<String> paths() {
+        List<String> paths = new ArrayList<>(spec.shards.subList(0, 1));
+        if (spec.vAssignment != null) {
+          paths.add(spec.vAssignment);
+        }
+        paths.add(spec.result);
+        return paths;
+      }
+
+      @Override
+      public String output() {
+        return spec.result;
+      }
+
+      @Override
+      public void check(long maxContainerMb, long clusterMb) {
+        int largestContainer = Math.max(am, Math.max(server, worker));
+        if (largestContainer > maxContainerMb) {
+          throw new UsageException("train-bench: a " + largestContainer + " MB container is larger than the "
+              + maxContainerMb + " MB the cluster allows (yarn.scheduler.maximum-allocation-mb); lower "
+              + "--am-memory, --server-memory or --worker-memory");
+        }
+        long need = am + (long) k * (server + worker);
+        if (clusterMb > 0 && need > clusterMb) {
+          throw new UsageException("train-bench: the run needs " + need + " MB at once (master " + am + " + " + k
+              + " x (server " + server + " + worker " + worker + ")), but the running NodeManagers offer "
+              + clusterMb + " MB; lower --server-memory / --worker-memory or use a smaller k");
+        }
+      }
+    });
+    try {
+      if (rc != 0) {
+        System.err.println("train-bench: the " + p.name + " application failed (no report written); its log: yarn "
+            + "logs -applicationId <the id above>");
+        return null;
+      }
+      try (InputStream in = fs.open(result)) {
+        return io.parsa.common.JsonFiles.MAPPER.readValue(in, TrainSpec.Result.class);
+      }
+    } finally {
+      fs.delete(result, false);
+    }
+  }
+
+  private static Map<String, Object> describe(Placement p, double rate, TrainSpec.Run run, List<TrainRun.Epoch> epochs,
       JsonNode metrics, TrainRun.Settings s) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("placement", p.name);
     m.put("source", p.dir.toString());
     m.put("keyPlacement", p.keys);
     m.put("linkMbps", rate);
-    m.put("rows", run.totalRows());
-    m.put("interKeyAccessesPerEpoch", run.interKeyAccessesPerEpoch());
-    m.put("innerKeyAccessesPerEpoch", run.innerKeyAccessesPerEpoch());
+    m.put("rows", run.rows);
+    m.put("interKeyAccessesPerEpoch", run.interKeyAccessesPerEpoch);
+    m.put("innerKeyAccessesPerEpoch", run.innerKeyAccessesPerEpoch);
     List<Map<String, Object>> es = new ArrayList<>();
     for (TrainRun.Epoch e : epochs) {
       Map<String, Object> x = new LinkedHashMap<>();
@@ -266,18 +398,18 @@ public final class TrainBenchTool extends ParsaTool {
     m.put("epochs", es);
     TrainRun.Epoch last = epochs.get(epochs.size() - 1);
     Map<String, Object> rec = new LinkedHashMap<>();
-    long payload = (long) PAYLOAD_BYTES_PER_ACCESS * run.interKeyAccessesPerEpoch();
+    long payload = (long) PAYLOAD_BYTES_PER_ACCESS * run.interKeyAccessesPerEpoch;
     rec.put("predictedInterPayloadBytes", payload);
     rec.put("measuredInterFrameBytes", last.interFrameBytes);
     rec.put("measuredInterWireBytes", last.interBytes);
     rec.put("avroOverheadBytes", last.interFrameBytes - payload);
     rec.put("tlsOverheadBytes", last.interBytes - last.interFrameBytes);
-    rec.put("interRequests", run.interRequestsPerEpoch());
+    rec.put("interRequests", run.interRequestsPerEpoch);
     rec.put("overheadPercent", payload == 0 ? 0 : 100.0 * (last.interBytes - payload) / payload);
     if (metrics != null && "v-assignment".equals(p.keys)) {
       long predicted = metrics.path("placed").path("interAccesses").asLong(-1);
       rec.put("metricsInterAccesses", predicted);
-      rec.put("metricsAgree", s.batchesPerEpoch == 1 && predicted == run.interKeyAccessesPerEpoch());
+      rec.put("metricsAgree", s.batchesPerEpoch == 1 && predicted == run.interKeyAccessesPerEpoch);
     }
     m.put("reconciliation", rec);
     double sum = 0;

@@ -183,11 +183,14 @@ public final class TrainDriver {
     }
   }
 
-  /** Sets every server's parameters back to zero (before another run on the same servers). */
+  /**
+   * Sets every server's parameters back to zero before another run on the same servers, at the settings' link rate
+   * (YARN mode only: embedded runs hold answers on the worker's end).
+   */
   public void resetServers() throws IOException {
     for (int j = 0; j < k; j++) {
       try {
-        servers[j].reset();
+        servers[j].reset(settings.linkMbps);
       } catch (org.apache.avro.AvroRuntimeException x) {
         throw new IOException("server " + j + " failed to reset: " + x.getMessage(), x);
       }

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * row is assigned exactly once by construction (a block's assignment file is renamed into place in one step, and a
  * block that runs again replaces it); the per-part sums in {@code _stats.json} are those the workers reported.
  */
-public final class PartitionMaster {
+public final class PartitionMaster implements ContainerEvents {
   private static final Logger LOG = LoggerFactory.getLogger(PartitionMaster.class);
 
   /** Starts containers (or threads). Calls return once the launch is under way. */
@@ -399,6 +399,7 @@ public final class PartitionMaster {
   }
 
   /** A worker container or thread ended. Thread-safe. */
+  @Override
   public synchronized void workerExited(int workerId, Exit exit, String diagnostics) {
     if (finishing || fatal != null || abandoned.contains(workerId)) {
       return;
@@ -461,6 +462,7 @@ public final class PartitionMaster {
   }
 
   /** A server container or thread ended. Thread-safe. */
+  @Override
   public synchronized void serverExited(int serverId, Exit exit, String diagnostics) {
     if (finishing || fatal != null) {
       return;
@@ -484,6 +486,7 @@ public final class PartitionMaster {
   }
 
   /** Fails the run (e.g. the ResourceManager asked the master to shut down). Thread-safe. */
+  @Override
   public synchronized void abort(String why) {
     if (fatal == null) {
       fatal = why;
@@ -492,6 +495,7 @@ public final class PartitionMaster {
   }
 
   /** Fraction of the work done, for the ResourceManager. */
+  @Override
   public float progressFraction() {
     BlockScheduler.Progress p = scheduler.progress();
     float total = p.stage0Total + p.blocksTotal + 1;

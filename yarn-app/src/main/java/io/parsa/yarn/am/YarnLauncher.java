@@ -56,7 +56,9 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   }
 
   private final Configuration conf;
-  private final PartitionMaster master;
+  private final ContainerEvents master;
+  private final String serverMain;
+  private final String workerMain;
   private final String masterAddress;
   private final String secret;
   private final String host;
@@ -69,9 +71,21 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
   private AMRMClientAsync<ContainerRequest> amrm;
   private NMClientAsync nm;
 
+  /** partition-u's launcher: neighbor-set servers and partitioning workers. */
   public YarnLauncher(Configuration conf, PartitionMaster master, String masterAddress, String secret, String host) {
+    this(conf, master, ServerMain.class.getName(), WorkerMain.class.getName(), masterAddress, secret, host);
+  }
+
+  /**
+   * A launcher of {@code serverMain} and {@code workerMain} containers (each run as {@code main --master address
+   * --id N}) sized by the job's server and worker memory settings.
+   */
+  public YarnLauncher(Configuration conf, ContainerEvents master, String serverMain, String workerMain, String masterAddress,
+      String secret, String host) {
     this.conf = conf;
     this.master = master;
+    this.serverMain = serverMain;
+    this.workerMain = workerMain;
     this.masterAddress = masterAddress;
     this.secret = secret;
     this.host = host;
@@ -151,7 +165,7 @@ public final class YarnLauncher implements PartitionMaster.Launcher {
     containers.put(c.getId(), c);
     try {
       int mem = server ? ParsaYarnConfig.serverMemoryMb(conf) : ParsaYarnConfig.workerMemoryMb(conf);
-      String main = server ? ServerMain.class.getName() : WorkerMain.class.getName();
+      String main = server ? serverMain : workerMain;
       ContainerLaunchContext clc = YarnContainers.launchContext(conf, main,
           List.of("--master", masterAddress, "--id", Integer.toString(id)), ParsaYarnConfig.heapMb(conf, mem),
           secret);

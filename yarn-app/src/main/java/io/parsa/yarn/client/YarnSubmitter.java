@@ -44,6 +44,36 @@ import org.slf4j.LoggerFactory;
 public final class YarnSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSubmitter.class);
 
+  /** One YARN application of the suite, as the generic submission path needs it. */
+  public interface Application {
+    /** The tool's name, prefixed to every console line (e.g. {@code partition-u}). */
+    String tool();
+
+    /** The application's name in the ResourceManager. */
+    String appName();
+
+    /** Main class of the application master container. */
+    String masterClass();
+
+    /** Memory of the master container, MB. */
+    int masterMb();
+
+    /** The job description the master reads (staged as {@value YarnContainers#JOB_FILE}). */
+    String jobJson();
+
+    /** Called with the forwarded-configuration entry naming the staged job jar, before {@link #jobJson()}. */
+    void stagedJar(String key, String path);
+
+    /** Paths the application reads or writes: each must be on a cluster file system; each gets a token. */
+    List<String> paths();
+
+    /** Where the result goes (printed on success). */
+    String output();
+
+    /** Refuses, with the numbers, what cannot fit: the largest container and the cluster's memory (-1: unknown). */
+    void check(long maxContainerMb, long clusterMb) throws IOException;
+  }
+
   private final Configuration conf;
   private final JobSpec job;
 
@@ -62,16 +92,77 @@ public final class YarnSubmitter {
     this.blockStats = blockStats;
   }
 
-  /** Submits and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
+  /** Submits partition-u and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
   public int run() throws Exception {
+    return submit(conf, new Application() {
+      @Override
+      public String tool() {
+        return "partition-u";
+      }
+
+      @Override
+      public String appName() {
+        return "parsa partition-u k=" + job.k;
+      }
+
+      @Override
+      public String masterClass() {
+        return YarnAppMaster.class.getName();
+      }
+
+      @Override
+      public int masterMb() {
+        return plan.amMb;
+      }
+
+      @Override
+      public String jobJson() {
+        return job.toJson();
+      }
+
+      @Override
+      public void stagedJar(String key, String path) {
+        job.conf.put(key, path);
+      }
+
+      @Override
+      public List<String> paths() {
+        List<String> paths = new ArrayList<>(job.blockPaths.subList(0, Math.min(1, job.blockPaths.size())));
+        paths.add(job.output);
+        paths.add(job.outputTmp);
+        paths.add(job.checkpointDir);
+        paths.add(job.initialNeighborSets);
+        return paths;
+      }
+
+      @Override
+      public String output() {
+        return job.output;
+      }
+
+      @Override
+      public void check(long maxContainerMb, long clusterMb) throws IOException {
+        Sizing.check(conf, plan, blockStats, job.k, maxContainerMb, clusterMb, job.workers);
+      }
+    });
+  }
+
+  /**
+   * Stages the job jar and the job description of {@code app}, submits its master, prints the tracking URL and the
+   * progress from the application report until the end, kills the application on Ctrl-C and removes the staging
+   * directory; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr).
+   */
+  public static int submit(Configuration base, Application app) throws Exception {
+    Configuration conf = new YarnConfiguration(base);
+    String tool = app.tool();
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
     yarn.start();
     Path staging = null;
     FileSystem fs = FileSystem.get(conf);
     try {
-      YarnClientApplication app = yarn.createApplication();
-      ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
+      YarnClientApplication created = yarn.createApplication();
+      ApplicationSubmissionContext ctx = created.getApplicationSubmissionContext();
       ApplicationId appId = ctx.getApplicationId();
       // refuse what cannot fit before anything is staged or submitted
       long clusterMb = 0;
@@ -79,9 +170,8 @@ public final class YarnSubmitter {
           : yarn.getNodeReports(org.apache.hadoop.yarn.api.records.NodeState.RUNNING)) {
         clusterMb += n.getCapability().getMemorySize();
       }
-      Sizing.check(conf, plan, blockStats, job.k,
-          app.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize(),
-          clusterMb > 0 ? clusterMb : -1, job.workers);
+      app.check(created.getNewApplicationResponse().getMaximumResourceCapability().getMemorySize(),
+          clusterMb > 0 ? clusterMb : -1);
       String root = conf.get(ParsaYarnConfig.STAGING_DIR, new Path(fs.getHomeDirectory(), ".parsa-staging").toString());
       staging = fs.makeQualified(new Path(root, appId.toString()));
       fs.mkdirs(staging);
@@ -89,9 +179,9 @@ public final class YarnSubmitter {
 
       Map<String, LocalResource> resources = new HashMap<>();
       if (!mini) {
-        for (String p : new String[] {job.blockPaths.get(0), job.output}) {
-          if ("file".equals(new Path(p).toUri().getScheme())) {
-            throw new UsageException("partition-u --mode yarn needs paths on the cluster file system; " + p
+        for (String p : app.paths()) {
+          if (p != null && "file".equals(new Path(p).toUri().getScheme())) {
+            throw new UsageException(tool + " --mode yarn needs paths on the cluster file system; " + p
                 + " is on the local file system of this machine (use --mode embedded for local paths)");
           }
         }
@@ -99,12 +189,12 @@ public final class YarnSubmitter {
         LOG.info("job jar {}", jar);
         Path dst = new Path(staging, YarnContainers.JOB_JAR);
         fs.copyFromLocalFile(false, true, new Path(jar.toURI()), dst);
-        job.conf.put(YarnContainers.JOB_JAR_KEY, dst.toString());
+        app.stagedJar(YarnContainers.JOB_JAR_KEY, dst.toString());
         resources.put(YarnContainers.JOB_JAR, YarnContainers.localResource(fs, dst));
       }
       Path jobFile = new Path(staging, YarnContainers.JOB_FILE);
       try (OutputStream out = fs.create(jobFile, true)) {
-        out.write(job.toJson().getBytes(StandardCharsets.UTF_8));
+        out.write(app.jobJson().getBytes(StandardCharsets.UTF_8));
       }
       resources.put(YarnContainers.JOB_FILE, YarnContainers.localResource(fs, jobFile));
 
@@ -112,19 +202,19 @@ public final class YarnSubmitter {
       env.put("CLASSPATH", mini ? System.getProperty("java.class.path") : YarnContainers.clusterClasspath(conf));
       env.put(YarnContainers.ENV_STAGING, staging.toString());
       env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
-      int amMb = plan.amMb;
+      int amMb = app.masterMb();
       String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
-          + ParsaYarnConfig.heapMb(conf, amMb) + "m -XX:+ExitOnOutOfMemoryError " + YarnAppMaster.class.getName()
+          + ParsaYarnConfig.heapMb(conf, amMb) + "m -XX:+ExitOnOutOfMemoryError " + app.masterClass()
           + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
           + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
       ContainerLaunchContext clc = ContainerLaunchContext.newInstance(resources, env, List.of(cmd), null, null, null);
       if (UserGroupInformation.isSecurityEnabled()) {
-        Credentials creds = delegationTokens(conf, fs, job);
+        Credentials creds = delegationTokens(conf, fs, app.paths());
         DataOutputBuffer dob = new DataOutputBuffer();
         creds.writeTokenStorageToStream(dob);
         clc.setTokens(java.nio.ByteBuffer.wrap(dob.getData(), 0, dob.getLength()));
       }
-      ctx.setApplicationName("parsa partition-u k=" + job.k);
+      ctx.setApplicationName(app.appName());
       ctx.setApplicationType("PARSA");
       ctx.setAMContainerSpec(clc);
       ctx.setResource(Resource.newInstance(amMb, conf.getInt(ParsaYarnConfig.AM_VCORES,
@@ -137,18 +227,18 @@ public final class YarnSubmitter {
         try {
           ApplicationReport r = yarn.getApplicationReport(appId);
           if (!isTerminal(r.getYarnApplicationState())) {
-            System.err.println("partition-u: killing application " + appId);
+            System.err.println(tool + ": killing application " + appId);
             yarn.killApplication(appId);
           }
         } catch (Exception e) {
-          System.err.println("partition-u: could not kill " + appId + ": " + e);
+          System.err.println(tool + ": could not kill " + appId + ": " + e);
         }
       }, "parsa-kill-on-exit");
       Runtime.getRuntime().addShutdownHook(killer);
       yarn.submitApplication(ctx);
-      System.err.println("partition-u: submitted " + appId);
+      System.err.println(tool + ": submitted " + appId);
       try {
-        return monitor(yarn, appId);
+        return monitor(conf, yarn, appId, tool, app.output());
       } finally {
         try {
           Runtime.getRuntime().removeShutdownHook(killer);
@@ -173,7 +263,7 @@ public final class YarnSubmitter {
    * the initial neighbor sets), renewable by the ResourceManager, whose principal's {@code _HOST} is resolved as
    * YARN's own clients do.
    */
-  static Credentials delegationTokens(Configuration conf, FileSystem staging, JobSpec job) throws IOException {
+  static Credentials delegationTokens(Configuration conf, FileSystem staging, List<String> paths) throws IOException {
     Credentials creds = new Credentials();
     String renewer = YarnClientUtils.getRmPrincipal(conf);
     if (renewer == null || renewer.isEmpty()) {
@@ -181,11 +271,6 @@ public final class YarnSubmitter {
           + "renewer of the application's HDFS delegation tokens");
     }
     staging.addDelegationTokens(renewer, creds);
-    List<String> paths = new ArrayList<>(job.blockPaths.subList(0, Math.min(1, job.blockPaths.size())));
-    paths.add(job.output);
-    paths.add(job.outputTmp);
-    paths.add(job.checkpointDir);
-    paths.add(job.initialNeighborSets);
     for (String p : paths) {
       if (p != null) {
         // one token per file system: addDelegationTokens skips file systems whose token is already there
@@ -195,7 +280,8 @@ public final class YarnSubmitter {
     return creds;
   }
 
-  private int monitor(YarnClient yarn, ApplicationId appId) throws Exception {
+  private static int monitor(Configuration conf, YarnClient yarn, ApplicationId appId, String tool, String output)
+      throws Exception {
     long interval = conf.getLong(ParsaYarnConfig.PROGRESS_INTERVAL_MS, ParsaYarnConfig.DEFAULT_PROGRESS_INTERVAL_MS);
     boolean urlShown = false;
     String lastLine = "";
@@ -204,26 +290,25 @@ public final class YarnSubmitter {
       ApplicationReport r = yarn.getApplicationReport(appId);
       if (r.getCurrentApplicationAttemptId() != null && r.getCurrentApplicationAttemptId().getAttemptId() > attempt) {
         attempt = r.getCurrentApplicationAttemptId().getAttemptId();
-        System.err.println("partition-u: the application master was restarted (attempt " + attempt
-            + "); finished blocks are kept");
+        System.err.println(tool + ": the application master was restarted (attempt " + attempt + ")");
       }
       YarnApplicationState st = r.getYarnApplicationState();
       if (!urlShown && st == YarnApplicationState.RUNNING) {
-        System.err.println("partition-u: tracking URL " + trackingUrl(r));
+        System.err.println(tool + ": tracking URL " + trackingUrl(conf, r));
         urlShown = true;
       }
       String line = progressLine(r);
       if (!line.equals(lastLine)) {
-        System.err.println("partition-u: " + line);
+        System.err.println(tool + ": " + line);
         lastLine = line;
       }
       if (isTerminal(st)) {
         FinalApplicationStatus fin = r.getFinalApplicationStatus();
         if (st == YarnApplicationState.FINISHED && fin == FinalApplicationStatus.SUCCEEDED) {
-          System.err.println("partition-u: " + appId + " succeeded; output in " + job.output);
+          System.err.println(tool + ": " + appId + " succeeded; output in " + output);
           return 0;
         }
-        System.err.println("partition-u: " + appId + " ended " + st + "/" + fin + ": " + r.getDiagnostics());
+        System.err.println(tool + ": " + appId + " ended " + st + "/" + fin + ": " + r.getDiagnostics());
         return 1;
       }
       Thread.sleep(Math.min(interval, 1000));
@@ -246,7 +331,7 @@ public final class YarnSubmitter {
    * The report's tracking URL (the ResourceManager's proxy link for the application), or the application's page
    * in the ResourceManager's web UI when the report has none.
    */
-  private String trackingUrl(ApplicationReport r) {
+  private static String trackingUrl(Configuration conf, ApplicationReport r) {
     String url = r.getTrackingUrl();
     if (url != null && !url.isEmpty() && !url.equals("N/A")) {
       return url.contains("://") ? url : "http://" + url;
