@@ -6,6 +6,7 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.yarn.ParsaYarnConfig;
+import io.parsa.yarn.client.Sizing;
 import io.parsa.yarn.client.YarnSubmitter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,7 @@ public final class TrainBenchTool extends ParsaTool {
   @Override
   protected String description() {
     return "Train sparse logistic regression on k parameter-server machines (embedded: threads in this JVM over "
-        + "loopback TLS sockets) from pipeline shards; count the bytes on every link i->j, emulate a per-machine "
+        + "loopback TLS sockets; --mode yarn: server and worker containers) from pipeline shards; count the bytes on every link i->j, emulate a per-machine "
         + "outgoing link, and compare placements (parsa, random, hash). Writes report.json, report.txt, report.html.";
   }
 
@@ -346,11 +347,16 @@ public final class TrainBenchTool extends ParsaTool {
               + maxContainerMb + " MB the cluster allows (yarn.scheduler.maximum-allocation-mb); lower "
               + "--am-memory, --server-memory or --worker-memory");
         }
-        long need = am + (long) k * (server + worker);
+        // YARN rounds every request up to a multiple of the scheduler's minimum allocation
+        long amR = Sizing.round(conf, am);
+        long serverR = Sizing.round(conf, server);
+        long workerR = Sizing.round(conf, worker);
+        long need = amR + k * (serverR + workerR);
         if (clusterMb > 0 && need > clusterMb) {
-          throw new UsageException("train-bench: the run needs " + need + " MB at once (master " + am + " + " + k
-              + " x (server " + server + " + worker " + worker + ")), but the running NodeManagers offer "
-              + clusterMb + " MB; lower --server-memory / --worker-memory or use a smaller k");
+          throw new UsageException("train-bench: the run needs " + need + " MB at once (master " + amR + " + " + k
+              + " x (server " + serverR + " + worker " + workerR + "), rounded to the scheduler's minimum allocation"
+              + "), but the running NodeManagers offer " + clusterMb + " MB; lower --server-memory / --worker-memory"
+              + " or use a smaller k");
         }
       }
     });

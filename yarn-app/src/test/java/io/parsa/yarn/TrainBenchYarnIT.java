@@ -126,6 +126,21 @@ class TrainBenchYarnIT {
     assertTrue(console.contains("worker 1 failed: ") && console.contains("part-00001:1"), console);
   }
 
+  @Test
+  @Timeout(120)
+  void aRunLargerThanTheClusterIsRefusedBeforeSubmitting() throws Exception {
+    MiniClusters mc = MiniClusters.get();
+    FileSystem fs = mc.dfs.getFileSystem();
+    Path dir = new Path("/train/big");
+    text(fs, new Path(dir, "shards/part-00000"), "+1 1:1 2:1");
+    text(fs, new Path(dir, "shards/part-00001"), "+1 3:1 4:1");
+    // the mini cluster's one NodeManager offers 8192 MB; 2 x (3000 + 3000) + 256 does not fit
+    assertEquals(2, ToolRunner.run(conf(mc), new TrainBenchTool(), new String[] {"--hash", dir.toString(),
+        "--mode", "yarn", "--am-memory", "256", "--server-memory", "3000", "--worker-memory", "3000", "--output",
+        "/train/report-big"}));
+    assertTrue(!fs.exists(new Path("/train/report-big")));
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);

@@ -97,7 +97,7 @@ public final class Sizing {
   }
 
   /** {@code mb} rounded up to a multiple of the scheduler's minimum allocation, as YARN normalises requests. */
-  static long round(Configuration conf, long mb) {
+  public static long round(Configuration conf, long mb) {
     long min = Math.max(1, conf.getLong("yarn.scheduler.minimum-allocation-mb", 1024));
     return (mb + min - 1) / min * min;
   }
