@@ -293,39 +293,20 @@ public final class TrainBenchTool extends ParsaTool {
     int k = spec.k;
     System.err.printf(Locale.ROOT, "train-bench: %s on YARN: master %d MB, %d servers of %d MB, %d workers of %d MB"
         + " (%d MB in all)%n", p.name, am, k, server, k, worker, am + (long) k * (server + worker));
-    int rc = YarnSubmitter.submit(conf, new YarnSubmitter.Application() {
+    int rc = YarnSubmitter.submit(conf, new YarnSubmitter.Application("train-bench",
+        "parsa train-bench " + p.name + " k=" + k, TrainMaster.class.getName(), am, spec.result) {
       @Override
-      public String tool() {
-        return "train-bench";
-      }
-
-      @Override
-      public String appName() {
-        return "parsa train-bench " + p.name + " k=" + k;
-      }
-
-      @Override
-      public String masterClass() {
-        return TrainMaster.class.getName();
-      }
-
-      @Override
-      public int masterMb() {
-        return am;
-      }
-
-      @Override
-      public String jobJson() {
+      protected String jobJson() {
         return spec.toJson();
       }
 
       @Override
-      public void stagedJar(String key, String path) {
+      protected void stagedJar(String key, String path) {
         spec.conf.put(key, path);
       }
 
       @Override
-      public List<String> paths() {
+      protected List<String> paths() {
         List<String> paths = new ArrayList<>(spec.shards.subList(0, 1));
         if (spec.vAssignment != null) {
           paths.add(spec.vAssignment);
@@ -335,12 +316,7 @@ public final class TrainBenchTool extends ParsaTool {
       }
 
       @Override
-      public String output() {
-        return spec.result;
-      }
-
-      @Override
-      public void check(long maxContainerMb, long clusterMb) {
+      protected void check(long maxContainerMb, long clusterMb) {
         int largestContainer = Math.max(am, Math.max(server, worker));
         if (largestContainer > maxContainerMb) {
           throw new UsageException("train-bench: a " + largestContainer + " MB container is larger than the "

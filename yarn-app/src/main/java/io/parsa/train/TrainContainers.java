@@ -5,6 +5,7 @@ import io.parsa.avro.rpc.TrainProtocol;
 import io.parsa.avro.rpc.TrainRegistration;
 import io.parsa.avro.rpc.TrainWorkerProtocol;
 import io.parsa.yarn.ContainerHost;
+import io.parsa.yarn.ContainerMain;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.Secrets;
@@ -35,30 +36,16 @@ public final class TrainContainers {
 
   /** Runs the container of {@code role} and exits the JVM with 0, 1 (failure) or 2 (usage). */
   static void exit(String role, String[] args) {
-    int rc;
-    try {
-      rc = run(role, args);
-    } catch (Throwable t) {
-      LOG.error("train-bench {} failed", role, t);
-      rc = 1;
-    }
-    System.exit(rc);
+    ContainerMain.exitWith("train-bench " + role, () -> run(role, args));
   }
 
   static int run(String role, String[] args) throws Exception {
-    String master = null;
-    int id = -1;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (args[i].equals("--master")) {
-        master = args[i + 1];
-      } else if (args[i].equals("--id")) {
-        id = Integer.parseInt(args[i + 1]);
-      }
-    }
-    if (master == null || id < 0) {
-      System.err.println("usage: train-bench " + role + " container --master host:port --id N");
+    ContainerMain.Args a = ContainerMain.Args.parse("train-bench " + role, args);
+    if (a == null) {
       return 2;
     }
+    String master = a.master;
+    int id = a.id;
     RpcSecurity security = RpcSecurity.forSecret(Secrets.fromCurrentUser());
     try (Rpc.Client<TrainMasterProtocol> m = Rpc.connect(TrainMasterProtocol.class, master, 10_000, security)) {
       TrainSpec spec = TrainSpec.fromJson(m.proxy().register(new TrainRegistration(role, id, "")));

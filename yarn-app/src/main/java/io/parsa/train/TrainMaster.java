@@ -6,6 +6,7 @@ import io.parsa.avro.rpc.TrainRegistration;
 import io.parsa.avro.rpc.TrainWorkerProtocol;
 import io.parsa.common.JsonFiles;
 import io.parsa.yarn.ContainerHost;
+import io.parsa.yarn.ContainerMain;
 import io.parsa.yarn.am.ContainerEvents;
 import io.parsa.yarn.am.PartitionMaster;
 import io.parsa.yarn.am.YarnContainers;
@@ -57,14 +58,7 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
   }
 
   public static void main(String[] args) {
-    int rc;
-    try {
-      rc = run();
-    } catch (Throwable t) {
-      LOG.error("train-bench master failed", t);
-      rc = 1;
-    }
-    System.exit(rc);
+    ContainerMain.exitWith("train-bench master", TrainMaster::run);
   }
 
   static int run() throws Exception {

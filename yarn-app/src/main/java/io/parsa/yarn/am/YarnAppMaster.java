@@ -1,6 +1,7 @@
 package io.parsa.yarn.am;
 
 import io.parsa.yarn.ContainerHost;
+import io.parsa.yarn.ContainerMain;
 import io.parsa.yarn.JobSpec;
 import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.rpc.Secrets;
@@ -31,14 +32,7 @@ public final class YarnAppMaster {
   private YarnAppMaster() {}
 
   public static void main(String[] args) {
-    int rc;
-    try {
-      rc = run();
-    } catch (Throwable t) {
-      LOG.error("application master failed", t);
-      rc = 1;
-    }
-    System.exit(rc);
+    ContainerMain.exitWith("application master", YarnAppMaster::run);
   }
 
   static int run() throws Exception {

@@ -45,33 +45,39 @@ public final class YarnSubmitter {
   private static final Logger LOG = LoggerFactory.getLogger(YarnSubmitter.class);
 
   /** One YARN application of the suite, as the generic submission path needs it. */
-  public interface Application {
-    /** The tool's name, prefixed to every console line (e.g. {@code partition-u}). */
-    String tool();
+  public abstract static class Application {
+    final String tool;
+    final String appName;
+    final String masterClass;
+    final int masterMb;
+    final String output;
 
-    /** The application's name in the ResourceManager. */
-    String appName();
-
-    /** Main class of the application master container. */
-    String masterClass();
-
-    /** Memory of the master container, MB. */
-    int masterMb();
+    /**
+     * @param tool the tool's name, prefixed to every console line (e.g. {@code partition-u})
+     * @param appName the application's name in the ResourceManager
+     * @param masterClass main class of the application master container
+     * @param masterMb memory of the master container, MB
+     * @param output where the result goes (printed on success)
+     */
+    protected Application(String tool, String appName, String masterClass, int masterMb, String output) {
+      this.tool = tool;
+      this.appName = appName;
+      this.masterClass = masterClass;
+      this.masterMb = masterMb;
+      this.output = output;
+    }
 
     /** The job description the master reads (staged as {@value YarnContainers#JOB_FILE}). */
-    String jobJson();
+    protected abstract String jobJson();
 
     /** Called with the forwarded-configuration entry naming the staged job jar, before {@link #jobJson()}. */
-    void stagedJar(String key, String path);
+    protected abstract void stagedJar(String key, String path);
 
     /** Paths the application reads or writes: each must be on a cluster file system; each gets a token. */
-    List<String> paths();
-
-    /** Where the result goes (printed on success). */
-    String output();
+    protected abstract List<String> paths();
 
     /** Refuses, with the numbers, what cannot fit: the largest container and the cluster's memory (-1: unknown). */
-    void check(long maxContainerMb, long clusterMb) throws IOException;
+    protected abstract void check(long maxContainerMb, long clusterMb) throws IOException;
   }
 
   private final Configuration conf;
@@ -94,39 +100,20 @@ public final class YarnSubmitter {
 
   /** Submits partition-u and waits; 0 on SUCCEEDED, 1 otherwise (with the master's diagnostics on stderr). */
   public int run() throws Exception {
-    return submit(conf, new Application() {
+    return submit(conf, new Application("partition-u", "parsa partition-u k=" + job.k, YarnAppMaster.class.getName(),
+        plan.amMb, job.output) {
       @Override
-      public String tool() {
-        return "partition-u";
-      }
-
-      @Override
-      public String appName() {
-        return "parsa partition-u k=" + job.k;
-      }
-
-      @Override
-      public String masterClass() {
-        return YarnAppMaster.class.getName();
-      }
-
-      @Override
-      public int masterMb() {
-        return plan.amMb;
-      }
-
-      @Override
-      public String jobJson() {
+      protected String jobJson() {
         return job.toJson();
       }
 
       @Override
-      public void stagedJar(String key, String path) {
+      protected void stagedJar(String key, String path) {
         job.conf.put(key, path);
       }
 
       @Override
-      public List<String> paths() {
+      protected List<String> paths() {
         List<String> paths = new ArrayList<>(job.blockPaths.subList(0, Math.min(1, job.blockPaths.size())));
         paths.add(job.output);
         paths.add(job.outputTmp);
@@ -136,12 +123,7 @@ public final class YarnSubmitter {
       }
 
       @Override
-      public String output() {
-        return job.output;
-      }
-
-      @Override
-      public void check(long maxContainerMb, long clusterMb) throws IOException {
+      protected void check(long maxContainerMb, long clusterMb) throws IOException {
         Sizing.check(conf, plan, blockStats, job.k, maxContainerMb, clusterMb, job.workers);
       }
     });
@@ -154,7 +136,7 @@ public final class YarnSubmitter {
    */
   public static int submit(Configuration base, Application app) throws Exception {
     Configuration conf = new YarnConfiguration(base);
-    String tool = app.tool();
+    String tool = app.tool;
     YarnClient yarn = YarnClient.createYarnClient();
     yarn.init(conf);
     yarn.start();
@@ -202,9 +184,9 @@ public final class YarnSubmitter {
       env.put("CLASSPATH", mini ? System.getProperty("java.class.path") : YarnContainers.clusterClasspath(conf));
       env.put(YarnContainers.ENV_STAGING, staging.toString());
       env.put(YarnContainers.ENV_CLASSPATH_MODE, mini ? "inherit" : "jar");
-      int amMb = app.masterMb();
+      int amMb = app.masterMb;
       String cmd = ApplicationConstants.Environment.JAVA_HOME.$$() + "/bin/java -Xmx"
-          + ParsaYarnConfig.heapMb(conf, amMb) + "m -XX:+ExitOnOutOfMemoryError " + app.masterClass()
+          + ParsaYarnConfig.heapMb(conf, amMb) + "m -XX:+ExitOnOutOfMemoryError " + app.masterClass
           + " 1>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stdout"
           + " 2>" + ApplicationConstants.LOG_DIR_EXPANSION_VAR + "/stderr";
       ContainerLaunchContext clc = ContainerLaunchContext.newInstance(resources, env, List.of(cmd), null, null, null);
@@ -214,7 +196,7 @@ public final class YarnSubmitter {
         creds.writeTokenStorageToStream(dob);
         clc.setTokens(java.nio.ByteBuffer.wrap(dob.getData(), 0, dob.getLength()));
       }
-      ctx.setApplicationName(app.appName());
+      ctx.setApplicationName(app.appName);
       ctx.setApplicationType("PARSA");
       ctx.setAMContainerSpec(clc);
       ctx.setResource(Resource.newInstance(amMb, conf.getInt(ParsaYarnConfig.AM_VCORES,
@@ -238,7 +220,7 @@ public final class YarnSubmitter {
       yarn.submitApplication(ctx);
       System.err.println(tool + ": submitted " + appId);
       try {
-        return monitor(conf, yarn, appId, tool, app.output());
+        return monitor(conf, yarn, appId, tool, app.output);
       } finally {
         try {
           Runtime.getRuntime().removeShutdownHook(killer);
