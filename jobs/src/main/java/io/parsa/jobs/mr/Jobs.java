@@ -128,12 +128,29 @@ public final class Jobs {
             int nl = first.indexOf('\n');
             first = nl < 0 ? first : first.substring(0, nl);
           }
-          LOG.warn("{}: task attempt {} failed: {}", job.getJobName(), e.getTaskAttemptId(), first);
+          LOG.warn("{}: task attempt {} failed: {}{}", job.getJobName(), e.getTaskAttemptId(), first,
+              memoryHint(first, e.isMapTask()));
         }
       }
       next += ev.length;
     }
     return next;
+  }
+
+  /**
+   * What to do when a task ran out of memory ({@code ""} for any other failure): the task's memory settings, and
+   * why a task may need more than the defaults (very long input lines: a row with millions of non-zeros is one line
+   * of tens of megabytes, held whole by Hadoop's line reader).
+   */
+  static String memoryHint(String diagnostics, boolean map) {
+    if (diagnostics == null || !(diagnostics.contains("Java heap space") || diagnostics.contains("OutOfMemoryError")
+        || diagnostics.contains("GC overhead limit"))) {
+      return "";
+    }
+    String kind = map ? "map" : "reduce";
+    return " (the " + kind + " task ran out of memory: give it more with -D mapreduce." + kind + ".memory.mb=MB and"
+        + " -D mapreduce." + kind + ".java.opts=-Xmx<0.8 x MB>m before the step's options; rows with millions of"
+        + " non-zeros are input lines of tens of MB that a task holds whole)";
   }
 
   /** Throttled progress lines of one job ("name: map 45% reduce 0% (12 s)"). */

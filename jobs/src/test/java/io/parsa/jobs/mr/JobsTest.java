@@ -53,4 +53,13 @@ class JobsTest {
     mapOnly.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).setValue(10);
     assertTrue(Jobs.summary("x", 0.1, mapOnly, true).startsWith("x: done in 0.1 s; records 10 in, 10 out; 0 B written"));
   }
+
+  @Test
+  void anOutOfMemoryTaskGetsTheSettingsThatGiveItMore() {
+    String hint = Jobs.memoryHint("Error: Java heap space", true);
+    assertTrue(hint.contains("-D mapreduce.map.memory.mb="), hint);
+    assertTrue(hint.contains("mapreduce.map.java.opts"), hint);
+    assertTrue(Jobs.memoryHint("Error: GC overhead limit exceeded", false).contains("mapreduce.reduce.memory.mb"));
+    assertEquals("", Jobs.memoryHint("file.libsvm:3: expected index:value", true));
+  }
 }
