@@ -125,11 +125,13 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
       TrainSpec.Result result = new TrainSpec.Result();
       result.placement = spec.placement;
       TrainDriver driver = null;
-      int done = 0;
-      for (double rate : spec.linkMbps) {
+      int runs = spec.linkMbps.size();
+      for (int r = 0; r < runs; r++) {
+        double rate = spec.linkMbps.get(r);
         TrainRun.Settings settings = spec.settings(rate);
+        final int before = r;
         driver = new TrainDriver(w, s, settings, (e, b, i) -> progress = (float) Math.min(0.99,
-            (done(rate) * spec.epochs + e - 1) / (double) (spec.linkMbps.size() * spec.epochs)), () -> failure);
+            (before * spec.epochs + e - 1) / (double) (runs * spec.epochs)), () -> failure);
         driver.resetServers();
         driver.prepare(Arrays.asList(servers));
         TrainSpec.Run run = new TrainSpec.Run();
@@ -141,8 +143,7 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
         run.interRequestsPerEpoch = driver.interRequestsPerEpoch();
         run.epochs = driver.train();
         result.runs.add(run);
-        done++;
-        LOG.info("link rate {} Mbit/s done ({} of {})", rate, done, spec.linkMbps.size());
+        LOG.info("link rate {} Mbit/s done ({} of {})", rate, r + 1, runs);
       }
       over = true;
       if (driver != null) {
@@ -155,10 +156,6 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
         c.close();
       }
     }
-  }
-
-  private int done(double rate) {
-    return spec.linkMbps.indexOf(rate);
   }
 
   private void write(Configuration conf, TrainSpec.Result result) throws IOException {
