@@ -212,6 +212,7 @@ public final class TrainBenchTool extends ParsaTool {
       }
     }
     report.put("k", k);
+    report.put("payback", payback(runs, pipelineSeconds(fs, placements)));
     String text = TrainReport.text(report);
     System.out.print(text);
     Path tmp = OutputPaths.tempFor(out);
@@ -238,6 +239,46 @@ public final class TrainBenchTool extends ParsaTool {
     }
     Path dir = new Path(p.dir, KeyPlacement.V_ASSIGNMENT);
     return KeyPlacement.lookup(KeyPlacement.read(fs, dir, k, key -> true, part -> true), dir);
+  }
+
+  /** The placed run's pipeline time from its {@code _timings.json} ("total"), or -1 when absent. */
+  private static double pipelineSeconds(FileSystem fs, List<Placement> placements) throws IOException {
+    for (Placement p : placements) {
+      Path t = new Path(p.dir, "_timings.json");
+      if ("parsa".equals(p.name) && fs.exists(t)) {
+        try (InputStream in = fs.open(t)) {
+          return new ObjectMapper().readTree(in).path("total").asDouble(-1);
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * When the placement pays for itself, per link rate and baseline: the placed run's whole pipeline time (ingest to
+   * reshuffle: a cost a user without placement would not pay) over the epoch time it saves against the baseline.
+   */
+  static List<Map<String, Object>> payback(List<Map<String, Object>> runs, double pipelineSeconds) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> placed : runs) {
+      if (!"parsa".equals(placed.get("placement"))) {
+        continue;
+      }
+      for (Map<String, Object> base : runs) {
+        if ("parsa".equals(base.get("placement")) || !base.get("linkMbps").equals(placed.get("linkMbps"))) {
+          continue;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        double saved = (Double) base.get("meanEpochSeconds") - (Double) placed.get("meanEpochSeconds");
+        m.put("linkMbps", placed.get("linkMbps"));
+        m.put("against", base.get("placement"));
+        m.put("pipelineSeconds", pipelineSeconds);
+        m.put("savedSecondsPerEpoch", saved);
+        m.put("epochsToPayBack", pipelineSeconds < 0 || saved <= 0 ? null : pipelineSeconds / saved);
+        out.add(m);
+      }
+    }
+    return out;
   }
 
   private static JsonNode readMetrics(FileSystem fs, Path dir) throws IOException {

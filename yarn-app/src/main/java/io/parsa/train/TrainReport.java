@@ -62,6 +62,25 @@ final class TrainReport {
     }
     sb.append("\n(epoch s: mean over epochs after the first, whose first requests also set up TLS and Avro "
         + "handshakes; bytes: last epoch, on the wire)\n\n");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> payback = (List<Map<String, Object>>) report.get("payback");
+    if (payback != null) {
+      for (Map<String, Object> p : payback) {
+        double pipeline = d(p.get("pipelineSeconds"));
+        Object n = p.get("epochsToPayBack");
+        sb.append(String.format(Locale.ROOT, "payback against %s at %s: %s%n", p.get("against"),
+            rate(p.get("linkMbps")), pipeline < 0
+                ? "unknown (the placed run has no _timings.json)"
+                : n == null
+                    ? String.format(Locale.ROOT, "never at this rate (the %.0f s pipeline saves no epoch time: %+.3f s"
+                        + " per epoch)", pipeline, d(p.get("savedSecondsPerEpoch")))
+                    : String.format(Locale.ROOT, "after %.0f epochs (the %.0f s pipeline against %.3f s saved per"
+                        + " epoch)", Math.ceil(d(n)), pipeline, d(p.get("savedSecondsPerEpoch")))));
+      }
+      if (!payback.isEmpty()) {
+        sb.append('\n');
+      }
+    }
     for (Map<String, Object> r : runs(report)) {
       sb.append(String.format(Locale.ROOT, "%s at %s (%s):%n", r.get("placement"), rate(r.get("linkMbps")),
           r.get("source")));

@@ -49,6 +49,7 @@ class TrainBenchToolTest {
         w.append(new VAssignment(key, key <= 2 ? 0 : 1, null));
       }
     }
+    Files.writeString(placed.resolve("_timings.json"), "{\"total\": 100.0}");
     Files.createDirectories(placed.resolve("metrics"));
     Files.writeString(placed.resolve("metrics/report.json"), "{\"placed\": {\"interAccesses\": 2}}");
     Path random = tmp.resolve("random");
@@ -69,6 +70,9 @@ class TrainBenchToolTest {
       assertEquals(p.path("epochs").get(e).path("loss").asDouble(), r.path("epochs").get(e).path("loss").asDouble(),
           0.0, "loss of epoch " + (e + 1));
     }
+    assertEquals(100.0, report.path("payback").get(0).path("pipelineSeconds").asDouble(), 0.0);
+    assertEquals("random", report.path("payback").get(0).path("against").asText());
+    assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("payback against random"));
     assertTrue(new File(out, "report.html").length() > 0);
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("metrics step predicted 2"));
     // an existing report is kept unless --overwrite
@@ -93,5 +97,31 @@ class TrainBenchToolTest {
     assertEquals(2, rc);
     String msg = err.toString(StandardCharsets.UTF_8);
     assertTrue(msg.contains("part-00000:2: expected index:value"), msg);
+  }
+
+  private static java.util.Map<String, Object> run(String placement, double mbps, double epochSeconds) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("placement", placement);
+    m.put("linkMbps", mbps);
+    m.put("meanEpochSeconds", epochSeconds);
+    return m;
+  }
+
+  @Test
+  void paybackIsThePipelineTimeOverTheEpochTimeSaved() {
+    java.util.List<java.util.Map<String, Object>> runs = java.util.List.of(run("parsa", 10.0, 1.0),
+        run("parsa", 1000.0, 0.9), run("random", 10.0, 3.0), run("random", 1000.0, 0.5), run("hash", 10.0, 1.5));
+    java.util.List<java.util.Map<String, Object>> p = TrainBenchTool.payback(runs, 100);
+    assertEquals(3, p.size());
+    assertEquals("random", p.get(0).get("against"));
+    assertEquals(2.0, (Double) p.get(0).get("savedSecondsPerEpoch"), 1e-12);
+    assertEquals(50.0, (Double) p.get(0).get("epochsToPayBack"), 1e-12);
+    assertEquals("hash", p.get(1).get("against"));
+    assertEquals(200.0, (Double) p.get(1).get("epochsToPayBack"), 1e-9);
+    // at 1 Gbit/s the placed run saves nothing: it never pays back
+    assertEquals(1000.0, p.get(2).get("linkMbps"));
+    assertEquals(null, p.get(2).get("epochsToPayBack"));
+    // without the pipeline's timings the payback is unknown
+    assertEquals(null, TrainBenchTool.payback(runs, -1).get(0).get("epochsToPayBack"));
   }
 }
