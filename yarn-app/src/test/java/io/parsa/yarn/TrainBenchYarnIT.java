@@ -66,8 +66,7 @@ class TrainBenchYarnIT {
         "0,0.5", "--learning-rate", "0.5", "--l2", "0.01"};
     Path onYarn = new Path("/train/report-yarn");
     Path embedded = new Path("/train/report-embedded");
-    assertEquals(0, ToolRunner.run(conf(mc), new TrainBenchTool(), concat(common, "--mode", "yarn",
-        "--am-memory", "256", "--server-memory", "256", "--worker-memory", "256", "--output", onYarn.toString())));
+    assertEquals(0, onYarn(mc, 256, concat(common, "--output", onYarn.toString())));
     assertEquals(0, ToolRunner.run(conf(mc), new TrainBenchTool(), concat(common, "--output", embedded.toString())));
     JsonNode y = report(fs, onYarn);
     JsonNode e = report(fs, embedded);
@@ -113,9 +112,7 @@ class TrainBenchYarnIT {
     System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
     int rc;
     try {
-      rc = ToolRunner.run(conf(mc), new TrainBenchTool(), new String[] {"--hash", bad.toString(),
-          "--mode", "yarn", "--am-memory", "256", "--server-memory", "256", "--worker-memory", "256", "--output",
-          out.toString()});
+      rc = onYarn(mc, 256, "--hash", bad.toString(), "--output", out.toString());
     } finally {
       System.setErr(old);
     }
@@ -135,10 +132,15 @@ class TrainBenchYarnIT {
     text(fs, new Path(dir, "shards/part-00000"), "+1 1:1 2:1");
     text(fs, new Path(dir, "shards/part-00001"), "+1 3:1 4:1");
     // the mini cluster's one NodeManager offers 8192 MB; 2 x (3000 + 3000) + 256 does not fit
-    assertEquals(2, ToolRunner.run(conf(mc), new TrainBenchTool(), new String[] {"--hash", dir.toString(),
-        "--mode", "yarn", "--am-memory", "256", "--server-memory", "3000", "--worker-memory", "3000", "--output",
-        "/train/report-big"}));
+    assertEquals(2, onYarn(mc, 3000, "--hash", dir.toString(), "--output", "/train/report-big"));
     assertTrue(!fs.exists(new Path("/train/report-big")));
+  }
+
+  /** train-bench --mode yarn with a 256 MB master and servers and workers of {@code containerMb}. */
+  private static int onYarn(MiniClusters mc, int containerMb, String... args) throws Exception {
+    String mb = Integer.toString(containerMb);
+    return ToolRunner.run(conf(mc), new TrainBenchTool(), concat(args, "--mode", "yarn", "--am-memory", "256",
+        "--server-memory", mb, "--worker-memory", mb));
   }
 
   private static String[] concat(String[] a, String... b) {
