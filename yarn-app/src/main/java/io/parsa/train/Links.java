@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  *
  * <p>On YARN, worker i and server i are separate containers: the worker's {@code Links} delays only its own requests
  * ({@code delayResponses} false), and server j holds each answer to another machine's worker on its own link
- * ({@link #responseLink(int)}) before returning it. Machine i's two processes then each have a link of the given
+ * ({@link #serialLink(double)}) before returning it. Machine i's two processes then each have a link of the given
  * rate instead of sharing one, which the report says.
  */
 public final class Links {
@@ -48,7 +48,7 @@ public final class Links {
 
   /**
    * {@code delayResponses}: whether answers server j &rarr; worker i are held on machine j's link here, on the
-   * worker's end (all machines in one JVM), or left to the server ({@link #responseLink(int)}).
+   * worker's end (all machines in one JVM), or left to the server ({@link #serialLink(double)}).
    */
   public Links(int k, double linkMbps, boolean delayResponses) {
     this.k = k;
@@ -71,25 +71,17 @@ public final class Links {
   }
 
   /**
-   * Server {@code server}'s outgoing link as a {@link ParamServer.ResponseLink}: an answer of n payload bytes to
-   * another machine's worker returns once the link has had time to send it after everything before it; null when no
-   * rate is emulated.
+   * One machine's outgoing link of {@code mbps} on its own (a server container on YARN): sending n bytes returns once
+   * the link has had time to send them after everything sent before.
    */
-  public ParamServer.ResponseLink responseLink(int server) {
-    if (nanosPerByte == 0) {
-      return null;
-    }
-    return (worker, n) -> {
-      long wait = reserve(server, n);
+  public static ParamServer.ResponseLink serialLink(double mbps) {
+    Links one = new Links(1, mbps, false);
+    return n -> {
+      long wait = one.reserve(0, n);
       if (wait > 0) {
         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
       }
     };
-  }
-
-  /** One machine's outgoing link of {@code mbps} on its own (a server container on YARN). */
-  public static ParamServer.ResponseLink serialLink(double mbps) {
-    return new Links(1, mbps, false).responseLink(0);
   }
 
   /** Worker {@code worker}'s counters: per server j, bytes i&rarr;j and j&rarr;i, on the wire and in Avro frames. */
@@ -124,7 +116,6 @@ public final class Links {
     }
     return m;
   }
-
 
   /**
    * Handlers for worker {@code worker}'s connection to server {@code server}, given the channel once its TLS handler

@@ -29,7 +29,7 @@ public final class ParamServer implements TrainProtocol {
   /** Holds a response to another machine until that machine's emulated link has sent it (YARN mode). */
   @FunctionalInterface
   public interface ResponseLink {
-    void send(int toWorker, int bytes) throws InterruptedException;
+    void send(int bytes) throws InterruptedException;
   }
 
   private final int id;
@@ -61,11 +61,6 @@ public final class ParamServer implements TrainProtocol {
     this.learningRate = learningRate;
     this.l2 = l2;
     this.l1 = l1;
-  }
-
-  /** Emulates this machine's outgoing link for answers to other machines' workers (null: none). */
-  public void setResponseLink(ResponseLink link) {
-    this.link = link;
   }
 
   /** Slots of {@code n} packed keys; the caller holds the lock. */
@@ -114,7 +109,7 @@ public final class ParamServer implements TrainProtocol {
     ResponseLink l = link;
     if (l != null && worker != id) {
       try {
-        l.send(worker, bytes);
+        l.send(bytes);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TrainRejected("server " + id + " interrupted");

@@ -202,12 +202,7 @@ public final class TrainBenchTool extends ParsaTool {
             LOG.debug("run failure", e);
             return 1;
           }
-          TrainSpec.Run figures = new TrainSpec.Run();
-          figures.rows = run.totalRows();
-          figures.interKeyAccessesPerEpoch = run.interKeyAccessesPerEpoch();
-          figures.innerKeyAccessesPerEpoch = run.innerKeyAccessesPerEpoch();
-          figures.interRequestsPerEpoch = run.interRequestsPerEpoch();
-          runs.add(describe(p, rate, figures, epochs, metrics, s));
+          runs.add(describe(p, rate, run.figures(), epochs, metrics, s));
         }
       }
     }
@@ -295,8 +290,10 @@ public final class TrainBenchTool extends ParsaTool {
    * Trains placement {@code p} as a YARN application (one run per link rate on the same containers); the figures, or
    * null after printing why the application failed.
    */
-  private TrainSpec.Result onYarn(Configuration conf, FileSystem fs, Placement p, List<Path> files,
+  private TrainSpec.Result onYarn(Configuration base, FileSystem fs, Placement p, List<Path> files,
       TrainRun.Settings s, List<Double> rates, long seed, Path out) throws Exception {
+    // this placement's own copy: the default worker size below follows its shards, not an earlier placement's
+    Configuration conf = new Configuration(base);
     TrainSpec spec = new TrainSpec();
     spec.k = files.size();
     spec.placement = p.name;
@@ -314,13 +311,7 @@ public final class TrainBenchTool extends ParsaTool {
       long mb = 256 + 4 * (largest >> 20);
       conf.setInt(ParsaYarnConfig.WORKER_MEMORY_MB, (int) ((mb + 127) / 128 * 128));
     }
-    spec.epochs = s.epochs;
-    spec.batches = s.batchesPerEpoch;
-    spec.learningRate = s.learningRate;
-    spec.l2 = s.l2;
-    spec.l1 = s.l1;
-    spec.rpcTimeoutMs = s.rpcTimeoutMs;
-    spec.iterationTimeoutMs = s.iterationTimeoutMs;
+    spec.settings = s;
     spec.linkMbps.addAll(rates);
     Path result = fs.makeQualified(new Path(out.getParent(),
         "." + out.getName() + ".train-" + p.name + "-" + java.util.UUID.randomUUID() + ".json"));

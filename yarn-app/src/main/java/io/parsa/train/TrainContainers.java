@@ -97,8 +97,8 @@ public final class TrainContainers {
   static ParamServer server(TrainSpec spec, int id, Configuration conf) throws java.io.IOException {
     if (KeyPlacement.computed(spec.keys)) {
       LongToIntFunction owner = KeyPlacement.computed(spec.keys, spec.seed, spec.k);
-      return new ParamServer(id, new long[0], key -> owner.applyAsInt(key) == id, spec.learningRate, spec.l2,
-          spec.l1);
+      return new ParamServer(id, new long[0], key -> owner.applyAsInt(key) == id, spec.settings.learningRate,
+          spec.settings.l2, spec.settings.l1);
     }
     Path dir = new Path(spec.vAssignment);
     FileSystem fs = dir.getFileSystem(conf);
@@ -106,7 +106,7 @@ public final class TrainContainers {
     long[] keys = mine.keySet().toLongArray();
     java.util.Arrays.sort(keys);
     LOG.info("server {}: {} keys of {}", id, keys.length, dir);
-    return new ParamServer(id, keys, null, spec.learningRate, spec.l2, spec.l1);
+    return new ParamServer(id, keys, null, spec.settings.learningRate, spec.settings.l2, spec.settings.l1);
   }
 
   /** Worker {@code id}: its shard and the servers of the shard's keys. */
@@ -125,6 +125,6 @@ public final class TrainContainers {
       owner = KeyPlacement.lookup(KeyPlacement.read(dir.getFileSystem(conf), dir, spec.k, used::contains,
           part -> true), dir);
     }
-    return new WorkerEndpoint(id, spec.k, shard, owner, security, spec.rpcTimeoutMs, null);
+    return new WorkerEndpoint(id, spec.k, shard, owner, security, spec.settings.rpcTimeoutMs, null);
   }
 }

@@ -43,11 +43,8 @@ public final class TrainDriver {
   private final TrainRun.Settings settings;
   private final Hook hook;
   private final Supplier<String> aborted;
-  private long totalRows;
-  private long totalNonZeros;
-  private long interKeys;
-  private long innerKeys;
-  private long interRequests;
+  /** What {@link #prepare} learned from the workers (rows, predicted accesses); epochs empty. */
+  private TrainSpec.Run figures = new TrainSpec.Run();
 
   /**
    * @param aborted polled while waiting for workers: a non-null answer ends the run with that reason (a container
@@ -66,53 +63,50 @@ public final class TrainDriver {
   /** Connects every worker to the servers at {@code serverAddresses}, at the settings' link rate. */
   public void prepare(List<String> serverAddresses) throws IOException {
     List<String> addrs = new ArrayList<>(serverAddresses);
-    totalRows = 0;
-    totalNonZeros = 0;
-    interKeys = 0;
-    innerKeys = 0;
-    interRequests = 0;
-    List<WorkerInfo> infos = onAll("prepare", i -> workers[i].prepare(
-        new PrepareRequest(addrs, settings.batchesPerEpoch, settings.linkMbps)));
+    List<WorkerInfo> infos;
+    ExecutorService pool = newPool();
+    try {
+      infos = onAll(pool, "prepare", i -> workers[i].prepare(
+          new PrepareRequest(addrs, settings.batchesPerEpoch, settings.linkMbps)));
+    } finally {
+      pool.shutdownNow();
+    }
+    TrainSpec.Run f = new TrainSpec.Run();
+    f.linkMbps = settings.linkMbps;
     for (int i = 0; i < k; i++) {
       WorkerInfo w = infos.get(i);
-      totalRows += w.getRows();
-      totalNonZeros += w.getNonZeros();
+      f.rows += w.getRows();
+      f.nonZeros += w.getNonZeros();
       for (int j = 0; j < k; j++) {
         long n = w.getKeysPerServer().get(j);
         if (i == j) {
-          innerKeys += n;
+          f.innerKeyAccessesPerEpoch += n;
         } else {
-          interKeys += n;
-          interRequests += w.getRequestsPerServer().get(j);
+          f.interKeyAccessesPerEpoch += n;
+          f.interRequestsPerEpoch += w.getRequestsPerServer().get(j);
         }
       }
     }
-    if (totalRows == 0) {
+    if (f.rows == 0) {
       throw new IOException("the shards hold no rows");
     }
+    figures = f;
   }
 
-  public long totalRows() {
-    return totalRows;
-  }
-
-  public long totalNonZeros() {
-    return totalNonZeros;
-  }
-
-  /** Distinct (worker, key) accesses per epoch served by another machine: the traffic the placement predicts. */
-  public long interKeyAccessesPerEpoch() {
-    return interKeys;
-  }
-
-  /** Distinct (worker, key) accesses per epoch served by the worker's own machine. */
-  public long innerKeyAccessesPerEpoch() {
-    return innerKeys;
-  }
-
-  /** Inter-machine requests (pulls plus pushes) per epoch; each also has a response. */
-  public long interRequestsPerEpoch() {
-    return interRequests;
+  /**
+   * What {@link #prepare} learned (rows, non-zeros, the distinct (worker, key) accesses per epoch served by another
+   * machine — the traffic the placement predicts — and by the worker's own, the inter-machine requests), as a fresh
+   * record without epochs.
+   */
+  public TrainSpec.Run figures() {
+    TrainSpec.Run r = new TrainSpec.Run();
+    r.linkMbps = figures.linkMbps;
+    r.rows = figures.rows;
+    r.nonZeros = figures.nonZeros;
+    r.interKeyAccessesPerEpoch = figures.interKeyAccessesPerEpoch;
+    r.innerKeyAccessesPerEpoch = figures.innerKeyAccessesPerEpoch;
+    r.interRequestsPerEpoch = figures.interRequestsPerEpoch;
+    return r;
   }
 
   @FunctionalInterface
@@ -120,26 +114,27 @@ public final class TrainDriver {
     T on(int worker) throws Exception;
   }
 
-  private <T> List<T> onAll(String what, Call<T> call) throws IOException {
-    ExecutorService pool = Executors.newFixedThreadPool(k, r -> {
+  /** One thread per worker, for the calls of one {@link #prepare} or {@link #train}. */
+  private ExecutorService newPool() {
+    return Executors.newFixedThreadPool(k, r -> {
       Thread t = new Thread(r, "parsa-train-driver");
       t.setDaemon(true);
       return t;
     });
-    try {
-      List<Future<T>> fs = new ArrayList<>();
-      for (int i = 0; i < k; i++) {
-        final int w = i;
-        fs.add(pool.submit(() -> call.on(w)));
-      }
-      List<T> out = new ArrayList<>();
-      for (int i = 0; i < k; i++) {
-        out.add(await(fs, i, what));
-      }
-      return out;
-    } finally {
-      pool.shutdownNow();
+  }
+
+  /** {@code call} on every worker at once; the answers in worker order, or the first failure. */
+  private <T> List<T> onAll(ExecutorService pool, String what, Call<T> call) throws IOException {
+    List<Future<T>> fs = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      final int w = i;
+      fs.add(pool.submit(() -> call.on(w)));
     }
+    List<T> out = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      out.add(await(fs, i, what));
+    }
+    return out;
   }
 
   private <T> T await(List<Future<T>> fs, int i, String what) throws IOException {
@@ -199,10 +194,21 @@ public final class TrainDriver {
 
   /** Runs every epoch; a failed worker or server ends the run with an {@link IOException} naming it. */
   public List<TrainRun.Epoch> train() throws IOException {
+    ExecutorService pool = newPool();
+    try {
+      return train(pool);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private List<TrainRun.Epoch> train(ExecutorService pool) throws IOException {
     List<TrainRun.Epoch> out = new ArrayList<>();
+    long totalRows = figures.rows;
+    // byte counters are cumulative: an epoch's traffic is its last answers' counters minus those before it
+    List<IterateResult> before = onAll(pool, "epoch 1", i -> workers[i].counters());
     for (int e = 1; e <= settings.epochs; e++) {
       final int epoch = e;
-      List<IterateResult> before = onAll("epoch " + e, i -> workers[i].counters());
       List<IterateResult> after = before;
       long t0 = System.nanoTime();
       TrainRun.Epoch ep = new TrainRun.Epoch();
@@ -210,7 +216,7 @@ public final class TrainDriver {
       long correct = 0;
       for (int b = 0; b < settings.batchesPerEpoch; b++) {
         final int batch = b;
-        after = onAll("epoch " + e, i -> {
+        after = onAll(pool, "epoch " + e, i -> {
           if (hook != null) {
             hook.beforeIteration(epoch, batch, i);
           }
@@ -268,6 +274,7 @@ public final class TrainDriver {
           String.format(Locale.ROOT, "%.3f", ep.wallSeconds), ep.innerBytes, ep.interBytes,
           String.format(Locale.ROOT, "%.6f", ep.loss), String.format(Locale.ROOT, "%.4f", ep.accuracy));
       out.add(ep);
+      before = after;
     }
     return out;
   }

@@ -78,7 +78,7 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
     try {
       master.drive(launcher, conf, security);
       ok = true;
-      diagnostics = "trained " + spec.linkMbps.size() + " run(s) of " + spec.epochs + " epochs on " + spec.k
+      diagnostics = "trained " + spec.linkMbps.size() + " run(s) of " + spec.settings.epochs + " epochs on " + spec.k
           + " machines";
     } catch (IOException | RuntimeException e) {
       LOG.error("train-bench run failed", e);
@@ -126,21 +126,16 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
       result.placement = spec.placement;
       TrainDriver driver = null;
       int runs = spec.linkMbps.size();
+      int epochs = spec.settings.epochs;
       for (int r = 0; r < runs; r++) {
         double rate = spec.linkMbps.get(r);
-        TrainRun.Settings settings = spec.settings(rate);
+        spec.settings.linkMbps = rate;
         final int before = r;
-        driver = new TrainDriver(w, s, settings, (e, b, i) -> progress = (float) Math.min(0.99,
-            (before * spec.epochs + e - 1) / (double) (runs * spec.epochs)), () -> failure);
+        driver = new TrainDriver(w, s, spec.settings, (e, b, i) -> progress = (float) Math.min(0.99,
+            (before * epochs + e - 1) / (double) (runs * epochs)), () -> failure);
         driver.resetServers();
         driver.prepare(Arrays.asList(servers));
-        TrainSpec.Run run = new TrainSpec.Run();
-        run.linkMbps = rate;
-        run.rows = driver.totalRows();
-        run.nonZeros = driver.totalNonZeros();
-        run.interKeyAccessesPerEpoch = driver.interKeyAccessesPerEpoch();
-        run.innerKeyAccessesPerEpoch = driver.innerKeyAccessesPerEpoch();
-        run.interRequestsPerEpoch = driver.interRequestsPerEpoch();
+        TrainSpec.Run run = driver.figures();
         run.epochs = driver.train();
         result.runs.add(run);
         LOG.info("link rate {} Mbit/s done ({} of {})", rate, r + 1, runs);

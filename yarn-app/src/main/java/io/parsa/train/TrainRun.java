@@ -122,23 +122,23 @@ public final class TrainRun implements AutoCloseable {
     return k;
   }
 
+  /** Rows and the accesses the placement predicts, as {@link TrainDriver#figures()} (no epochs). */
+  public TrainSpec.Run figures() {
+    return driver.figures();
+  }
+
   public long totalRows() {
-    return driver.totalRows();
+    return figures().rows;
   }
 
   /** Distinct (worker, key) accesses per epoch served by another machine: the traffic the placement predicts. */
   public long interKeyAccessesPerEpoch() {
-    return driver.interKeyAccessesPerEpoch();
+    return figures().interKeyAccessesPerEpoch;
   }
 
   /** Distinct (worker, key) accesses per epoch served by the worker's own machine. */
   public long innerKeyAccessesPerEpoch() {
-    return driver.innerKeyAccessesPerEpoch();
-  }
-
-  /** Inter-machine requests (pulls plus pushes) per epoch; each also has a response. */
-  public long interRequestsPerEpoch() {
-    return driver.interRequestsPerEpoch();
+    return figures().innerKeyAccessesPerEpoch;
   }
 
   public Links links() {

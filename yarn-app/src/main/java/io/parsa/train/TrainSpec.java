@@ -28,33 +28,14 @@ public final class TrainSpec {
   public long seed;
   /** Shard file of worker i, fully qualified. */
   public List<String> shards = new ArrayList<>();
-  public int epochs;
-  public int batches;
-  public double learningRate;
-  public double l2;
-  public double l1;
-  public long rpcTimeoutMs;
-  public long iterationTimeoutMs;
+  /** Model and run settings (the link rate of each run is {@link #linkMbps}'s). */
+  public TrainRun.Settings settings = new TrainRun.Settings();
   /** One run per emulated link rate, on the same containers. */
   public List<Double> linkMbps = new ArrayList<>();
   /** File the master writes the runs' figures to (JSON). */
   public String result;
   /** parsa.* configuration entries forwarded to the containers. */
   public Map<String, String> conf = new LinkedHashMap<>();
-
-  /** The run settings at link rate {@code rate}. */
-  public TrainRun.Settings settings(double rate) {
-    TrainRun.Settings s = new TrainRun.Settings();
-    s.epochs = epochs;
-    s.batchesPerEpoch = batches;
-    s.learningRate = learningRate;
-    s.l2 = l2;
-    s.l1 = l1;
-    s.rpcTimeoutMs = rpcTimeoutMs;
-    s.iterationTimeoutMs = iterationTimeoutMs;
-    s.linkMbps = rate;
-    return s;
-  }
 
   /** A copy of {@code base} with the forwarded entries on top. */
   public Configuration applyTo(Configuration base) {

@@ -81,10 +81,10 @@ public final class ParsaYarnConfig {
    * unbounded and the servers fall behind.
    */
   public static final String WORKER_PUSH_BUFFER = "parsa.worker.push.buffer";
-  /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
   /** Extra JVM options of worker and server containers (default: the parallel collector the sizes were measured with). */
   public static final String CONTAINER_JAVA_OPTS = "parsa.container.java.opts";
   public static final String DEFAULT_CONTAINER_JAVA_OPTS = "-XX:+UseParallelGC";
+  /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
   public static final String WORKER_RPC_BATCH_KEYS = "parsa.worker.rpc.batch.keys";
   public static final int DEFAULT_WORKER_RPC_BATCH_KEYS = 1 << 16;
   /** How long a container keeps retrying an unreachable master before giving up, ms (servers: see below). */

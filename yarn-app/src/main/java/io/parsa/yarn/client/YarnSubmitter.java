@@ -241,8 +241,9 @@ public final class YarnSubmitter {
   }
 
   /**
-   * Delegation tokens for every file system the application touches (staging, blocks, output and its checkpoints,
-   * the initial neighbor sets), renewable by the ResourceManager, whose principal's {@code _HOST} is resolved as
+   * Delegation tokens for every file system the application touches (staging, and the file systems of
+   * {@code paths}: for partition-u its blocks, output, checkpoints and initial neighbor sets), renewable by the
+   * ResourceManager, whose principal's {@code _HOST} is resolved as
    * YARN's own clients do.
    */
   static Credentials delegationTokens(Configuration conf, FileSystem staging, List<String> paths) throws IOException {
