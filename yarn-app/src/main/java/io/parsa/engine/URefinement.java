@@ -1,6 +1,5 @@
 package io.parsa.engine;
 
-import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -91,50 +90,28 @@ public final class URefinement {
     this.blocks = blocks;
     this.exponent = exponent;
     this.guardMax = guardMax;
-    blockStart = new int[blocks.size() + 1];
-    long edges = 0;
+    RowKeyGraph graph = RowKeyGraph.of(blocks);
+    blockStart = graph.blockStart();
+    n = graph.numRows();
+    rowStart = graph.rowStart();
+    rowKeys = graph.rowKeys();
+    numKeys = graph.numKeys();
+    part = new int[n];
     for (int b = 0; b < blocks.size(); b++) {
       Block blk = blocks.get(b);
       if (parts[b].length != blk.numRows()) {
         throw new IllegalArgumentException("block " + b + " has " + blk.numRows() + " rows but " + parts[b].length
             + " parts");
       }
-      blockStart[b + 1] = Math.addExact(blockStart[b], blk.numRows());
-      edges += blk.numEdges();
-    }
-    n = blockStart[blocks.size()];
-    rowStart = new int[n + 1];
-    rowKeys = new int[Math.toIntExact(edges)];
-    part = new int[n];
-    Long2IntOpenHashMap dense = new Long2IntOpenHashMap();
-    dense.defaultReturnValue(-1);
-    int w = 0;
-    for (int b = 0; b < blocks.size(); b++) {
-      Block blk = blocks.get(b);
-      long[] keys = blk.keys();
-      int[] ls = blk.localRowStart();
-      int[] lk = blk.localKeys();
       for (int r = 0; r < blk.numRows(); r++) {
-        int g = blockStart[b] + r;
         int p = parts[b][r];
         if (p < 0 || p >= k) {
           throw new IllegalArgumentException("row " + r + " of block " + b + " has part " + p + " outside [0, " + k
               + ")");
         }
-        part[g] = p;
-        for (int t = ls[r]; t < ls[r + 1]; t++) {
-          long key = keys[lk[t]];
-          int id = dense.get(key);
-          if (id < 0) {
-            id = dense.size();
-            dense.put(key, id);
-          }
-          rowKeys[w++] = id;
-        }
-        rowStart[g + 1] = w;
+        part[blockStart[b] + r] = p;
       }
     }
-    numKeys = dense.size();
     cnt = new int[Math.multiplyExact(numKeys, k)];
     m = new long[k];
     size = new int[k];

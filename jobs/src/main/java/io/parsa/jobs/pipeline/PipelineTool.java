@@ -74,8 +74,9 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
     o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
-        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase), best (refine-u: " + BEST_REFINE_ROUNDS
-        + " rounds per phase); see docs/quality.md"));
+        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, multilevel start where the input order shows locality),"
+        + " best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, always the multilevel start too); see"
+        + " docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
@@ -134,8 +135,9 @@ public final class PipelineTool extends ParsaTool {
       }, 0);
       if (refineRounds > 0 && k > 1) {
         String refined = new Path(dir, "u-refined").toString();
-        steps.add(new Step("refine-u", refined, args("--blocks", blocks, "--u-assignment", uAssign, "--output",
-            refined, "--k", ks, "--rounds", String.valueOf(refineRounds)), List.of(blocks, uAssign)));
+        List<String> ru = args("--blocks", blocks, "--u-assignment", uAssign, "--output", refined, "--k", ks,
+            "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto");
+        steps.add(new Step("refine-u", refined, ru, List.of(blocks, uAssign)));
         uAssign = refined;
       }
     } else {

@@ -6,6 +6,7 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.engine.Block;
+import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.yarn.io.AssignmentFiles;
@@ -52,7 +53,11 @@ public class RefineUTool extends ParsaTool {
   /** Refinement starts. */
   public static final String START_GIVEN = "given";
   public static final String START_ORDER = "order";
+  public static final String START_MULTILEVEL = "multilevel";
   public static final String DEFAULT_STARTS = START_GIVEN + "," + START_ORDER;
+  /** {@code --multilevel auto}: the multilevel start runs when the input-order start's T_sum is at most this share
+   * of the given start's (the input order carries locality, as in web crawls). */
+  public static final double LOCALITY_RATIO = 0.5;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -74,7 +79,7 @@ public class RefineUTool extends ParsaTool {
    * bits (4·k + k/8 bytes per key) and per-row state; with a 1.5× margin for hash-table growth and the collector.
    */
   public static long heapNeeded(long rows, long edges, long keys, int k) {
-    double perEdge = 8 + 4;
+    double perEdge = 8 + 4 + 16; // blocks, refinement CSR, multilevel: pins by key and the coarser levels
     double perKey = 24 + 4.0 * k + k / 8.0;
     double perRow = 8 + 4 + 4 + 4 + 24 + 8 * 4;
     return (long) (1.5 * (perEdge * edges + perKey * keys + perRow * rows));
@@ -131,6 +136,9 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
+        .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
+            + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
+            + " T_sum at most half the given start's), on, off"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
@@ -154,6 +162,7 @@ public class RefineUTool extends ParsaTool {
         starts.add(t);
       }
     }
+    String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -206,6 +215,15 @@ public class RefineUTool extends ParsaTool {
       int[][] from = start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts;
       candidates.add(refine(start, k, blocks, from, schedule, rounds, guard));
     }
+    String multilevelReason = multilevelReason(multilevel, weighted, candidates);
+    if (multilevelReason.startsWith("run")) {
+      long tm = System.nanoTime();
+      int[][] from = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
+          line -> LOG.info("refine-u: {}", line)).partition(blocks);
+      LOG.info("refine-u: multilevel start placed in {} s", String.format("%.2f", (System.nanoTime() - tm) / 1e9));
+      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard));
+    }
+    LOG.info("refine-u: multilevel start: {}", multilevelReason);
     Candidate best = choose(candidates);
     Result ref = best.ref;
     if (candidates.size() > 1) {
@@ -239,6 +257,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("readSeconds", loadSec);
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
+      stats.put("multilevel", multilevelReason);
       stats.put("rounds", log);
       List<Map<String, Object>> cands = new ArrayList<>();
       for (Candidate c : candidates) {
@@ -324,6 +343,29 @@ public class RefineUTool extends ParsaTool {
     Result res = new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
         ref.summary());
     return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Whether the multilevel start runs ("run: why") or not ("skipped: why"). */
+  static String multilevelReason(String when, boolean weighted, List<Candidate> done) {
+    if (weighted) {
+      return "skipped: weighted rows (it balances row counts, not weights)";
+    }
+    if (when.equals("on")) {
+      return "run: --multilevel on";
+    }
+    if (when.equals("off")) {
+      return "skipped: --multilevel off";
+    }
+    Candidate given = done.stream().filter(c -> c.start.equals(START_GIVEN)).findFirst().orElse(null);
+    Candidate order = done.stream().filter(c -> c.start.equals(START_ORDER)).findFirst().orElse(null);
+    if (given == null || order == null) {
+      return "skipped: auto needs both the 'given' and the 'order' starts to detect locality";
+    }
+    String figures = String.format("input-order start T_sum %,d vs given start %,d", order.startTSum,
+        given.startTSum);
+    return order.startTSum <= LOCALITY_RATIO * given.startTSum
+        ? "run: the input order shows locality (" + figures + ")"
+        : "skipped: no locality in the input order (" + figures + "; --multilevel on to run it anyway)";
   }
 
   /**

@@ -145,6 +145,66 @@ class RefineUToolTest {
         "--u-assignment", dir + "/u", "--output", dir + "/u-bad", "--k", "" + k, "--starts", "given,metis"}));
   }
 
+  /**
+   * Communities whose row ids are shuffled (no locality in the input order): --multilevel auto skips the multilevel
+   * start and says why; --multilevel on runs it, it finds the communities that swap rounds from a round-robin start
+   * do not, and every row keeps exactly one part with the part sizes unchanged.
+   */
+  @Test
+  void multilevelStartFindsCommunitiesTheInputOrderHides() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-ml");
+    int k = 4;
+    Random rnd = new Random(9);
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      ids.add(id);
+    }
+    java.util.Collections.shuffle(ids, rnd);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    for (int i = 0; i < 400; i++) {
+      long id = ids.get(i);
+      int community = i / 100;
+      long[] keys = new long[5];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = 1 + community * 200 + rnd.nextInt(200);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    for (String when : new String[] {"auto", "on"}) {
+      assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+          "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when}));
+    }
+    String auto = new String(fs.open(new Path(dir, "u-auto/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(auto.contains("\"multilevel\" : \"skipped: no locality in the input order"), auto);
+    String on = new String(fs.open(new Path(dir, "u-on/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(on.contains("\"start\" : \"multilevel\""), on);
+    Map<Long, Integer> ml = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-on"), UAssignment.class)) {
+      assertNull(ml.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    Map<Long, Integer> swaps = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-auto"), UAssignment.class)) {
+      swaps.put(a.getId(), a.getPart());
+    }
+    assertEquals(assign.keySet(), ml.keySet());
+    int[] sizes = new int[k];
+    ml.values().forEach(p -> sizes[p]++);
+    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    long[] withMl = workingSets(keysOf, ml, k);
+    long[] without = workingSets(keysOf, swaps, k);
+    assertTrue(withMl[0] < without[0] && withMl[1] < without[1], "multilevel: sum/max M " + withMl[0] + "/"
+        + withMl[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
+  }
+
   @Test
   void rowMissingFromTheAssignmentIsAUsageError() throws Exception {
     FileSystem fs = FileSystem.get(conf);

@@ -4,6 +4,7 @@ import io.parsa.engine.Block;
 import io.parsa.engine.BlockSequencePartitioner;
 import io.parsa.engine.Initialisation;
 import io.parsa.engine.KeySignatures;
+import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.PlacementEvaluator;
 import io.parsa.engine.PlacementMetrics;
 import io.parsa.engine.URefinement;
@@ -21,7 +22,11 @@ import java.util.Locale;
  *
  * <pre>
  * usage: quality-bench FILE [libsvm|edges|uedges] [k=16] [b=4] [rounds=8] [seed=1] [exponents=2] [guard=true]
+ *                      [start=parsa|order|multilevel]
  * </pre>
+ *
+ * <p>The multilevel start reads its settings from system properties {@code ml.maxNet}, {@code ml.perPart},
+ * {@code ml.eps}, {@code ml.tries}, {@code ml.rounds}, {@code ml.fm} (defaults: {@link MultilevelPartitioner.Settings#defaults()}).
  */
 public final class QualityBench {
   private QualityBench() {}
@@ -40,11 +45,12 @@ public final class QualityBench {
     // comma: separate refinements from Parsa's U; plus: phases of one refinement (rounds each)
     String[] schedules = (args.length > 6 ? args[6] : "2").split(",");
     boolean guard = args.length <= 7 || Boolean.parseBoolean(args[7]);
-    run(in, format, k, b, rounds, seed, schedules, guard, System.out);
+    String start = args.length > 8 ? args[8] : "parsa";
+    run(in, format, k, b, rounds, seed, schedules, guard, start, System.out);
   }
 
   static void run(Path in, String format, int k, int b, int rounds, long seed, String[] schedules, boolean guard,
-      PrintStream out) throws IOException {
+      String start, PrintStream out) throws IOException {
     long t0 = System.nanoTime();
     InMemoryGraph g = switch (format) {
       case "libsvm" -> GraphReader.readLibsvm(in);
@@ -65,6 +71,22 @@ public final class QualityBench {
     double parsaSec = secs(t1);
     int[][] parts = r.parts();
     report(out, "parsa U", k, blocks, parts, parsaSec);
+    if (start.equals("order")) {
+      parts = URefinement.inputOrderStart(k, blocks);
+      report(out, "input-order U", k, blocks, parts, 0);
+    } else if (start.equals("multilevel")) {
+      MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+      MultilevelPartitioner.Settings ms = new MultilevelPartitioner.Settings(
+          Integer.getInteger("ml.maxNet", d.maxNetSize()), Integer.getInteger("ml.perPart", d.coarsestPerPart()),
+          Double.parseDouble(System.getProperty("ml.eps", String.valueOf(d.imbalance()))),
+          Integer.getInteger("ml.tries", d.initialTries()), Integer.getInteger("ml.rounds", d.refineRounds()),
+          Integer.getInteger("ml.fm", d.fmPasses()), seed);
+      long tm = System.nanoTime();
+      parts = new MultilevelPartitioner(k, ms, line -> out.println("# " + line)).partition(blocks);
+      report(out, "multilevel U", k, blocks, parts, secs(tm));
+    } else if (!start.equals("parsa")) {
+      throw new IllegalArgumentException("start must be parsa, order or multilevel, was " + start);
+    }
 
     for (String schedule : schedules) {
       if (rounds == 0) {

@@ -1,0 +1,787 @@
+package io.parsa.engine;
+
+import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * A multilevel partitioner of the rows (the multilevel path of Duan, Wang and Wu, §5, in the usual hypergraph form:
+ * rows are vertices, keys are nets): <em>coarsen</em> by clustering rows that share keys, <em>place</em> the coarsest
+ * graph, then <em>uncoarsen</em>, refining at every level, and finally balance the rows to within one per part.
+ *
+ * <p>Objective: the connectivity Σ_v (λ_v − 1) (λ_v = parts whose rows use key v), which fixes T_sum = 2 Σ_v (λ_v − 1)
+ * once every key is stored on a part that uses it; the max objectives are left to the swap rounds of
+ * {@link URefinement} that follow it. Coarsening preserves the objective exactly: a coarse vertex's keys are the
+ * union of its rows' keys, and a key whose rows all fall into one coarse vertex is dropped from the coarser levels
+ * (it can never be cut there).
+ *
+ * <ul>
+ *   <li><b>Coarsening</b>: vertices in random order each join the neighbouring cluster with the highest rating
+ *       Σ 1/(|e| − 1) over the shared keys e (keys with more than {@link Settings#maxNetSize} rows are ignored for the
+ *       rating: they connect everything and cost |e|² to scan), provided the cluster stays under the weight limit
+ *       W / (contraction limit); levels stop at {@code coarsestPerPart · k} vertices or when a level shrinks by less
+ *       than 5 %.</li>
+ *   <li><b>Initial placement</b> of the coarsest level: greedy growing of one part after the other (the unplaced
+ *       vertex with the most keys already in the growing part joins it) and greedy assignment in random order
+ *       (each vertex to the part holding most of its keys), several seeds each, each refined; the best is kept.</li>
+ *   <li><b>Refinement</b> at every level: rounds of moves (label propagation) of single vertices to the part that
+ *       lowers the connectivity most, within a weight cap of (1 + ε) W / k; a zero-gain move is taken only if it
+ *       evens out the weights.</li>
+ *   <li><b>Balance</b>: at the finest level rows move from parts above ⌈n/k⌉ (or above ⌊n/k⌋ while others are below
+ *       it) to parts below, cheapest first, until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
+ * </ul>
+ *
+ * <p>One JVM, unweighted rows. Memory: the fine graph in both directions (8 bytes per non-zero) plus the coarser
+ * levels (at most as much again) and 4·k bytes of part counts per key.
+ */
+public final class MultilevelPartitioner {
+
+  /** Tuning of one run. */
+  public record Settings(int maxNetSize, int coarsestPerPart, double imbalance, int initialTries, int refineRounds,
+      int fmPasses, long seed) {
+    /** The defaults, chosen by measurement (docs/quality.md). */
+    public static Settings defaults() {
+      return new Settings(1000, 160, 0.03, 8, 8, 4, 1);
+    }
+  }
+
+  /** One level: vertices with weights, their nets (keys), and the nets' pins. */
+  private static final class Level {
+    final int n;
+    final int[] weight;
+    final int[] vStart;
+    final int[] vNets;
+    final int numNets;
+    final int[] nStart;
+    final int[] nPins;
+    /** For a coarser level: the coarse vertex of every vertex of the next finer level. */
+    int[] fineToCoarse;
+
+    Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets) {
+      this.n = n;
+      this.weight = weight;
+      this.vStart = vStart;
+      this.vNets = vNets;
+      this.numNets = numNets;
+      nStart = new int[numNets + 1];
+      for (int t = 0; t < vNets.length; t++) {
+        nStart[vNets[t] + 1]++;
+      }
+      for (int e = 0; e < numNets; e++) {
+        nStart[e + 1] += nStart[e];
+      }
+      nPins = new int[vNets.length];
+      int[] fill = Arrays.copyOf(nStart, numNets);
+      for (int v = 0; v < n; v++) {
+        for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+          nPins[fill[vNets[t]]++] = v;
+        }
+      }
+    }
+
+    int netSize(int e) {
+      return nStart[e + 1] - nStart[e];
+    }
+
+    long totalWeight() {
+      long s = 0;
+      for (int x : weight) {
+        s += x;
+      }
+      return s;
+    }
+  }
+
+  private final int k;
+  private final Settings settings;
+  private final Consumer<String> log;
+
+  public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
+    if (k < 2) {
+      throw new IllegalArgumentException("k must be >= 2, was " + k);
+    }
+    this.k = k;
+    this.settings = settings;
+    this.log = log;
+  }
+
+  /** The rows of {@code blocks} placed into k parts of ⌊n/k⌋ or ⌈n/k⌉ rows: {@code parts[b][r]}. */
+  public int[][] partition(List<Block> blocks) {
+    RowKeyGraph g = RowKeyGraph.of(blocks);
+    int[] part = partition(g);
+    int[][] out = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
+    }
+    return out;
+  }
+
+  /** Part of every row of {@code g}, rows balanced within one. */
+  public int[] partition(RowKeyGraph g) {
+    long t0 = System.nanoTime();
+    int[] ones = new int[g.numRows()];
+    Arrays.fill(ones, 1);
+    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys());
+    SplittableRandom rnd = new SplittableRandom(settings.seed());
+    List<Level> levels = new ArrayList<>();
+    levels.add(fine);
+    long total = fine.totalWeight();
+    int limit = Math.max(2 * k, settings.coarsestPerPart() * k);
+    int maxWeight = (int) Math.max(1, Math.ceil(1.5 * total / limit));
+    while (levels.get(levels.size() - 1).n > limit) {
+      Level cur = levels.get(levels.size() - 1);
+      Level next = coarsen(cur, maxWeight, rnd);
+      log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d",
+          levels.size(), next.n, next.numNets, next.vNets.length, maxWeight));
+      if (next.n > 0.95 * cur.n) {
+        break;
+      }
+      levels.add(next);
+    }
+    Level coarsest = levels.get(levels.size() - 1);
+    log(String.format(Locale.ROOT, "multilevel: %d levels, %,d -> %,d vertices, nets %,d -> %,d (%.2f s)",
+        levels.size(), fine.n, coarsest.n, fine.numNets, coarsest.numNets, secs(t0)));
+    long t1 = System.nanoTime();
+    long cap = capOf(total, settings.imbalance());
+    int[] part = initial(coarsest, cap, rnd);
+    log(String.format(Locale.ROOT, "multilevel: initial placement connectivity %,d (%.2f s)",
+        connectivity(coarsest, part), secs(t1)));
+    for (int l = levels.size() - 1; l >= 1; l--) {
+      Level coarse = levels.get(l);
+      Level finer = levels.get(l - 1);
+      int[] fp = new int[finer.n];
+      for (int v = 0; v < finer.n; v++) {
+        fp[v] = part[coarse.fineToCoarse[v]];
+      }
+      part = fp;
+      refine(finer, part, cap, 0, settings.refineRounds(), rnd);
+      fm(finer, part, cap, 0, settings.fmPasses());
+    }
+    if (levels.size() == 1) {
+      refine(fine, part, cap, 0, settings.refineRounds(), rnd);
+    }
+    long before = connectivity(fine, part);
+    balance(fine, part);
+    // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
+    refine(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
+    fm(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
+    log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
+        + " in all", before, connectivity(fine, part), 2 * connectivity(fine, part), secs(t0)));
+    return part;
+  }
+
+  private long capOf(long total, double eps) {
+    return (long) Math.ceil((1 + eps) * Math.ceil(total / (double) k));
+  }
+
+  /** One level of clustering. */
+  private Level coarsen(Level h, int maxWeight, SplittableRandom rnd) {
+    int n = h.n;
+    int[] cluster = new int[n];
+    Arrays.fill(cluster, -1);
+    int[] cw = new int[n];
+    double[] rating = new double[n];
+    int[] touched = new int[n];
+    int[] order = permutation(n, rnd);
+    int maxNet = settings.maxNetSize();
+    for (int u : order) {
+      if (cluster[u] != -1) {
+        continue;
+      }
+      int nt = 0;
+      for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
+        int e = h.vNets[t];
+        int sz = h.netSize(e);
+        if (sz < 2 || sz > maxNet) {
+          continue;
+        }
+        double s = 1.0 / (sz - 1);
+        for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+          int v = h.nPins[q];
+          if (v == u) {
+            continue;
+          }
+          int c = cluster[v] == -1 ? v : cluster[v];
+          if (rating[c] == 0) {
+            touched[nt++] = c;
+          }
+          rating[c] += s;
+        }
+      }
+      int best = -1;
+      double bestScore = 0;
+      for (int i = 0; i < nt; i++) {
+        int c = touched[i];
+        int wc = cluster[c] == -1 ? h.weight[c] : cw[c];
+        if (h.weight[u] + wc <= maxWeight) {
+          double score = rating[c];
+          if (score > bestScore) {
+            bestScore = score;
+            best = c;
+          }
+        }
+        rating[c] = 0;
+      }
+      if (best == -1) {
+        cluster[u] = u;
+        cw[u] = h.weight[u];
+      } else {
+        if (cluster[best] == -1) {
+          cluster[best] = best;
+          cw[best] = h.weight[best];
+        }
+        cluster[u] = best;
+        cw[best] += h.weight[u];
+      }
+    }
+    // number the clusters and gather members
+    int[] id = new int[n];
+    Arrays.fill(id, -1);
+    int nc = 0;
+    for (int v = 0; v < n; v++) {
+      if (cluster[v] == v) {
+        id[v] = nc++;
+      }
+    }
+    int[] fineToCoarse = new int[n];
+    int[] cWeight = new int[nc];
+    int[] memStart = new int[nc + 1];
+    for (int v = 0; v < n; v++) {
+      int c = id[cluster[v]];
+      fineToCoarse[v] = c;
+      cWeight[c] += h.weight[v];
+      memStart[c + 1]++;
+    }
+    for (int c = 0; c < nc; c++) {
+      memStart[c + 1] += memStart[c];
+    }
+    int[] members = new int[n];
+    int[] fill = Arrays.copyOf(memStart, nc);
+    for (int v = 0; v < n; v++) {
+      members[fill[fineToCoarse[v]]++] = v;
+    }
+    // nets that stay cut at the coarse level (two or more coarse pins), renumbered
+    int[] netId = new int[h.numNets];
+    int[] lastSeen = new int[h.numNets];
+    Arrays.fill(lastSeen, -1);
+    int[] pins = new int[h.numNets];
+    for (int c = 0; c < nc; c++) {
+      for (int q = memStart[c]; q < memStart[c + 1]; q++) {
+        int v = members[q];
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int e = h.vNets[t];
+          if (lastSeen[e] != c) {
+            lastSeen[e] = c;
+            pins[e]++;
+          }
+        }
+      }
+    }
+    int numNets = 0;
+    for (int e = 0; e < h.numNets; e++) {
+      netId[e] = pins[e] >= 2 ? numNets++ : -1;
+    }
+    Arrays.fill(lastSeen, -1);
+    int[] vStart = new int[nc + 1];
+    int[] buf = new int[h.vNets.length];
+    int w = 0;
+    for (int c = 0; c < nc; c++) {
+      for (int q = memStart[c]; q < memStart[c + 1]; q++) {
+        int v = members[q];
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int e = h.vNets[t];
+          if (netId[e] >= 0 && lastSeen[e] != c) {
+            lastSeen[e] = c;
+            buf[w++] = netId[e];
+          }
+        }
+      }
+      vStart[c + 1] = w;
+    }
+    Level coarse = new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets);
+    coarse.fineToCoarse = fineToCoarse;
+    return coarse;
+  }
+
+  /** Initial placement of the coarsest level: the best of several greedy growings and greedy assignments. */
+  private int[] initial(Level h, long cap, SplittableRandom rnd) {
+    int[] best = null;
+    long bestCut = Long.MAX_VALUE;
+    for (int t = 0; t < settings.initialTries(); t++) {
+      // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size
+      int[] p = (t % 2 == 0 && h.n <= GROW_LIMIT) ? grow(h, rnd) : greedy(h, cap, rnd);
+      refine(h, p, cap, 0, 2 * settings.refineRounds(), rnd);
+      long cut = connectivity(h, p);
+      if (cut < bestCut) {
+        bestCut = cut;
+        best = p;
+      }
+    }
+    return best;
+  }
+
+  /** Grows part 0, then part 1, ...: the unplaced vertex with most keys already in the growing part joins it. */
+  private int[] grow(Level h, SplittableRandom rnd) {
+    int n = h.n;
+    int[] part = new int[n];
+    Arrays.fill(part, -1);
+    int[] score = new int[n];
+    boolean[] netIn = new boolean[h.numNets];
+    long total = h.totalWeight();
+    int placed = 0;
+    for (int p = 0; p < k; p++) {
+      long target = (total * (p + 1)) / k - (total * p) / k;
+      long wsum = 0;
+      Arrays.fill(score, 0);
+      Arrays.fill(netIn, false);
+      while (placed < n && (p == k - 1 || wsum < target)) {
+        int v = -1;
+        int bestScore = -1;
+        for (int u = 0; u < n; u++) {
+          if (part[u] == -1 && score[u] > bestScore) {
+            bestScore = score[u];
+            v = u;
+          }
+        }
+        if (bestScore == 0) {
+          // a fresh seed: a random unplaced vertex
+          int skip = rnd.nextInt(n - placed);
+          for (int u = 0; u < n; u++) {
+            if (part[u] == -1 && skip-- == 0) {
+              v = u;
+              break;
+            }
+          }
+        }
+        if (p < k - 1 && wsum > 0 && wsum + h.weight[v] > target + h.weight[v] / 2) {
+          break;
+        }
+        part[v] = p;
+        placed++;
+        wsum += h.weight[v];
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int e = h.vNets[t];
+          if (!netIn[e]) {
+            netIn[e] = true;
+            for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+              score[h.nPins[q]]++;
+            }
+          }
+        }
+      }
+    }
+    return part;
+  }
+
+  /** Each vertex, in random order, to the part that already holds most of its keys and has room (or the lightest). */
+  private int[] greedy(Level h, long cap, SplittableRandom rnd) {
+    int n = h.n;
+    int[] part = new int[n];
+    int[] cnt = new int[h.numNets * k];
+    long[] weight = new long[k];
+    int[] hits = new int[k];
+    for (int v : permutation(n, rnd)) {
+      Arrays.fill(hits, 0);
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        int base = h.vNets[t] * k;
+        for (int p = 0; p < k; p++) {
+          if (cnt[base + p] > 0) {
+            hits[p]++;
+          }
+        }
+      }
+      int best = -1;
+      for (int p = 0; p < k; p++) {
+        if (weight[p] + h.weight[v] <= cap
+            && (best < 0 || hits[p] > hits[best] || (hits[p] == hits[best] && weight[p] < weight[best]))) {
+          best = p;
+        }
+      }
+      if (best < 0) {
+        best = 0;
+        for (int p = 1; p < k; p++) {
+          if (weight[p] < weight[best]) {
+            best = p;
+          }
+        }
+      }
+      part[v] = best;
+      weight[best] += h.weight[v];
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        cnt[h.vNets[t] * k + best]++;
+      }
+    }
+    return part;
+  }
+
+  /** Part counts of every net, their presence bits and the parts' weights, for one level and one assignment. */
+  private final class State {
+    final Level h;
+    final int[] part;
+    final int[] cnt;
+    /** Bit p of word bits[e·wpk + p/64] set iff cnt[e][p] > 0, so a gain costs O(λ_e) per net, not O(k). */
+    final long[] bits;
+    final int wpk;
+    final long[] weight = new long[k];
+    final int[] hits = new int[k];
+
+    State(Level h, int[] part) {
+      this.h = h;
+      this.part = part;
+      wpk = (k + 63) >>> 6;
+      cnt = new int[Math.multiplyExact(h.numNets, k)];
+      bits = new long[Math.multiplyExact(h.numNets, wpk)];
+      for (int v = 0; v < h.n; v++) {
+        int p = part[v];
+        weight[p] += h.weight[v];
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int e = h.vNets[t];
+          if (cnt[e * k + p]++ == 0) {
+            bits[e * wpk + (p >>> 6)] |= 1L << p;
+          }
+        }
+      }
+    }
+
+    void move(int v, int b) {
+      int a = part[v];
+      part[v] = b;
+      weight[a] -= h.weight[v];
+      weight[b] += h.weight[v];
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        int e = h.vNets[t];
+        if (--cnt[e * k + a] == 0) {
+          bits[e * wpk + (a >>> 6)] &= ~(1L << a);
+        }
+        if (cnt[e * k + b]++ == 0) {
+          bits[e * wpk + (b >>> 6)] |= 1L << b;
+        }
+      }
+    }
+
+    /** Whether some key of v is also used by another part. */
+    boolean boundary(int v) {
+      int a = part[v];
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        int pw = h.vNets[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long x = bits[pw + w];
+          if (w == (a >>> 6)) {
+            x &= ~(1L << a);
+          }
+          if (x != 0) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    /**
+     * The best move of v to a part that holds one of its keys and has room under {@code cap} (gain &lt;&lt; 32 |
+     * target; the lighter part on a tie), or {@link #NO_MOVE}.
+     */
+    long bestMove(int v, long cap, long lower) {
+      int a = part[v];
+      if (weight[a] - h.weight[v] < lower) {
+        return NO_MOVE;
+      }
+      Arrays.fill(hits, 0);
+      int lose = 0;
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        int e = h.vNets[t];
+        if (cnt[e * k + a] == 1) {
+          lose++;
+        }
+        int pw = e * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long x = bits[pw + w];
+          while (x != 0) {
+            hits[(w << 6) + Long.numberOfTrailingZeros(x)]++;
+            x &= x - 1;
+          }
+        }
+      }
+      int deg = h.vStart[v + 1] - h.vStart[v];
+      int wv = h.weight[v];
+      int best = -1;
+      int bestGain = Integer.MIN_VALUE;
+      for (int b = 0; b < k; b++) {
+        if (b == a || hits[b] == 0 || weight[b] + wv > cap) {
+          continue;
+        }
+        int gain = lose - (deg - hits[b]);
+        if (gain > bestGain || (gain == bestGain && weight[b] < weight[best])) {
+          bestGain = gain;
+          best = b;
+        }
+      }
+      return best < 0 ? NO_MOVE : ((long) bestGain << 32) | best;
+    }
+  }
+
+  /**
+   * Rounds of single-vertex moves (label propagation) that lower the connectivity, each part's weight kept at most
+   * {@code cap}; a zero-gain move only if it evens out the weights.
+   */
+  private void refine(Level h, int[] part, long cap, long lower, int rounds, SplittableRandom rnd) {
+    State st = new State(h, part);
+    for (int round = 0; round < rounds; round++) {
+      int moves = 0;
+      for (int v : permutation(h.n, rnd)) {
+        long mv = st.bestMove(v, cap, lower);
+        if (mv == NO_MOVE) {
+          continue;
+        }
+        int gain = gainOf(mv);
+        int b = targetOf(mv);
+        if (gain > 0 || (gain == 0 && st.weight[b] + h.weight[v] < st.weight[part[v]])) {
+          st.move(v, b);
+          moves++;
+        }
+      }
+      if (moves == 0) {
+        break;
+      }
+    }
+  }
+
+  /**
+   * k-way Fiduccia–Mattheyses passes: the vertex with the best move (possibly a loss) moves and is locked; gains are
+   * recomputed for the vertices whose gain can rise (rows of a small key whose last row left a part, or that reached
+   * a new part) and re-checked lazily for the others; after {@code stall} moves without a new best the pass rolls
+   * back to its best prefix. Weights stay at most {@code cap}. Returns the connectivity gained.
+   */
+  private long fm(Level h, int[] part, long cap, long lower, int passes) {
+    int n = h.n;
+    State st = new State(h, part);
+    boolean[] locked = new boolean[n];
+    int[] movedV = new int[n];
+    int[] movedFrom = new int[n];
+    int stall = Math.max(100, Math.min(1000, n / 50));
+    int[] seen = new int[n];
+    int stamp = 0;
+    long total = 0;
+    for (int pass = 0; pass < passes; pass++) {
+      LongHeapPriorityQueue heap = new LongHeapPriorityQueue();
+      for (int v = 0; v < n; v++) {
+        if (st.boundary(v)) {
+          long g = st.bestMove(v, cap, lower);
+          if (g != NO_MOVE) {
+            heap.enqueue(key(gainOf(g), v));
+          }
+        }
+      }
+      int moves = 0;
+      int bestPrefix = 0;
+      long run = 0;
+      long best = 0;
+      while (!heap.isEmpty() && moves - bestPrefix < stall) {
+        long top = heap.dequeueLong();
+        int v = (int) top;
+        if (locked[v]) {
+          continue;
+        }
+        long g = st.bestMove(v, cap, lower);
+        if (g == NO_MOVE) {
+          continue;
+        }
+        int gain = gainOf(g);
+        if (gain < gainFromKey(top) && !heap.isEmpty() && gain < gainFromKey(heap.firstLong())) {
+          heap.enqueue(key(gain, v));
+          continue;
+        }
+        int a = part[v];
+        int b = targetOf(g);
+        locked[v] = true;
+        movedV[moves] = v;
+        movedFrom[moves] = a;
+        moves++;
+        run += gain;
+        st.move(v, b);
+        if (run > best) {
+          best = run;
+          bestPrefix = moves;
+        }
+        stamp++;
+        int updates = 0;
+        for (int t = h.vStart[v]; t < h.vStart[v + 1] && updates < MAX_UPDATES; t++) {
+          int e = h.vNets[t];
+          boolean lastInA = st.cnt[e * k + a] == 1;
+          boolean newInB = st.cnt[e * k + b] == 1;
+          if ((!lastInA && !newInB) || h.netSize(e) > UPDATE_NET_SIZE) {
+            continue;
+          }
+          for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+            int u = h.nPins[q];
+            if (locked[u] || seen[u] == stamp || (!newInB && part[u] != a)) {
+              continue;
+            }
+            seen[u] = stamp;
+            updates++;
+            long gu = st.bestMove(u, cap, lower);
+            if (gu != NO_MOVE) {
+              heap.enqueue(key(gainOf(gu), u));
+            }
+          }
+        }
+      }
+      for (int i = moves - 1; i >= bestPrefix; i--) {
+        st.move(movedV[i], movedFrom[i]);
+      }
+      for (int i = 0; i < moves; i++) {
+        locked[movedV[i]] = false;
+      }
+      total += best;
+      if (best == 0) {
+        break;
+      }
+    }
+    return total;
+  }
+
+  private static final long NO_MOVE = Long.MIN_VALUE;
+  /** Largest coarsest level placed by greedy growing. */
+  private static final int GROW_LIMIT = 20_000;
+  /** FM recomputes the gains of the rows of keys up to this size after a move (larger keys: lazily). */
+  private static final int UPDATE_NET_SIZE = 64;
+  /** At most this many gain recomputations after one move. */
+  private static final int MAX_UPDATES = 128;
+
+  private static long key(int gain, int v) {
+    return ((long) ((1 << 30) - gain) << 32) | (v & 0xffffffffL);
+  }
+
+  private static int gainFromKey(long key) {
+    return (1 << 30) - (int) (key >>> 32);
+  }
+
+  private static int gainOf(long move) {
+    return (int) (move >> 32);
+  }
+
+  private static int targetOf(long move) {
+    return (int) move;
+  }
+
+  /** Moves rows, cheapest first, until every part has ⌊n/k⌋ or ⌈n/k⌉ rows (unit weights). */
+  private void balance(Level h, int[] part) {
+    int n = h.n;
+    int floor = n / k;
+    int ceil = (n + k - 1) / k;
+    State st = new State(h, part);
+    long[] size = st.weight;
+    while (true) {
+      int donor = -1;
+      int receiver = -1;
+      for (int p = 0; p < k; p++) {
+        if (size[p] > ceil && (donor < 0 || size[p] > size[donor])) {
+          donor = p;
+        }
+        if (size[p] < floor && (receiver < 0 || size[p] < size[receiver])) {
+          receiver = p;
+        }
+      }
+      if (donor < 0 && receiver < 0) {
+        return;
+      }
+      if (donor < 0) {
+        donor = argMax(size); // above ⌊n/k⌋, since some part is below it and the total is n
+      }
+      if (receiver < 0) {
+        receiver = argMin(size);
+      }
+      // the cheapest rows of the donor for the receiver, as many as this pair can exchange now
+      long count = Math.max(1, Math.min(size[donor] - ceil, floor - size[receiver]));
+      long[] cand = new long[(int) size[donor]];
+      int c = 0;
+      for (int v = 0; v < n; v++) {
+        if (part[v] != donor) {
+          continue;
+        }
+        int cost = 0;
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int base = h.vNets[t] * k;
+          if (st.cnt[base + receiver] == 0) {
+            cost++;
+          }
+          if (st.cnt[base + donor] == 1) {
+            cost--;
+          }
+        }
+        cand[c++] = ((long) (cost + (1 << 30)) << 32) | v;
+      }
+      Arrays.sort(cand, 0, c);
+      for (int i = 0; i < count && i < c; i++) {
+        st.move((int) cand[i], receiver);
+      }
+    }
+  }
+
+  private static int argMax(long[] a) {
+    int best = 0;
+    for (int i = 1; i < a.length; i++) {
+      if (a[i] > a[best]) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  private static int argMin(long[] a) {
+    int best = 0;
+    for (int i = 1; i < a.length; i++) {
+      if (a[i] < a[best]) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** Σ_e (λ_e − 1) over the nets of {@code h}. */
+  private long connectivity(Level h, int[] part) {
+    long s = 0;
+    boolean[] seen = new boolean[k];
+    for (int e = 0; e < h.numNets; e++) {
+      Arrays.fill(seen, false);
+      int lambda = 0;
+      for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+        int p = part[h.nPins[q]];
+        if (!seen[p]) {
+          seen[p] = true;
+          lambda++;
+        }
+      }
+      s += Math.max(0, lambda - 1);
+    }
+    return s;
+  }
+
+  private static int[] permutation(int n, SplittableRandom rnd) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int x = a[i];
+      a[i] = a[j];
+      a[j] = x;
+    }
+    return a;
+  }
+
+  private void log(String s) {
+    if (log != null) {
+      log.accept(s);
+    }
+  }
+
+  private static double secs(long t0) {
+    return (System.nanoTime() - t0) / 1e9;
+  }
+}

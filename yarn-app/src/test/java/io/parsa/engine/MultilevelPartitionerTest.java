@@ -1,0 +1,143 @@
+package io.parsa.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class MultilevelPartitionerTest {
+
+  /**
+   * Rows of {@code groups} planted groups: each row takes {@code deg} keys from its group's private pool and, with
+   * probability {@code noise}, one key from a shared pool; rows are shuffled over {@code nBlocks} blocks.
+   */
+  private static List<Block> planted(SplittableRandom rnd, int rows, int groups, int pool, int deg, double noise,
+      int nBlocks, int[] groupOf) {
+    List<List<Integer>> byBlock = new ArrayList<>();
+    for (int b = 0; b < nBlocks; b++) {
+      byBlock.add(new ArrayList<>());
+    }
+    for (int r = 0; r < rows; r++) {
+      byBlock.get(rnd.nextInt(nBlocks)).add(r);
+    }
+    List<Block> out = new ArrayList<>();
+    for (List<Integer> members : byBlock) {
+      long[] ids = new long[members.size()];
+      int[] start = new int[members.size() + 1];
+      List<Long> keys = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        int r = members.get(i);
+        ids[i] = r;
+        int g = r % groups;
+        groupOf[r] = g;
+        for (int d = 0; d < deg; d++) {
+          keys.add((long) g * pool + rnd.nextInt(pool));
+        }
+        if (rnd.nextDouble() < noise) {
+          keys.add(1_000_000L + rnd.nextInt(pool));
+        }
+        start[i + 1] = keys.size();
+      }
+      out.add(new Block(ids, start, keys.stream().mapToLong(Long::longValue).toArray(), null));
+    }
+    return out;
+  }
+
+  private static long connectivity(int k, List<Block> blocks, int[][] parts) {
+    PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
+    int wpk = (k + 63) >>> 6;
+    long s = 0;
+    for (int j = 0; j < u.keys().length; j++) {
+      int lambda = 0;
+      for (int w = 0; w < wpk; w++) {
+        lambda += Long.bitCount(u.bits()[j * wpk + w]);
+      }
+      s += lambda - 1;
+    }
+    return s;
+  }
+
+  private static void assertBalancedAndComplete(int k, List<Block> blocks, int[][] parts) {
+    int n = 0;
+    int[] size = new int[k];
+    assertEquals(blocks.size(), parts.length);
+    for (int b = 0; b < blocks.size(); b++) {
+      assertEquals(blocks.get(b).numRows(), parts[b].length, "one part per row of block " + b);
+      for (int p : parts[b]) {
+        assertTrue(p >= 0 && p < k, "part " + p + " outside [0, " + k + ")");
+        size[p]++;
+        n++;
+      }
+    }
+    for (int p = 0; p < k; p++) {
+      assertTrue(size[p] == n / k || size[p] == (n + k - 1) / k,
+          "part " + p + " has " + size[p] + " rows, expected " + n / k + " or " + (n + k - 1) / k);
+    }
+  }
+
+  @Test
+  void findsThePlantedGroupsWithRowsBalanced() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    int k = 4;
+    int rows = 2000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, k, 300, 12, 0.3, 5, groupOf);
+    int[][] planted = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      planted[b] = new int[blocks.get(b).numRows()];
+      for (int r = 0; r < planted[b].length; r++) {
+        planted[b][r] = groupOf[(int) blocks.get(b).rowId(r)];
+      }
+    }
+    int[][] parts = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null).partition(blocks);
+    assertBalancedAndComplete(k, blocks, parts);
+    long found = connectivity(k, blocks, parts);
+    long best = connectivity(k, blocks, planted);
+    long random = connectivity(k, blocks, PlacementEvaluator.randomPlacement(k, blocks, 3));
+    assertTrue(found <= best * 1.05 + 5, "multilevel connectivity " + found + " vs planted " + best);
+    assertTrue(found * 5 < random, "multilevel " + found + " vs random " + random);
+  }
+
+  @Test
+  void balancesEveryShapeWithinOneRow() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int trial = 0; trial < 30; trial++) {
+      int k = 2 + rnd.nextInt(12);
+      int rows = k + rnd.nextInt(600);
+      int[] groupOf = new int[rows];
+      List<Block> blocks = planted(rnd, rows, 1 + rnd.nextInt(6), 5 + rnd.nextInt(50), 1 + rnd.nextInt(6),
+          rnd.nextDouble(), 1 + rnd.nextInt(4), groupOf);
+      MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), 1 + rnd.nextInt(40),
+          rnd.nextDouble() * 0.2, 1 + rnd.nextInt(4), d.refineRounds(), rnd.nextInt(3), rnd.nextLong());
+      int[][] parts = new MultilevelPartitioner(k, s, null).partition(blocks);
+      assertBalancedAndComplete(k, blocks, parts);
+    }
+  }
+
+  @Test
+  void rowsWithoutKeysAndOneRowPerPart() {
+    long[] ids = {10, 11, 12, 13};
+    int[] start = {0, 0, 2, 2, 3};
+    long[] keys = {5, 6, 5};
+    List<Block> blocks = List.of(new Block(ids, start, keys, null));
+    int[][] parts = new MultilevelPartitioner(4, MultilevelPartitioner.Settings.defaults(), null).partition(blocks);
+    assertBalancedAndComplete(4, blocks, parts);
+  }
+
+  @Test
+  void sameSeedSamePartition() {
+    int[] groupOf = new int[800];
+    List<Block> blocks = planted(new SplittableRandom(3), 800, 8, 40, 6, 0.5, 3, groupOf);
+    MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+    int[][] a = new MultilevelPartitioner(8, s, null).partition(blocks);
+    int[][] b = new MultilevelPartitioner(8, s, null).partition(blocks);
+    for (int i = 0; i < a.length; i++) {
+      assertArrayEquals(a[i], b[i]);
+    }
+  }
+}
