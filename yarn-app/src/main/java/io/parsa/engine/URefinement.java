@@ -475,6 +475,22 @@ public final class URefinement {
     return m.clone();
   }
 
+  /**
+   * The least T_max any V placement can reach for the current U (keys on a part that uses them): the LP optimum of
+   * eq. 8 ({@link VPlacement#lowerBound}), which the default V placement meets on every measured instance.
+   */
+  public long trafficLowerBound() {
+    KeySignatures sigs = new KeySignatures(k);
+    for (int v = 0; v < numKeys; v++) {
+      sigs.addBits(present, v * wpk);
+    }
+    double[] start = new double[k];
+    for (int i = 0; i < k; i++) {
+      start[i] = m[i];
+    }
+    return (long) Math.ceil(VPlacement.lowerBound(sigs, start) - 1e-9);
+  }
+
   /** max_i M_i. */
   public long maxWorkingSet() {
     return Arrays.stream(m).max().orElse(0);

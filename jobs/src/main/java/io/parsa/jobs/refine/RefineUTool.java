@@ -20,6 +20,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.commons.cli.CommandLine;
@@ -66,6 +70,8 @@ public class RefineUTool extends ParsaTool {
    * would crowd the driver.
    */
   public static final String HEAP_LIMIT = "parsa.refine-u.heap.bytes";
+  /** Starts refined at once (default: this machine's cores; fewer when their copies would not fit the heap). */
+  public static final String THREADS = "parsa.refine-u.threads";
 
   /** {@link #HEAP_LIMIT}, or this JVM's maximum heap. */
   public static long heapLimit(Configuration conf) {
@@ -133,7 +139,8 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("schedule", "P[,P..]", "objective exponent of each phase, sum_i |N(U_i)|^p: large p weighs"
             + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + ")"))
         .addOption(flag("no-max-guard", "allow swaps that raise the largest working set"))
-        .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min + T_sum/min):"
+        .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
+            + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
@@ -207,13 +214,32 @@ public class RefineUTool extends ParsaTool {
     long t1 = System.nanoTime();
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     List<Candidate> candidates = new ArrayList<>();
+    List<String> toRun = new ArrayList<>();
     for (String start : starts) {
       if (start.equals(START_ORDER) && weighted) {
         LOG.info("refine-u: no input-order start for weighted rows (it balances row counts, not weights)");
         continue;
       }
-      int[][] from = start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts;
-      candidates.add(refine(start, k, blocks, from, schedule, rounds, guard));
+      toRun.add(start);
+    }
+    int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
+    LOG.info("refine-u: {} start(s) on {} thread(s)", toRun.size(), threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "refine-u-start");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Candidate>> running = new ArrayList<>();
+      for (String start : toRun) {
+        running.add(pool.submit(() -> refine(start, k, blocks,
+            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts, schedule, rounds, guard)));
+      }
+      for (Future<Candidate> f : running) {
+        candidates.add(result(f));
+      }
+    } finally {
+      pool.shutdownNow();
     }
     String multilevelReason = multilevelReason(multilevel, weighted, candidates);
     if (multilevelReason.startsWith("run")) {
@@ -228,8 +254,9 @@ public class RefineUTool extends ParsaTool {
     Result ref = best.ref;
     if (candidates.size() > 1) {
       for (Candidate c : candidates) {
-        LOG.info("refine-u: start '{}' refined to M_max {}, T_sum {} ({} s){}", c.start, c.ref.maxWorkingSet(),
-            c.ref.sumTrafficIfHome(), String.format("%.2f", c.seconds), c == best ? " <- kept" : "");
+        LOG.info("refine-u: start '{}' refined to M_max {}, T_max >= {}, T_sum {} ({} s){}", c.start,
+            c.ref.maxWorkingSet(), c.ref.maxTrafficBound(), c.ref.sumTrafficIfHome(), String.format("%.2f", c.seconds),
+            c == best ? " <- kept" : "");
       }
     }
     List<Map<String, Object>> log = best.log;
@@ -267,6 +294,7 @@ public class RefineUTool extends ParsaTool {
         e.put("startSumTraffic", c.startTSum);
         e.put("maxWorkingSet", c.ref.maxWorkingSet());
         e.put("sumTraffic", c.ref.sumTrafficIfHome());
+        e.put("maxTrafficLowerBound", c.ref.maxTrafficBound());
         e.put("seconds", c.seconds);
         e.put("kept", c == best);
         e.put("rounds", c.log);
@@ -306,7 +334,7 @@ public class RefineUTool extends ParsaTool {
 
   /** A refined assignment and its figures. */
   private record Result(int[][] parts, int[] sizes, long[] workingSets, long maxWorkingSet, long sumTrafficIfHome,
-      String summary) {}
+      long maxTrafficBound, String summary) {}
 
   /** Runs the schedule's rounds from {@code parts}, logging every round. */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
@@ -341,8 +369,41 @@ public class RefineUTool extends ParsaTool {
       }
     }
     Result res = new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
-        ref.summary());
+        ref.trafficLowerBound(), ref.summary());
     return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Threads that refine starts at once: {@link #THREADS} (default the cores), fewer if their copies do not fit. */
+  static int startThreads(Configuration conf, FileSystem fs, Path blocksDir, int k, int starts) throws IOException {
+    int threads = Math.max(1, Math.min(starts, conf.getInt(THREADS, Runtime.getRuntime().availableProcessors())));
+    if (threads == 1) {
+      return 1;
+    }
+    BlockStats.Found f = BlockStats.read(fs, blocksDir, BlockFiles.list(fs, blocksDir).size());
+    if (f.stats == null) {
+      return conf.get(THREADS) != null ? threads : 1; // unknown size: one start at a time unless told
+    }
+    BlockStats st = f.stats;
+    long keys = st.distinctKeys > 0 ? st.distinctKeys : st.nonZeros;
+    // every concurrent start holds its own counts and CSR; the blocks are shared
+    long perStart = heapNeeded(st.rows, st.nonZeros, keys, k) - (long) (1.5 * 8 * st.nonZeros);
+    long shared = (long) (1.5 * 8 * st.nonZeros);
+    long fit = (heapLimit(conf) - shared) / Math.max(1, perStart);
+    return (int) Math.max(1, Math.min(threads, fit));
+  }
+
+  private static Candidate result(Future<Candidate> f) throws InterruptedException {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** Whether the multilevel start runs ("run: why") or not ("skipped: why"). */
@@ -369,16 +430,19 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * The refined start to keep: the one with the smallest M_max / (least M_max) + T_sum / (least T_sum) over the
-   * candidates (both objectives weigh alike; a start that is better on both always wins), the first on a tie.
+   * The refined start to keep: the one with the smallest M_max / (least M_max) + T_max / (least T_max) + T_sum /
+   * (least T_sum) over the candidates, T_max being the LP lower bound of the start's U (which the default V placement
+   * meets); the three objectives weigh alike, a start better on all of them always wins, the first on a tie.
    */
   static Candidate choose(List<Candidate> cs) {
     double mMin = cs.stream().mapToLong(c -> c.ref.maxWorkingSet()).min().orElse(1);
+    double bMin = cs.stream().mapToLong(c -> c.ref.maxTrafficBound()).min().orElse(1);
     double tMin = cs.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(1);
     Candidate best = null;
     double bestScore = Double.POSITIVE_INFINITY;
     for (Candidate c : cs) {
-      double score = c.ref.maxWorkingSet() / Math.max(1, mMin) + c.ref.sumTrafficIfHome() / Math.max(1, tMin);
+      double score = c.ref.maxWorkingSet() / Math.max(1, mMin) + c.ref.maxTrafficBound() / Math.max(1, bMin)
+          + c.ref.sumTrafficIfHome() / Math.max(1, tMin);
       if (score < bestScore - 1e-12) {
         best = c;
         bestScore = score;

@@ -122,6 +122,15 @@ class RefineUToolTest {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts}));
     }
+    // the starts refined on two threads at once give the same assignment as one after the other
+    Configuration two = new Configuration(conf);
+    two.setInt(RefineUTool.THREADS, 2);
+    assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order"}));
+    Map<Long, Integer> parallel = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-parallel"), UAssignment.class)) {
+      parallel.put(a.getId(), a.getPart());
+    }
     Map<Long, Integer> both = new HashMap<>();
     for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-given-order"), UAssignment.class)) {
       assertNull(both.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
@@ -131,6 +140,7 @@ class RefineUToolTest {
       given.put(a.getId(), a.getPart());
     }
     assertEquals(assign.keySet(), both.keySet());
+    assertEquals(both, parallel);
     int[] sizes = new int[k];
     both.values().forEach(p -> sizes[p]++);
     assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
