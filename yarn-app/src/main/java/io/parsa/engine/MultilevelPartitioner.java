@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  *       Σ 1/(|e| − 1) over the shared keys e (keys with more than {@link Settings#maxNetSize} rows are ignored for the
  *       rating: they connect everything and cost |e|² to scan), provided the cluster stays under the weight limit
  *       W / (contraction limit); levels stop at {@code coarsestPerPart · k} vertices or when a level shrinks by less
- *       than 5 %.</li>
+ *       than 1 %.</li>
  *   <li><b>Initial placement</b> of the coarsest level: greedy growing of one part after the other (the unplaced
  *       vertex with the most keys already in the growing part joins it) and greedy assignment in random order
  *       (each vertex to the part holding most of its keys), several seeds each, each refined; the best is kept.</li>
@@ -111,8 +111,24 @@ public final class MultilevelPartitioner {
 
   /** The rows of {@code blocks} placed into k parts of ⌊n/k⌋ or ⌈n/k⌉ rows: {@code parts[b][r]}. */
   public int[][] partition(List<Block> blocks) {
+    return partition(blocks, null);
+  }
+
+  /**
+   * A V-cycle from {@code given} ({@code given[b][r]}, or null for a fresh partition): rows are clustered only with
+   * rows of the same given part, the coarsest level keeps the given parts, and every level is refined on the way
+   * back, so the result starts from the given partition's connectivity and improves on it.
+   */
+  public int[][] partition(List<Block> blocks, int[][] given) {
     RowKeyGraph g = RowKeyGraph.of(blocks);
-    int[] part = partition(g);
+    int[] flat = null;
+    if (given != null) {
+      flat = new int[g.numRows()];
+      for (int b = 0; b < blocks.size(); b++) {
+        System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
+      }
+    }
+    int[] part = partition(g, flat);
     int[][] out = new int[blocks.size()][];
     for (int b = 0; b < blocks.size(); b++) {
       out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
@@ -120,8 +136,8 @@ public final class MultilevelPartitioner {
     return out;
   }
 
-  /** Part of every row of {@code g}, rows balanced within one. */
-  public int[] partition(RowKeyGraph g) {
+  /** Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null. */
+  public int[] partition(RowKeyGraph g, int[] given) {
     long t0 = System.nanoTime();
     int[] ones = new int[g.numRows()];
     Arrays.fill(ones, 1);
@@ -132,24 +148,32 @@ public final class MultilevelPartitioner {
     long total = fine.totalWeight();
     int limit = Math.max(2 * k, settings.coarsestPerPart() * k);
     int maxWeight = (int) Math.max(1, Math.ceil(1.5 * total / limit));
+    int[] restrict = given;
     while (levels.get(levels.size() - 1).n > limit) {
       Level cur = levels.get(levels.size() - 1);
-      Level next = coarsen(cur, maxWeight, rnd);
+      Level next = coarsen(cur, maxWeight, restrict, rnd);
       log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d",
           levels.size(), next.n, next.numNets, next.vNets.length, maxWeight));
-      if (next.n > 0.95 * cur.n) {
+      if (next.n > (1 - MIN_SHRINK) * cur.n) {
         break;
       }
       levels.add(next);
+      if (restrict != null) {
+        int[] coarse = new int[next.n];
+        for (int v = 0; v < cur.n; v++) {
+          coarse[next.fineToCoarse[v]] = restrict[v];
+        }
+        restrict = coarse;
+      }
     }
     Level coarsest = levels.get(levels.size() - 1);
     log(String.format(Locale.ROOT, "multilevel: %d levels, %,d -> %,d vertices, nets %,d -> %,d (%.2f s)",
         levels.size(), fine.n, coarsest.n, fine.numNets, coarsest.numNets, secs(t0)));
     long t1 = System.nanoTime();
     long cap = capOf(total, settings.imbalance());
-    int[] part = initial(coarsest, cap, rnd);
-    log(String.format(Locale.ROOT, "multilevel: initial placement connectivity %,d (%.2f s)",
-        connectivity(coarsest, part), secs(t1)));
+    int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
+    log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
+        ? "given placement" : "initial placement", connectivity(coarsest, part), secs(t1)));
     for (int l = levels.size() - 1; l >= 1; l--) {
       Level coarse = levels.get(l);
       Level finer = levels.get(l - 1);
@@ -179,7 +203,7 @@ public final class MultilevelPartitioner {
   }
 
   /** One level of clustering. */
-  private Level coarsen(Level h, int maxWeight, SplittableRandom rnd) {
+  private Level coarsen(Level h, int maxWeight, int[] restrict, SplittableRandom rnd) {
     int n = h.n;
     int[] cluster = new int[n];
     Arrays.fill(cluster, -1);
@@ -206,6 +230,9 @@ public final class MultilevelPartitioner {
             continue;
           }
           int c = cluster[v] == -1 ? v : cluster[v];
+          if (restrict != null && restrict[c] != restrict[u]) {
+            continue;
+          }
           if (rating[c] == 0) {
             touched[nt++] = c;
           }
@@ -645,6 +672,8 @@ public final class MultilevelPartitioner {
   }
 
   private static final long NO_MOVE = Long.MIN_VALUE;
+  /** Coarsening stops when a level has fewer than this share of vertices less than the one before. */
+  private static final double MIN_SHRINK = 0.01;
   /** Largest coarsest level placed by greedy growing. */
   private static final int GROW_LIMIT = 20_000;
   /** FM recomputes the gains of the rows of keys up to this size after a move (larger keys: lazily). */

@@ -103,6 +103,34 @@ class MultilevelPartitionerTest {
   }
 
   @Test
+  void vCycleImprovesAGivenPartitionAndKeepsAGoodOne() {
+    SplittableRandom rnd = new SplittableRandom(21);
+    int k = 8;
+    int rows = 3000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, k, 200, 10, 0.3, 4, groupOf);
+    int[][] planted = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      planted[b] = new int[blocks.get(b).numRows()];
+      for (int r = 0; r < planted[b].length; r++) {
+        planted[b][r] = groupOf[(int) blocks.get(b).rowId(r)];
+      }
+    }
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+    int[][] random = PlacementEvaluator.randomPlacement(k, blocks, 5);
+    int[][] fromRandom = ml.partition(blocks, random);
+    assertBalancedAndComplete(k, blocks, fromRandom);
+    long before = connectivity(k, blocks, random);
+    long after = connectivity(k, blocks, fromRandom);
+    assertTrue(after < before * 0.8, "V-cycle from random: " + before + " -> " + after);
+    int[][] fromPlanted = ml.partition(blocks, planted);
+    assertBalancedAndComplete(k, blocks, fromPlanted);
+    long best = connectivity(k, blocks, planted);
+    assertTrue(connectivity(k, blocks, fromPlanted) <= best * 1.05 + 5, "V-cycle from the planted partition: " + best
+        + " -> " + connectivity(k, blocks, fromPlanted));
+  }
+
+  @Test
   void balancesEveryShapeWithinOneRow() {
     SplittableRandom rnd = new SplittableRandom(11);
     for (int trial = 0; trial < 30; trial++) {
@@ -116,6 +144,8 @@ class MultilevelPartitionerTest {
           rnd.nextDouble() * 0.2, 1 + rnd.nextInt(4), d.refineRounds(), rnd.nextInt(3), rnd.nextLong());
       int[][] parts = new MultilevelPartitioner(k, s, null).partition(blocks);
       assertBalancedAndComplete(k, blocks, parts);
+      int[][] again = new MultilevelPartitioner(k, s, null).partition(blocks, parts);
+      assertBalancedAndComplete(k, blocks, again);
     }
   }
 

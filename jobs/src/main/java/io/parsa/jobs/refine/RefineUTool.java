@@ -62,6 +62,8 @@ public class RefineUTool extends ParsaTool {
   /** {@code --multilevel auto}: the multilevel start runs when the input-order start's T_sum is at most this share
    * of the given start's (the input order carries locality, as in web crawls). */
   public static final double LOCALITY_RATIO = 0.5;
+  /** Default V-cycles per start. */
+  public static final int DEFAULT_VCYCLES = 1;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -143,6 +145,9 @@ public class RefineUTool extends ParsaTool {
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
+        .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
+            + " only within their part, the start kept at the coarsest level and refined (label propagation, FM) on"
+            + " the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
             + " T_sum at most half the given start's), on, off"))
@@ -170,6 +175,7 @@ public class RefineUTool extends ParsaTool {
       }
     }
     String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
+    int vcycles = intOpt(cl, "vcycles", DEFAULT_VCYCLES, 0);
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -232,8 +238,8 @@ public class RefineUTool extends ParsaTool {
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
-        running.add(pool.submit(() -> refine(start, k, blocks,
-            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts, schedule, rounds, guard)));
+        running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : vcycles,
+            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -279,6 +285,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", rows);
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard);
+      stats.put("vcycles", weighted ? 0 : vcycles);
       stats.put("rowsPerPart", ref.sizes());
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
@@ -371,6 +378,20 @@ public class RefineUTool extends ParsaTool {
     Result res = new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
         ref.trafficLowerBound(), ref.summary());
     return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** {@code n} multilevel V-cycles from {@code parts} (connectivity only; rows stay balanced within one). */
+  static int[][] vcycles(String start, int k, List<Block> blocks, int n, int[][] parts) {
+    int[][] cur = parts;
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    for (int c = 0; c < n; c++) {
+      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), d.coarsestPerPart(),
+          d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + c);
+      int cycle = c + 1;
+      cur = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' V-cycle {}: {}", start, cycle,
+          line.replace("multilevel: ", ""))).partition(blocks, cur);
+    }
+    return cur;
   }
 
   /** Threads that refine starts at once: {@link #THREADS} (default the cores), fewer if their copies do not fit. */

@@ -22,7 +22,7 @@ import java.util.Locale;
  *
  * <pre>
  * usage: quality-bench FILE [libsvm|edges|uedges] [k=16] [b=4] [rounds=8] [seed=1] [exponents=2] [guard=true]
- *                      [start=parsa|order|multilevel]
+ *                      [start=parsa|order|multilevel|parsa-vcycle|order-vcycle]
  * </pre>
  *
  * <p>The multilevel start reads its settings from system properties {@code ml.maxNet}, {@code ml.perPart},
@@ -74,18 +74,22 @@ public final class QualityBench {
     if (start.equals("order")) {
       parts = URefinement.inputOrderStart(k, blocks);
       report(out, "input-order U", k, blocks, parts, 0);
-    } else if (start.equals("multilevel")) {
-      MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
-      MultilevelPartitioner.Settings ms = new MultilevelPartitioner.Settings(
-          Integer.getInteger("ml.maxNet", d.maxNetSize()), Integer.getInteger("ml.perPart", d.coarsestPerPart()),
-          Double.parseDouble(System.getProperty("ml.eps", String.valueOf(d.imbalance()))),
-          Integer.getInteger("ml.tries", d.initialTries()), Integer.getInteger("ml.rounds", d.refineRounds()),
-          Integer.getInteger("ml.fm", d.fmPasses()), seed);
+    } else if (start.endsWith("vcycle")) {
+      int[][] from = start.startsWith("order") ? URefinement.inputOrderStart(k, blocks) : parts;
       long tm = System.nanoTime();
-      parts = new MultilevelPartitioner(k, ms, line -> out.println("# " + line)).partition(blocks);
+      parts = from;
+      for (int cycle = 0; cycle < Integer.getInteger("ml.cycles", 1); cycle++) {
+        parts = new MultilevelPartitioner(k, mlSettings(seed + cycle), line -> out.println("# " + line))
+            .partition(blocks, parts);
+      }
+      report(out, start + " U", k, blocks, parts, secs(tm));
+    } else if (start.equals("multilevel")) {
+      long tm = System.nanoTime();
+      parts = new MultilevelPartitioner(k, mlSettings(seed), line -> out.println("# " + line)).partition(blocks);
       report(out, "multilevel U", k, blocks, parts, secs(tm));
     } else if (!start.equals("parsa")) {
-      throw new IllegalArgumentException("start must be parsa, order or multilevel, was " + start);
+      throw new IllegalArgumentException("start must be parsa, order, multilevel, parsa-vcycle or order-vcycle, was "
+          + start);
     }
 
     for (String schedule : schedules) {
@@ -110,6 +114,16 @@ public final class QualityBench {
       }
       report(out, "refined U (p=" + schedule + ")", k, blocks, ref.parts(), secs(t2));
     }
+  }
+
+  /** Multilevel settings: the defaults, overridden by the system properties ml.*. */
+  private static MultilevelPartitioner.Settings mlSettings(long seed) {
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    return new MultilevelPartitioner.Settings(Integer.getInteger("ml.maxNet", d.maxNetSize()),
+        Integer.getInteger("ml.perPart", d.coarsestPerPart()),
+        Double.parseDouble(System.getProperty("ml.eps", String.valueOf(d.imbalance()))),
+        Integer.getInteger("ml.tries", d.initialTries()), Integer.getInteger("ml.rounds", d.refineRounds()),
+        Integer.getInteger("ml.fm", d.fmPasses()), seed);
   }
 
   private static void report(PrintStream out, String label, int k, List<Block> blocks, int[][] parts, double sec) {
