@@ -120,13 +120,15 @@ class RefineUToolTest {
     for (String starts : new String[] {"given,order", "given"}) {
       Path out = new Path(dir, "u-" + starts.replace(',', '-'));
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-          "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts}));
+          "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts,
+          "--vcycles", "0"}));
     }
     // the starts refined on two threads at once give the same assignment as one after the other
     Configuration two = new Configuration(conf);
     two.setInt(RefineUTool.THREADS, 2);
     assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order"}));
+        "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order",
+        "--vcycles", "0"}));
     Map<Long, Integer> parallel = new HashMap<>();
     for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-parallel"), UAssignment.class)) {
       parallel.put(a.getId(), a.getPart());
@@ -189,8 +191,21 @@ class RefineUToolTest {
     TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
     for (String when : new String[] {"auto", "on"}) {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-          "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when}));
+          "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when,
+          "--vcycles", "0"}));
     }
+    // a V-cycle on the given start alone finds them too
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u-vcycle", "--k", "" + k, "--starts", "given",
+        "--vcycles", "1"}));
+    Map<Long, Integer> vc = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-vcycle"), UAssignment.class)) {
+      assertNull(vc.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(assign.keySet(), vc.keySet());
+    int[] vcSizes = new int[k];
+    vc.values().forEach(p -> vcSizes[p]++);
+    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(vcSizes).boxed().toList());
     String auto = new String(fs.open(new Path(dir, "u-auto/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(auto.contains("\"multilevel\" : \"skipped: no locality in the input order"), auto);
@@ -213,6 +228,9 @@ class RefineUToolTest {
     long[] without = workingSets(keysOf, swaps, k);
     assertTrue(withMl[0] < without[0] && withMl[1] < without[1], "multilevel: sum/max M " + withMl[0] + "/"
         + withMl[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
+    long[] withVc = workingSets(keysOf, vc, k);
+    assertTrue(withVc[0] < without[0] && withVc[1] < without[1], "V-cycle: sum/max M " + withVc[0] + "/"
+        + withVc[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
   }
 
   @Test
