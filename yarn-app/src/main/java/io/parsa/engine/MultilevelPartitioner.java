@@ -60,9 +60,12 @@ public final class MultilevelPartitioner {
     final int[] nPins;
     /** For a coarser level: the coarse vertex of every vertex of the next finer level. */
     int[] fineToCoarse;
+    /** Keys used only by the rows inside vertex v (dropped from this level's nets; they count in its working set). */
+    final int[] internal;
 
-    Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets) {
+    Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
       this.n = n;
+      this.internal = internal;
       this.weight = weight;
       this.vStart = vStart;
       this.vNets = vNets;
@@ -98,6 +101,8 @@ public final class MultilevelPartitioner {
 
   private final int k;
   private final Settings settings;
+  /** Largest working set a move may leave in its target part (a capped V-cycle: the given partition's M_max). */
+  private long mCap = Long.MAX_VALUE;
   private final Consumer<String> log;
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
@@ -120,6 +125,15 @@ public final class MultilevelPartitioner {
    * back, so the result starts from the given partition's connectivity and improves on it.
    */
   public int[][] partition(List<Block> blocks, int[][] given) {
+    return partition(blocks, given, false);
+  }
+
+  /**
+   * A V-cycle from {@code given}; with {@code capWorkingSets} no refinement move leaves a part with a working set
+   * above the given partition's largest one (the final row balancing may still move rows across it), so the
+   * connectivity falls while M_max is held.
+   */
+  public int[][] partition(List<Block> blocks, int[][] given, boolean capWorkingSets) {
     RowKeyGraph g = RowKeyGraph.of(blocks);
     int[] flat = null;
     if (given != null) {
@@ -128,7 +142,17 @@ public final class MultilevelPartitioner {
         System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
       }
     }
+    if (capWorkingSets && flat != null) {
+      int[] ones = new int[g.numRows()];
+      Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+      long max = 0;
+      for (long x : new State(fine, flat.clone()).m) {
+        max = Math.max(max, x);
+      }
+      mCap = max;
+    }
     int[] part = partition(g, flat);
+    mCap = Long.MAX_VALUE;
     int[][] out = new int[blocks.size()][];
     for (int b = 0; b < blocks.size(); b++) {
       out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
@@ -141,7 +165,7 @@ public final class MultilevelPartitioner {
     long t0 = System.nanoTime();
     int[] ones = new int[g.numRows()];
     Arrays.fill(ones, 1);
-    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys());
+    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
     levels.add(fine);
@@ -171,6 +195,10 @@ public final class MultilevelPartitioner {
         levels.size(), fine.n, coarsest.n, fine.numNets, coarsest.numNets, secs(t0)));
     long t1 = System.nanoTime();
     long cap = capOf(total, settings.imbalance());
+    // a capped V-cycle keeps every part at (1 − ε) n/k rows or more: rows that may not enter a full part would
+    // otherwise leave others nearly empty, and the final balancing would refill them regardless of the cap
+    long floorCap = mCap == Long.MAX_VALUE ? 0
+        : (long) Math.floor((1 - settings.imbalance()) * Math.floor(total / (double) k));
     int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
         ? "given placement" : "initial placement", connectivity(coarsest, part), secs(t1)));
@@ -182,17 +210,24 @@ public final class MultilevelPartitioner {
         fp[v] = part[coarse.fineToCoarse[v]];
       }
       part = fp;
-      refine(finer, part, cap, 0, settings.refineRounds(), rnd);
-      fm(finer, part, cap, 0, settings.fmPasses());
+      refine(finer, part, cap, floorCap, settings.refineRounds(), rnd);
+      fm(finer, part, cap, floorCap, settings.fmPasses());
+      if (mCap != Long.MAX_VALUE) {
+        log(String.format(Locale.ROOT, "level %d: largest working set %,d (cap %,d)", l - 1,
+            Arrays.stream(new State(finer, part).m).max().orElse(0), mCap));
+      }
     }
     if (levels.size() == 1) {
-      refine(fine, part, cap, 0, settings.refineRounds(), rnd);
+      refine(fine, part, cap, floorCap, settings.refineRounds(), rnd);
     }
     long before = connectivity(fine, part);
     balance(fine, part);
+
     // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
     refine(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
+
     fm(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
+
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, connectivity(fine, part), 2 * connectivity(fine, part), secs(t0)));
     return part;
@@ -309,8 +344,15 @@ public final class MultilevelPartitioner {
       }
     }
     int numNets = 0;
+    int[] internal = new int[nc];
+    for (int v = 0; v < n; v++) {
+      internal[fineToCoarse[v]] += h.internal[v];
+    }
     for (int e = 0; e < h.numNets; e++) {
       netId[e] = pins[e] >= 2 ? numNets++ : -1;
+      if (pins[e] == 1) {
+        internal[lastSeen[e]]++;
+      }
     }
     Arrays.fill(lastSeen, -1);
     int[] vStart = new int[nc + 1];
@@ -329,7 +371,7 @@ public final class MultilevelPartitioner {
       }
       vStart[c + 1] = w;
     }
-    Level coarse = new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets);
+    Level coarse = new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets, internal);
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
   }
@@ -454,6 +496,8 @@ public final class MultilevelPartitioner {
     final long[] bits;
     final int wpk;
     final long[] weight = new long[k];
+    /** Working set of every part: its vertices' internal keys plus the nets it holds (= the rows' M_i exactly). */
+    final long[] m = new long[k];
     final int[] hits = new int[k];
 
     State(Level h, int[] part) {
@@ -465,10 +509,12 @@ public final class MultilevelPartitioner {
       for (int v = 0; v < h.n; v++) {
         int p = part[v];
         weight[p] += h.weight[v];
+        m[p] += h.internal[v];
         for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
           int e = h.vNets[t];
           if (cnt[e * k + p]++ == 0) {
             bits[e * wpk + (p >>> 6)] |= 1L << p;
+            m[p]++;
           }
         }
       }
@@ -479,13 +525,17 @@ public final class MultilevelPartitioner {
       part[v] = b;
       weight[a] -= h.weight[v];
       weight[b] += h.weight[v];
+      m[a] -= h.internal[v];
+      m[b] += h.internal[v];
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
         int e = h.vNets[t];
         if (--cnt[e * k + a] == 0) {
           bits[e * wpk + (a >>> 6)] &= ~(1L << a);
+          m[a]--;
         }
         if (cnt[e * k + b]++ == 0) {
           bits[e * wpk + (b >>> 6)] |= 1L << b;
+          m[b]++;
         }
       }
     }
@@ -538,7 +588,7 @@ public final class MultilevelPartitioner {
       int best = -1;
       int bestGain = Integer.MIN_VALUE;
       for (int b = 0; b < k; b++) {
-        if (b == a || hits[b] == 0 || weight[b] + wv > cap) {
+        if (b == a || hits[b] == 0 || weight[b] + wv > cap || m[b] + h.internal[v] + deg - hits[b] > mCap) {
           continue;
         }
         int gain = lose - (deg - hits[b]);

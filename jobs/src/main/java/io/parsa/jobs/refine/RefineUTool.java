@@ -145,9 +145,12 @@ public class RefineUTool extends ParsaTool {
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
-        .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
-            + " only within their part, the start kept at the coarsest level and refined (label propagation, FM) on"
-            + " the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none)"))
+        .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds (rows clustered"
+            + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
+            + " on the way back), and one after them that may not raise the largest working set, followed by"
+            + " connectivity rounds and kept if better on balance (M_max/M_max' + T_max/T_max' + T_sum/T_sum' < 3);"
+            + " lowers the total traffic"
+            + " (default " + DEFAULT_VCYCLES + "; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
             + " T_sum at most half the given start's), on, off"))
@@ -239,7 +242,8 @@ public class RefineUTool extends ParsaTool {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : vcycles,
-            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard)));
+            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
+            vcycles > 0 && !weighted)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -253,7 +257,7 @@ public class RefineUTool extends ParsaTool {
       int[][] from = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
           line -> LOG.info("refine-u: {}", line)).partition(blocks);
       LOG.info("refine-u: multilevel start placed in {} s", String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard));
+      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard, vcycles > 0));
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     Candidate best = choose(candidates);
@@ -345,7 +349,7 @@ public class RefineUTool extends ParsaTool {
 
   /** Runs the schedule's rounds from {@code parts}, logging every round. */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
-      int rounds, boolean guard) {
+      int rounds, boolean guard, boolean polish) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
@@ -354,30 +358,72 @@ public class RefineUTool extends ParsaTool {
     long t0Sum = ref.sumTrafficIfHome();
     List<Map<String, Object>> log = new ArrayList<>();
     for (double p : schedule) {
-      ref.setExponent(p);
-      for (int round = 1; round <= rounds; round++) {
-        long tr = System.nanoTime();
-        URefinement.RoundStats st = ref.round();
-        double secs = (System.nanoTime() - tr) / 1e9;
-        LOG.info("refine-u: start '{}' p={} round {}: {} ({} s)", start, p, round, st, String.format("%.2f", secs));
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("exponent", p);
-        e.put("round", round);
-        e.put("rowsMoved", st.moves());
-        e.put("objectiveChangePercent", st.objectiveChangePercent());
-        e.put("maxWorkingSet", st.mMax());
-        e.put("sumWorkingSet", st.mSum());
-        e.put("sumTraffic", st.tSumIfHome());
-        e.put("seconds", secs);
-        log.add(e);
-        if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
-          break;
-        }
+      rounds(start, "", ref, p, rounds, log);
+    }
+    Result res = result(ref);
+    if (polish) {
+      // a V-cycle that may not raise any working set above the largest, then connectivity rounds
+      int[][] cur = res.parts();
+      ref = null;
+      int[][] vc = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
+          line -> LOG.info("refine-u: start '{}' capped V-cycle: {}", start, line.replace("multilevel: ", "")))
+          .partition(blocks, cur, true);
+      URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
+      rounds(start, "after the capped V-cycle ", after, 1.0, rounds, log);
+      Result polished = result(after);
+      // kept if the three objectives improve on balance (the rule that chooses between starts)
+      double score = polished.maxWorkingSet() / (double) Math.max(1, res.maxWorkingSet())
+          + polished.maxTrafficBound() / (double) Math.max(1, res.maxTrafficBound())
+          + polished.sumTrafficIfHome() / (double) Math.max(1, res.sumTrafficIfHome());
+      boolean better = score < 3 - 1e-9;
+      LOG.info("refine-u: start '{}' capped V-cycle: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
+          res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
+          res.sumTrafficIfHome(), polished.sumTrafficIfHome(), better ? "kept" : "dropped (not better on balance)");
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("cappedVCycle", better ? "kept" : "dropped");
+      e.put("maxWorkingSet", polished.maxWorkingSet());
+      e.put("maxTrafficLowerBound", polished.maxTrafficBound());
+      e.put("sumTraffic", polished.sumTrafficIfHome());
+      log.add(e);
+      if (better) {
+        res = polished;
       }
     }
-    Result res = new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
-        ref.trafficLowerBound(), ref.summary());
     return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+  }
+
+  private static Result result(URefinement ref) {
+    return new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
+        ref.trafficLowerBound(), ref.summary());
+  }
+
+  /** Up to {@code rounds} rounds at exponent p, until a round gains under {@link #MIN_ROUND_GAIN_PERCENT}. */
+  private static void rounds(String start, String phase, URefinement ref, double p, int rounds,
+      List<Map<String, Object>> log) {
+    ref.setExponent(p);
+    for (int round = 1; round <= rounds; round++) {
+      long tr = System.nanoTime();
+      URefinement.RoundStats st = ref.round();
+      double secs = (System.nanoTime() - tr) / 1e9;
+      LOG.info("refine-u: start '{}' {}p={} round {}: {} ({} s)", start, phase, p, round, st,
+          String.format("%.2f", secs));
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("exponent", p);
+      e.put("round", round);
+      e.put("rowsMoved", st.moves());
+      e.put("objectiveChangePercent", st.objectiveChangePercent());
+      e.put("maxWorkingSet", st.mMax());
+      e.put("sumWorkingSet", st.mSum());
+      e.put("sumTraffic", st.tSumIfHome());
+      e.put("seconds", secs);
+      if (!phase.isEmpty()) {
+        e.put("phase", phase.trim());
+      }
+      log.add(e);
+      if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
+        break;
+      }
+    }
   }
 
   /** {@code n} multilevel V-cycles from {@code parts} (connectivity only; rows stay balanced within one). */
