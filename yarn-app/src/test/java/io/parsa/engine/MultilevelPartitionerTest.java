@@ -128,6 +128,20 @@ class MultilevelPartitionerTest {
     long best = connectivity(k, blocks, planted);
     assertTrue(connectivity(k, blocks, fromPlanted) <= best * 1.05 + 5, "V-cycle from the planted partition: " + best
         + " -> " + connectivity(k, blocks, fromPlanted));
+    // capped: from a random partition the connectivity falls while no working set grows beyond the largest
+    // (up to the rows the final balancing moves)
+    int[][] capped = ml.partition(blocks, random, true);
+    assertBalancedAndComplete(k, blocks, capped);
+    long maxBefore = maxWorkingSet(k, blocks, random);
+    long maxAfter = maxWorkingSet(k, blocks, capped);
+    assertTrue(maxAfter <= maxBefore * 1.05, "capped V-cycle M_max " + maxBefore + " -> " + maxAfter);
+    assertTrue(connectivity(k, blocks, capped) < before * 0.9, "capped V-cycle: " + before + " -> "
+        + connectivity(k, blocks, capped));
+  }
+
+  private static long maxWorkingSet(int k, List<Block> blocks, int[][] parts) {
+    PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
+    return PlacementEvaluator.evaluate(u, new int[u.keys().length]).mMax();
   }
 
   @Test

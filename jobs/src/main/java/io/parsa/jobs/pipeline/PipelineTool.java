@@ -74,9 +74,10 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
     o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
-        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " V-cycle per start,"
-        + " multilevel start where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS
-        + " rounds per phase, " + BEST_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
+        + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " + "
+        + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles per start, multilevel start where the input order shows"
+        + " locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, " + BEST_VCYCLES + " + "
+        + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
@@ -88,8 +89,9 @@ public final class PipelineTool extends ParsaTool {
     return o;
   }
 
-  /** refine-u V-cycles per start with {@code --effort best}. */
+  /** refine-u V-cycles per start with {@code --effort best}: before and (capped) after the swap rounds. */
   static final int BEST_VCYCLES = 2;
+  static final int BEST_CAPPED_VCYCLES = 5;
   /** refine-u rounds per phase with {@code --effort best}. */
   static final int BEST_REFINE_ROUNDS = 30;
 
@@ -139,7 +141,9 @@ public final class PipelineTool extends ParsaTool {
         String refined = new Path(dir, "u-refined").toString();
         List<String> ru = args("--blocks", blocks, "--u-assignment", uAssign, "--output", refined, "--k", ks,
             "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto",
-            "--vcycles", String.valueOf(effort.equals("best") ? BEST_VCYCLES : RefineUTool.DEFAULT_VCYCLES));
+            "--vcycles", String.valueOf(effort.equals("best") ? BEST_VCYCLES : RefineUTool.DEFAULT_VCYCLES),
+            "--capped-vcycles", String.valueOf(effort.equals("best") ? BEST_CAPPED_VCYCLES
+                : RefineUTool.DEFAULT_CAPPED_VCYCLES));
         steps.add(new Step("refine-u", refined, ru, List.of(blocks, uAssign)));
         uAssign = refined;
       }

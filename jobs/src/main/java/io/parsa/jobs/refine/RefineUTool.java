@@ -62,8 +62,10 @@ public class RefineUTool extends ParsaTool {
   /** {@code --multilevel auto}: the multilevel start runs when the input-order start's T_sum is at most this share
    * of the given start's (the input order carries locality, as in web crawls). */
   public static final double LOCALITY_RATIO = 0.5;
-  /** Default V-cycles per start. */
+  /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
+  /** Default working-set-capped V-cycles per start after its swap rounds. */
+  public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -145,12 +147,12 @@ public class RefineUTool extends ParsaTool {
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
-        .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds (rows clustered"
+        .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
-            + " on the way back), and one after them that may not raise the largest working set, followed by"
-            + " connectivity rounds and kept if better on balance (M_max/M_max' + T_max/T_max' + T_sum/T_sum' < 3);"
-            + " lowers the total traffic"
-            + " (default " + DEFAULT_VCYCLES + "; 0 = none)"))
+            + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none)"))
+        .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
+            + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
+            + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + "; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
             + " T_sum at most half the given start's), on, off"))
@@ -179,6 +181,7 @@ public class RefineUTool extends ParsaTool {
     }
     String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
     int vcycles = intOpt(cl, "vcycles", DEFAULT_VCYCLES, 0);
+    int cappedVcycles = intOpt(cl, "capped-vcycles", DEFAULT_CAPPED_VCYCLES, 0);
     boolean overwrite = cl.hasOption("overwrite");
 
     Configuration conf = getConf();
@@ -243,7 +246,7 @@ public class RefineUTool extends ParsaTool {
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : vcycles,
             start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
-            vcycles > 0 && !weighted)));
+            weighted ? 0 : cappedVcycles)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -257,7 +260,7 @@ public class RefineUTool extends ParsaTool {
       int[][] from = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
           line -> LOG.info("refine-u: {}", line)).partition(blocks);
       LOG.info("refine-u: multilevel start placed in {} s", String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard, vcycles > 0));
+      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard, cappedVcycles));
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     Candidate best = choose(candidates);
@@ -290,6 +293,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard);
       stats.put("vcycles", weighted ? 0 : vcycles);
+      stats.put("cappedVcycles", weighted ? 0 : cappedVcycles);
       stats.put("rowsPerPart", ref.sizes());
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
@@ -349,7 +353,7 @@ public class RefineUTool extends ParsaTool {
 
   /** Runs the schedule's rounds from {@code parts}, logging every round. */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
-      int rounds, boolean guard, boolean polish) {
+      int rounds, boolean guard, int polishCycles) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
@@ -361,33 +365,38 @@ public class RefineUTool extends ParsaTool {
       rounds(start, "", ref, p, rounds, log);
     }
     Result res = result(ref);
-    if (polish) {
+    ref = null;
+    for (int cycle = 1; cycle <= polishCycles; cycle++) {
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
-      ref = null;
-      int[][] vc = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
-          line -> LOG.info("refine-u: start '{}' capped V-cycle: {}", start, line.replace("multilevel: ", "")))
-          .partition(blocks, cur, true);
+      int c = cycle;
+      MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), d.coarsestPerPart(),
+          d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + 100 + cycle);
+      int[][] vc = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' capped V-cycle {}: {}", start,
+          c, line.replace("multilevel: ", ""))).partition(blocks, cur, true);
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
-      rounds(start, "after the capped V-cycle ", after, 1.0, rounds, log);
+      rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log);
       Result polished = result(after);
       // kept if the three objectives improve on balance (the rule that chooses between starts)
       double score = polished.maxWorkingSet() / (double) Math.max(1, res.maxWorkingSet())
           + polished.maxTrafficBound() / (double) Math.max(1, res.maxTrafficBound())
           + polished.sumTrafficIfHome() / (double) Math.max(1, res.sumTrafficIfHome());
       boolean better = score < 3 - 1e-9;
-      LOG.info("refine-u: start '{}' capped V-cycle: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
-          res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
+      LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
+          cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
           res.sumTrafficIfHome(), polished.sumTrafficIfHome(), better ? "kept" : "dropped (not better on balance)");
       Map<String, Object> e = new LinkedHashMap<>();
-      e.put("cappedVCycle", better ? "kept" : "dropped");
+      e.put("cappedVCycle", cycle);
+      e.put("kept", better);
       e.put("maxWorkingSet", polished.maxWorkingSet());
       e.put("maxTrafficLowerBound", polished.maxTrafficBound());
       e.put("sumTraffic", polished.sumTrafficIfHome());
       log.add(e);
-      if (better) {
-        res = polished;
+      if (!better) {
+        break;
       }
+      res = polished;
     }
     return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
   }

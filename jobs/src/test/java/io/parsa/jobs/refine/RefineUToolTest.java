@@ -121,14 +121,14 @@ class RefineUToolTest {
       Path out = new Path(dir, "u-" + starts.replace(',', '-'));
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts,
-          "--vcycles", "0"}));
+          "--vcycles", "0", "--capped-vcycles", "0"}));
     }
     // the starts refined on two threads at once give the same assignment as one after the other
     Configuration two = new Configuration(conf);
     two.setInt(RefineUTool.THREADS, 2);
     assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order",
-        "--vcycles", "0"}));
+        "--vcycles", "0", "--capped-vcycles", "0"}));
     Map<Long, Integer> parallel = new HashMap<>();
     for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-parallel"), UAssignment.class)) {
       parallel.put(a.getId(), a.getPart());
@@ -192,7 +192,7 @@ class RefineUToolTest {
     for (String when : new String[] {"auto", "on"}) {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when,
-          "--vcycles", "0"}));
+          "--vcycles", "0", "--capped-vcycles", "0"}));
     }
     // a V-cycle on the given start alone finds them too
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
