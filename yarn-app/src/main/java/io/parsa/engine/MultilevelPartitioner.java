@@ -45,7 +45,7 @@ public final class MultilevelPartitioner {
       int fmPasses, long seed) {
     /** The defaults, chosen by measurement (docs/quality.md). */
     public static Settings defaults() {
-      return new Settings(1000, 160, 0.03, 8, 8, 4, 1);
+      return new Settings(300, 160, 0.03, 8, 8, 4, 1);
     }
   }
 
@@ -125,15 +125,15 @@ public final class MultilevelPartitioner {
    * back, so the result starts from the given partition's connectivity and improves on it.
    */
   public int[][] partition(List<Block> blocks, int[][] given) {
-    return partition(blocks, given, false);
+    return partition(blocks, given, Double.NaN);
   }
 
   /**
-   * A V-cycle from {@code given}; with {@code capWorkingSets} no refinement move leaves a part with a working set
-   * above the given partition's largest one (the final row balancing may still move rows across it), so the
-   * connectivity falls while M_max is held.
+   * A V-cycle from {@code given}; with a working-set slack s ≥ 0 (not NaN) no refinement move leaves a part with a
+   * working set above (1 + s) times the given partition's largest one (the final row balancing may still move rows
+   * across it), so the connectivity falls while M_max is held (s = 0) or kept from running away.
    */
-  public int[][] partition(List<Block> blocks, int[][] given, boolean capWorkingSets) {
+  public int[][] partition(List<Block> blocks, int[][] given, double workingSetSlack) {
     RowKeyGraph g = RowKeyGraph.of(blocks);
     int[] flat = null;
     if (given != null) {
@@ -142,14 +142,14 @@ public final class MultilevelPartitioner {
         System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
       }
     }
-    if (capWorkingSets && flat != null) {
+    if (workingSetSlack >= 0 && flat != null) {
       int[] ones = new int[g.numRows()];
       Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
       long max = 0;
       for (long x : new State(fine, flat.clone()).m) {
         max = Math.max(max, x);
       }
-      mCap = max;
+      mCap = (long) Math.floor(max * (1 + workingSetSlack));
     }
     int[] part = partition(g, flat);
     mCap = Long.MAX_VALUE;
@@ -621,7 +621,7 @@ public final class MultilevelPartitioner {
           moves++;
         }
       }
-      if (moves == 0) {
+      if (moves <= h.n / 1000) { // under 0.1 % of the vertices moved: converged
         break;
       }
     }
@@ -795,10 +795,32 @@ public final class MultilevelPartitioner {
         cand[c++] = ((long) (cost + (1 << 30)) << 32) | v;
       }
       Arrays.sort(cand, 0, c);
-      for (int i = 0; i < count && i < c; i++) {
-        st.move((int) cand[i], receiver);
+      // under a working-set cap, rows that would lift the receiver above it are passed over while others remain
+      int moved = 0;
+      for (int i = 0; i < c && moved < count; i++) {
+        int v = (int) cand[i];
+        if (mCap != Long.MAX_VALUE && st.m[receiver] + newKeys(st, v, receiver) > mCap) {
+          continue;
+        }
+        st.move(v, receiver);
+        moved++;
+      }
+      if (moved == 0) {
+        st.move((int) cand[0], receiver); // every row would cross the cap: balance comes first
       }
     }
+  }
+
+  /** Keys of v that part b does not hold yet (its internal keys and its nets absent from b). */
+  private int newKeys(State st, int v, int b) {
+    Level h = st.h;
+    int fresh = h.internal[v];
+    for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+      if (st.cnt[h.vNets[t] * k + b] == 0) {
+        fresh++;
+      }
+    }
+    return fresh;
   }
 
   private static int argMax(long[] a) {

@@ -130,7 +130,7 @@ class MultilevelPartitionerTest {
         + " -> " + connectivity(k, blocks, fromPlanted));
     // capped: from a random partition the connectivity falls while no working set grows beyond the largest
     // (up to the rows the final balancing moves)
-    int[][] capped = ml.partition(blocks, random, true);
+    int[][] capped = ml.partition(blocks, random, 0.0);
     assertBalancedAndComplete(k, blocks, capped);
     long maxBefore = maxWorkingSet(k, blocks, random);
     long maxAfter = maxWorkingSet(k, blocks, capped);

@@ -374,7 +374,7 @@ public class RefineUTool extends ParsaTool {
       MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), d.coarsestPerPart(),
           d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + 100 + cycle);
       int[][] vc = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' capped V-cycle {}: {}", start,
-          c, line.replace("multilevel: ", ""))).partition(blocks, cur, true);
+          c, line.replace("multilevel: ", ""))).partition(blocks, cur, 0.0);
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log);
       Result polished = result(after);
@@ -444,7 +444,7 @@ public class RefineUTool extends ParsaTool {
           d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + c);
       int cycle = c + 1;
       cur = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' V-cycle {}: {}", start, cycle,
-          line.replace("multilevel: ", ""))).partition(blocks, cur);
+          line.replace("multilevel: ", ""))).partition(blocks, cur, 0.0);
     }
     return cur;
   }
