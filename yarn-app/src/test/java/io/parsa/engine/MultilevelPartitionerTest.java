@@ -47,6 +47,18 @@ class MultilevelPartitionerTest {
     return out;
   }
 
+  /** The planted group of every row, as parts[b][r]. */
+  private static int[][] plantedParts(List<Block> blocks, int[] groupOf) {
+    int[][] planted = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      planted[b] = new int[blocks.get(b).numRows()];
+      for (int r = 0; r < planted[b].length; r++) {
+        planted[b][r] = groupOf[(int) blocks.get(b).rowId(r)];
+      }
+    }
+    return planted;
+  }
+
   private static long connectivity(int k, List<Block> blocks, int[][] parts) {
     PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
     int wpk = (k + 63) >>> 6;
@@ -86,13 +98,7 @@ class MultilevelPartitionerTest {
     int rows = 2000;
     int[] groupOf = new int[rows];
     List<Block> blocks = planted(rnd, rows, k, 300, 12, 0.3, 5, groupOf);
-    int[][] planted = new int[blocks.size()][];
-    for (int b = 0; b < blocks.size(); b++) {
-      planted[b] = new int[blocks.get(b).numRows()];
-      for (int r = 0; r < planted[b].length; r++) {
-        planted[b][r] = groupOf[(int) blocks.get(b).rowId(r)];
-      }
-    }
+    int[][] planted = plantedParts(blocks, groupOf);
     int[][] parts = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null).partition(blocks);
     assertBalancedAndComplete(k, blocks, parts);
     long found = connectivity(k, blocks, parts);
@@ -109,13 +115,7 @@ class MultilevelPartitionerTest {
     int rows = 3000;
     int[] groupOf = new int[rows];
     List<Block> blocks = planted(rnd, rows, k, 200, 10, 0.3, 4, groupOf);
-    int[][] planted = new int[blocks.size()][];
-    for (int b = 0; b < blocks.size(); b++) {
-      planted[b] = new int[blocks.get(b).numRows()];
-      for (int r = 0; r < planted[b].length; r++) {
-        planted[b][r] = groupOf[(int) blocks.get(b).rowId(r)];
-      }
-    }
+    int[][] planted = plantedParts(blocks, groupOf);
     MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
     int[][] random = PlacementEvaluator.randomPlacement(k, blocks, 5);
     int[][] fromRandom = ml.partition(blocks, random);

@@ -45,6 +45,15 @@ class RefineUToolTest {
     return new long[] {sum, max};
   }
 
+  /** Row id → part of a u-assignment directory; fails on a row assigned twice. */
+  private static Map<Long, Integer> readParts(FileSystem fs, Path dir) throws java.io.IOException {
+    Map<Long, Integer> m = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, dir, UAssignment.class)) {
+      assertNull(m.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    return m;
+  }
+
   @Test
   void refinedAssignmentKeepsEveryRowAndPartSizesAndLowersWorkingSets() throws Exception {
     FileSystem fs = FileSystem.get(conf);
@@ -70,10 +79,7 @@ class RefineUToolTest {
 
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u2"), UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
     assertEquals(assign.keySet(), refined.keySet());
     int[] sizes = new int[k];
     refined.values().forEach(p -> sizes[p]++);
@@ -129,18 +135,9 @@ class RefineUToolTest {
     assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order",
         "--vcycles", "0", "--capped-vcycles", "0"}));
-    Map<Long, Integer> parallel = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-parallel"), UAssignment.class)) {
-      parallel.put(a.getId(), a.getPart());
-    }
-    Map<Long, Integer> both = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-given-order"), UAssignment.class)) {
-      assertNull(both.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
-    Map<Long, Integer> given = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-given"), UAssignment.class)) {
-      given.put(a.getId(), a.getPart());
-    }
+    Map<Long, Integer> parallel = readParts(fs, new Path(dir, "u-parallel"));
+    Map<Long, Integer> both = readParts(fs, new Path(dir, "u-given-order"));
+    Map<Long, Integer> given = readParts(fs, new Path(dir, "u-given"));
     assertEquals(assign.keySet(), both.keySet());
     assertEquals(both, parallel);
     int[] sizes = new int[k];
@@ -198,10 +195,7 @@ class RefineUToolTest {
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u-vcycle", "--k", "" + k, "--starts", "given",
         "--vcycles", "1"}));
-    Map<Long, Integer> vc = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-vcycle"), UAssignment.class)) {
-      assertNull(vc.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> vc = readParts(fs, new Path(dir, "u-vcycle"));
     assertEquals(assign.keySet(), vc.keySet());
     int[] vcSizes = new int[k];
     vc.values().forEach(p -> vcSizes[p]++);
@@ -212,14 +206,8 @@ class RefineUToolTest {
     String on = new String(fs.open(new Path(dir, "u-on/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(on.contains("\"start\" : \"multilevel\""), on);
-    Map<Long, Integer> ml = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-on"), UAssignment.class)) {
-      assertNull(ml.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
-    Map<Long, Integer> swaps = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, new Path(dir, "u-auto"), UAssignment.class)) {
-      swaps.put(a.getId(), a.getPart());
-    }
+    Map<Long, Integer> ml = readParts(fs, new Path(dir, "u-on"));
+    Map<Long, Integer> swaps = readParts(fs, new Path(dir, "u-auto"));
     assertEquals(assign.keySet(), ml.keySet());
     int[] sizes = new int[k];
     ml.values().forEach(p -> sizes[p]++);
