@@ -755,58 +755,81 @@ public final class MultilevelPartitioner {
     State st = new State(h, part);
     long[] size = st.weight;
     while (true) {
-      int donor = -1;
-      int receiver = -1;
+      boolean over = false;
+      boolean under = false;
       for (int p = 0; p < k; p++) {
-        if (size[p] > ceil && (donor < 0 || size[p] > size[donor])) {
-          donor = p;
-        }
-        if (size[p] < floor && (receiver < 0 || size[p] < size[receiver])) {
-          receiver = p;
-        }
+        over |= size[p] > ceil;
+        under |= size[p] < floor;
       }
-      if (donor < 0 && receiver < 0) {
+      if (!over && !under) {
         return;
       }
-      if (donor < 0) {
-        donor = argMax(size); // above ⌊n/k⌋, since some part is below it and the total is n
-      }
-      if (receiver < 0) {
-        receiver = argMin(size);
-      }
-      // the cheapest rows of the donor for the receiver, as many as this pair can exchange now
-      long count = Math.max(1, Math.min(size[donor] - ceil, floor - size[receiver]));
-      long[] cand = new long[(int) size[donor]];
-      int c = 0;
-      for (int v = 0; v < n; v++) {
-        if (part[v] != donor) {
-          continue;
+      // the largest part sheds rows down to ⌈n/k⌉ (or ⌊n/k⌋ while parts are below it) into every part with room
+      int donor = argMax(size);
+      long shed = size[donor] - (over ? ceil : floor);
+      long fill = under ? floor : ceil;
+      int[] recv = new int[k];
+      long[] room = new long[k];
+      int nr = 0;
+      for (int p = 0; p < k; p++) {
+        if (p != donor && size[p] < fill) {
+          room[nr] = fill - size[p];
+          recv[nr++] = p;
         }
-        int cost = 0;
+      }
+      int[] rows = new int[(int) size[donor]];
+      int nd = 0;
+      for (int v = 0; v < n; v++) {
+        if (part[v] == donor) {
+          rows[nd++] = v;
+        }
+      }
+      // every (row, receiver) by the keys the move adds minus the keys it frees, cheapest first
+      long[] cand = new long[nd * nr];
+      int[] cost = new int[nr];
+      int c = 0;
+      for (int i = 0; i < nd; i++) {
+        int v = rows[i];
+        int freed = 0;
+        Arrays.fill(cost, 0);
         for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
           int base = h.vNets[t] * k;
-          if (st.cnt[base + receiver] == 0) {
-            cost++;
-          }
           if (st.cnt[base + donor] == 1) {
-            cost--;
+            freed++;
+          }
+          for (int j = 0; j < nr; j++) {
+            if (st.cnt[base + recv[j]] == 0) {
+              cost[j]++;
+            }
           }
         }
-        cand[c++] = ((long) (cost + (1 << 30)) << 32) | v;
+        for (int j = 0; j < nr; j++) {
+          cand[c++] = ((long) (cost[j] - freed + (1 << 30)) << 32) | ((long) i * nr + j);
+        }
       }
       Arrays.sort(cand, 0, c);
-      // under a working-set cap, rows that would lift the receiver above it are passed over while others remain
-      int moved = 0;
-      for (int i = 0; i < c && moved < count; i++) {
-        int v = (int) cand[i];
-        if (mCap != Long.MAX_VALUE && st.m[receiver] + newKeys(st, v, receiver) > mCap) {
+      // under a working-set cap, moves that would lift a receiver above it are passed over while others remain
+      boolean[] gone = new boolean[nd];
+      long movedAny = 0;
+      for (int x = 0; x < c && shed > 0; x++) {
+        int idx = (int) cand[x];
+        int i = idx / nr;
+        int j = idx % nr;
+        int v = rows[i];
+        if (gone[i] || room[j] == 0
+            || (mCap != Long.MAX_VALUE && st.m[recv[j]] + newKeys(st, v, recv[j]) > mCap)) {
           continue;
         }
-        st.move(v, receiver);
-        moved++;
+        st.move(v, recv[j]);
+        gone[i] = true;
+        room[j]--;
+        shed--;
+        movedAny++;
       }
-      if (moved == 0) {
-        st.move((int) cand[0], receiver); // every row would cross the cap: balance comes first
+      if (movedAny == 0) {
+        // every move would cross the cap: balance comes first, the cheapest one is made
+        int idx = (int) cand[0];
+        st.move(rows[idx / nr], recv[idx % nr]);
       }
     }
   }
