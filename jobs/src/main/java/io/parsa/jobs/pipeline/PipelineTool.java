@@ -140,10 +140,11 @@ public final class PipelineTool extends ParsaTool {
       if (refineRounds > 0 && k > 1) {
         String refined = new Path(dir, "u-refined").toString();
         List<String> ru = args("--blocks", blocks, "--u-assignment", uAssign, "--output", refined, "--k", ks,
-            "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto",
-            "--vcycles", String.valueOf(effort.equals("best") ? BEST_VCYCLES : RefineUTool.DEFAULT_VCYCLES),
-            "--capped-vcycles", String.valueOf(effort.equals("best") ? BEST_CAPPED_VCYCLES
-                : RefineUTool.DEFAULT_CAPPED_VCYCLES));
+            "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto");
+        if (effort.equals("best")) {
+          ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES), "--capped-vcycles",
+              String.valueOf(BEST_CAPPED_VCYCLES)));
+        }
         steps.add(new Step("refine-u", refined, ru, List.of(blocks, uAssign)));
         uAssign = refined;
       }

@@ -64,6 +64,11 @@ public class RefineUTool extends ParsaTool {
   public static final double LOCALITY_RATIO = 0.5;
   /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
+  /**
+   * Above this many non-zeros the V-cycles run only when asked for (--vcycles, --capped-vcycles): they are
+   * single-threaded per start and took about 4 minutes each at 10^7 non-zeros on 2 cores.
+   */
+  public static final long AUTO_VCYCLE_MAX_NONZEROS = 5_000_000L;
   /** Default working-set-capped V-cycles per start after its swap rounds. */
   public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
@@ -149,7 +154,8 @@ public class RefineUTool extends ParsaTool {
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
-            + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none)"))
+            + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
+            + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow)"))
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
             + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
             + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + "; 0 = none)"))
@@ -180,6 +186,7 @@ public class RefineUTool extends ParsaTool {
       }
     }
     String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
+    boolean explicitCycles = cl.hasOption("vcycles") || cl.hasOption("capped-vcycles");
     int vcycles = intOpt(cl, "vcycles", DEFAULT_VCYCLES, 0);
     int cappedVcycles = intOpt(cl, "capped-vcycles", DEFAULT_CAPPED_VCYCLES, 0);
     boolean overwrite = cl.hasOption("overwrite");
@@ -225,6 +232,16 @@ public class RefineUTool extends ParsaTool {
 
     long t1 = System.nanoTime();
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
+    if (!explicitCycles && nonZeros > AUTO_VCYCLE_MAX_NONZEROS && (vcycles > 0 || cappedVcycles > 0)) {
+      LOG.warn("refine-u: V-cycles skipped by default above {} non-zeros ({} here): one V-cycle took about 4 min at"
+          + " 10^7 on 2 cores (docs/quality.md); --vcycles N / --capped-vcycles N run them", AUTO_VCYCLE_MAX_NONZEROS,
+          nonZeros);
+      vcycles = 0;
+      cappedVcycles = 0;
+    }
+    final int preCycles = vcycles;
+    final int postCycles = cappedVcycles;
     List<Candidate> candidates = new ArrayList<>();
     List<String> toRun = new ArrayList<>();
     for (String start : starts) {
@@ -244,9 +261,9 @@ public class RefineUTool extends ParsaTool {
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
-        running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : vcycles,
+        running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : preCycles,
             start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
-            weighted ? 0 : cappedVcycles)));
+            weighted ? 0 : postCycles)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
