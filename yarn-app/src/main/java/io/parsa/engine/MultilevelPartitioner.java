@@ -47,6 +47,11 @@ public final class MultilevelPartitioner {
     public static Settings defaults() {
       return new Settings(300, 160, 0.03, 8, 8, 4, 1);
     }
+
+    /** The same settings with another seed. */
+    public Settings withSeed(long s) {
+      return new Settings(maxNetSize, coarsestPerPart, imbalance, initialTries, refineRounds, fmPasses, s);
+    }
   }
 
   /** One level: vertices with weights, their nets (keys), and the nets' pins. */
@@ -142,17 +147,7 @@ public final class MultilevelPartitioner {
         System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
       }
     }
-    if (workingSetSlack >= 0 && flat != null) {
-      int[] ones = new int[g.numRows()];
-      Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
-      long max = 0;
-      for (long x : new State(fine, flat.clone()).m) {
-        max = Math.max(max, x);
-      }
-      mCap = (long) Math.floor(max * (1 + workingSetSlack));
-    }
-    int[] part = partition(g, flat);
-    mCap = Long.MAX_VALUE;
+    int[] part = partition(g, flat, workingSetSlack);
     int[][] out = new int[blocks.size()][];
     for (int b = 0; b < blocks.size(); b++) {
       out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
@@ -160,12 +155,27 @@ public final class MultilevelPartitioner {
     return out;
   }
 
-  /** Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null. */
-  public int[] partition(RowKeyGraph g, int[] given) {
+  /**
+   * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the
+   * working sets capped as in {@link #partition(List, int[][], double)} when {@code workingSetSlack} ≥ 0.
+   */
+  private int[] partition(RowKeyGraph g, int[] given, double workingSetSlack) {
     long t0 = System.nanoTime();
     int[] ones = new int[g.numRows()];
     Arrays.fill(ones, 1);
     Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+    if (workingSetSlack >= 0 && given != null) {
+      long max = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
+      mCap = (long) Math.floor(max * (1 + workingSetSlack));
+    }
+    try {
+      return run(fine, given, t0);
+    } finally {
+      mCap = Long.MAX_VALUE;
+    }
+  }
+
+  private int[] run(Level fine, int[] given, long t0) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
     levels.add(fine);
@@ -212,24 +222,18 @@ public final class MultilevelPartitioner {
       part = fp;
       refine(finer, part, cap, floorCap, settings.refineRounds(), rnd);
       fm(finer, part, cap, floorCap, settings.fmPasses());
-      if (mCap != Long.MAX_VALUE) {
-        log(String.format(Locale.ROOT, "level %d: largest working set %,d (cap %,d)", l - 1,
-            Arrays.stream(new State(finer, part).m).max().orElse(0), mCap));
-      }
     }
     if (levels.size() == 1) {
       refine(fine, part, cap, floorCap, settings.refineRounds(), rnd);
     }
     long before = connectivity(fine, part);
     balance(fine, part);
-
     // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
     refine(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
-
     fm(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
-
+    long after = connectivity(fine, part);
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
-        + " in all", before, connectivity(fine, part), 2 * connectivity(fine, part), secs(t0)));
+        + " in all", before, after, 2 * after, secs(t0)));
     return part;
   }
 
@@ -631,9 +635,9 @@ public final class MultilevelPartitioner {
    * k-way Fiduccia–Mattheyses passes: the vertex with the best move (possibly a loss) moves and is locked; gains are
    * recomputed for the vertices whose gain can rise (rows of a small key whose last row left a part, or that reached
    * a new part) and re-checked lazily for the others; after {@code stall} moves without a new best the pass rolls
-   * back to its best prefix. Weights stay at most {@code cap}. Returns the connectivity gained.
+   * back to its best prefix. Weights stay at most {@code cap}.
    */
-  private long fm(Level h, int[] part, long cap, long lower, int passes) {
+  private void fm(Level h, int[] part, long cap, long lower, int passes) {
     int n = h.n;
     State st = new State(h, part);
     boolean[] locked = new boolean[n];
@@ -642,7 +646,6 @@ public final class MultilevelPartitioner {
     int stall = Math.max(100, Math.min(1000, n / 50));
     int[] seen = new int[n];
     int stamp = 0;
-    long total = 0;
     for (int pass = 0; pass < passes; pass++) {
       LongHeapPriorityQueue heap = new LongHeapPriorityQueue();
       for (int v = 0; v < n; v++) {
@@ -713,12 +716,10 @@ public final class MultilevelPartitioner {
       for (int i = 0; i < moves; i++) {
         locked[movedV[i]] = false;
       }
-      total += best;
       if (best == 0) {
         break;
       }
     }
-    return total;
   }
 
   private static final long NO_MOVE = Long.MIN_VALUE;
@@ -850,16 +851,6 @@ public final class MultilevelPartitioner {
     int best = 0;
     for (int i = 1; i < a.length; i++) {
       if (a[i] > a[best]) {
-        best = i;
-      }
-    }
-    return best;
-  }
-
-  private static int argMin(long[] a) {
-    int best = 0;
-    for (int i = 1; i < a.length; i++) {
-      if (a[i] < a[best]) {
         best = i;
       }
     }

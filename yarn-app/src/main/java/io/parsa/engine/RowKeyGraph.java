@@ -46,9 +46,4 @@ public record RowKeyGraph(int numRows, int[] blockStart, int[] rowStart, int[] r
     }
     return new RowKeyGraph(n, blockStart, rowStart, rowKeys, dense.size());
   }
-
-  /** Global row index of row r of block b. */
-  public int global(int b, int r) {
-    return blockStart[b] + r;
-  }
 }

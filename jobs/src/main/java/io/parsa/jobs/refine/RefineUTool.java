@@ -386,20 +386,14 @@ public class RefineUTool extends ParsaTool {
     for (int cycle = 1; cycle <= polishCycles; cycle++) {
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
-      int c = cycle;
-      MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
-      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), d.coarsestPerPart(),
-          d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + 100 + cycle);
-      int[][] vc = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' capped V-cycle {}: {}", start,
-          c, line.replace("multilevel: ", ""))).partition(blocks, cur, 0.0);
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
+          cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, cur, 0.0);
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log);
       Result polished = result(after);
       // kept if the three objectives improve on balance (the rule that chooses between starts)
-      double score = polished.maxWorkingSet() / (double) Math.max(1, res.maxWorkingSet())
-          + polished.maxTrafficBound() / (double) Math.max(1, res.maxTrafficBound())
-          + polished.sumTrafficIfHome() / (double) Math.max(1, res.sumTrafficIfHome());
-      boolean better = score < 3 - 1e-9;
+      boolean better = score(polished, res.maxWorkingSet(), res.maxTrafficBound(), res.sumTrafficIfHome()) < 3 - 1e-9;
       LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
           res.sumTrafficIfHome(), polished.sumTrafficIfHome(), better ? "kept" : "dropped (not better on balance)");
@@ -452,18 +446,23 @@ public class RefineUTool extends ParsaTool {
     }
   }
 
-  /** {@code n} multilevel V-cycles from {@code parts} (connectivity only; rows stay balanced within one). */
+  /**
+   * {@code n} multilevel V-cycles from {@code parts}, each capped at its start's largest working set (the connectivity
+   * falls; rows stay balanced within one).
+   */
   static int[][] vcycles(String start, int k, List<Block> blocks, int n, int[][] parts) {
     int[][] cur = parts;
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     for (int c = 0; c < n; c++) {
-      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), d.coarsestPerPart(),
-          d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), d.seed() + c);
-      int cycle = c + 1;
-      cur = new MultilevelPartitioner(k, s, line -> LOG.info("refine-u: start '{}' V-cycle {}: {}", start, cycle,
-          line.replace("multilevel: ", ""))).partition(blocks, cur, 0.0);
+      cur = new MultilevelPartitioner(k, d.withSeed(d.seed() + c), cycleLog(start, "V-cycle " + (c + 1)))
+          .partition(blocks, cur, 0.0);
     }
     return cur;
+  }
+
+  /** The multilevel code's progress lines, in refine-u's log under the start and the cycle. */
+  private static java.util.function.Consumer<String> cycleLog(String start, String cycle) {
+    return line -> LOG.info("refine-u: start '{}' {}: {}", start, cycle, line.replace("multilevel: ", ""));
   }
 
   /** Threads that refine starts at once: {@link #THREADS} (default the cores), fewer if their copies do not fit. */
@@ -534,14 +533,19 @@ public class RefineUTool extends ParsaTool {
     Candidate best = null;
     double bestScore = Double.POSITIVE_INFINITY;
     for (Candidate c : cs) {
-      double score = c.ref.maxWorkingSet() / Math.max(1, mMin) + c.ref.maxTrafficBound() / Math.max(1, bMin)
-          + c.ref.sumTrafficIfHome() / Math.max(1, tMin);
+      double score = score(c.ref, mMin, bMin, tMin);
       if (score < bestScore - 1e-12) {
         best = c;
         bestScore = score;
       }
     }
     return best;
+  }
+
+  /** M_max / m + T_max / b + T_sum / t of r (each against a reference, at least 1): 3 means "as good on balance". */
+  private static double score(Result r, double m, double b, double t) {
+    return r.maxWorkingSet() / Math.max(1, m) + r.maxTrafficBound() / Math.max(1, b)
+        + r.sumTrafficIfHome() / Math.max(1, t);
   }
 
   private static double[] schedule(String s) {

@@ -54,6 +54,29 @@ class RefineUToolTest {
     return m;
   }
 
+  /**
+   * Four communities of 100 rows each, the i-th row of {@code ids} in community i / 100, five keys from its own
+   * community's 200 (wide communities: swaps alone do not untangle them); blocks under dir/blocks and a round-robin
+   * u-assignment (balanced, blind to the communities) under dir/u.
+   */
+  private static void writeCommunities(FileSystem fs, Path dir, Random rnd, int k, List<Long> ids,
+      Map<Long, long[]> keysOf, Map<Long, Integer> assign) throws java.io.IOException {
+    List<GraphRow> rows = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      long id = ids.get(i);
+      int community = i / 100;
+      long[] keys = new long[5];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = 1 + community * 200 + rnd.nextInt(200);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+  }
+
   @Test
   void refinedAssignmentKeepsEveryRowAndPartSizesAndLowersWorkingSets() throws Exception {
     FileSystem fs = FileSystem.get(conf);
@@ -108,21 +131,13 @@ class RefineUToolTest {
     Path dir = TestData.tempDir("refine-order");
     int k = 4;
     Random rnd = new Random(5);
-    List<GraphRow> rows = new ArrayList<>();
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      ids.add(id);
+    }
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> assign = new HashMap<>();
-    for (long id = 0; id < 400; id++) {
-      int community = (int) (id / 100);
-      long[] keys = new long[5];
-      for (int j = 0; j < keys.length; j++) {
-        keys[j] = 1 + community * 200 + rnd.nextInt(200); // wide communities: swaps alone do not untangle them
-      }
-      rows.add(TestData.libsvmRow(id, keys));
-      keysOf.put(id, keys);
-      assign.put(id, (int) (id % k));
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
     for (String starts : new String[] {"given,order", "given"}) {
       Path out = new Path(dir, "u-" + starts.replace(',', '-'));
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
@@ -170,22 +185,9 @@ class RefineUToolTest {
       ids.add(id);
     }
     java.util.Collections.shuffle(ids, rnd);
-    List<GraphRow> rows = new ArrayList<>();
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> assign = new HashMap<>();
-    for (int i = 0; i < 400; i++) {
-      long id = ids.get(i);
-      int community = i / 100;
-      long[] keys = new long[5];
-      for (int j = 0; j < keys.length; j++) {
-        keys[j] = 1 + community * 200 + rnd.nextInt(200);
-      }
-      rows.add(TestData.libsvmRow(id, keys));
-      keysOf.put(id, keys);
-      assign.put(id, (int) (id % k));
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
     for (String when : new String[] {"auto", "on"}) {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when,
