@@ -221,25 +221,6 @@ public final class PipelineTool extends ParsaTool {
         // a stale output, or an incomplete one of an interrupted run: the step replaces it
         s.args.add("--overwrite");
       }
-      if (s.name.equals("refine-u")) {
-        String tooBig = RefineUTool.fitProblem(fs, new Path(blocks), k, RefineUTool.heapLimit(conf));
-        if (tooBig != null) {
-          // refine-u is a single-JVM step: beyond this JVM's heap the pipeline goes on with partition-u's own U
-          System.err.println(tag + " skipped: " + tooBig);
-          String unrefined = s.args.get(s.args.indexOf("--u-assignment") + 1);
-          for (int j = i + 1; j < steps.size(); j++) {
-            Step t = steps.get(j);
-            List<String> a = new ArrayList<>();
-            for (String x : t.args) {
-              a.add(x.equals(s.output) ? unrefined : x);
-            }
-            steps.set(j, new Step(t.name, t.output, a, t.reads.stream().map(x -> x.equals(s.output) ? unrefined : x)
-                .toList()));
-          }
-          timings.put(s.name, "skipped");
-          continue;
-        }
-      }
       long t0 = System.nanoTime();
       System.err.println(tag + " running: parsa " + s.name + " " + String.join(" ", s.args));
       Configuration stepConf = new Configuration(conf);

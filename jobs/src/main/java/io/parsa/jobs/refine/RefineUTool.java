@@ -134,7 +134,8 @@ public class RefineUTool extends ParsaTool {
 
   @Override
   protected String description() {
-    return "refine a u-assignment by balance-preserving row swaps that lower the working sets (single JVM)";
+    return "refine a u-assignment by balance-preserving row swaps that lower the working sets (in memory, or as"
+        + " MapReduce rounds for data beyond one JVM)";
   }
 
   @Override
@@ -162,6 +163,12 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
             + " T_sum at most half the given start's), on, off"))
+        .addOption(opt("mode", "M", "where the swap rounds run: memory (this JVM: swap rounds, V-cycles, starts),"
+            + " mapreduce (distributed: four MapReduce jobs per round, each task holding one block or one key; swap"
+            + " rounds from the given start only), auto (default: memory when the data fits this JVM's heap, else"
+            + " mapreduce)"))
+        .addOption(opt("reducers", "R", "--mode mapreduce: reducers of the per-key and per-block jobs (default: one"
+            + " per 256 MiB of blocks)"))
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
@@ -196,9 +203,22 @@ public class RefineUTool extends ParsaTool {
     Jobs.requireComplete(conf, blocksDir, "blocks");
     Jobs.requireComplete(conf, uDir, "u-assignment");
     OutputPaths.checkWritable(fs, out, overwrite);
+    String mode = choiceOpt(cl, "mode", "auto", "auto", "memory", "mapreduce");
     String tooBig = fitProblem(fs, blocksDir, k, heapLimit(conf));
-    if (tooBig != null) {
-      throw new UsageException("refine-u: " + tooBig);
+    if (mode.equals("memory") && tooBig != null) {
+      throw new UsageException("refine-u: " + tooBig + "; or --mode mapreduce (distributed swap rounds)");
+    }
+    if (mode.equals("mapreduce") || tooBig != null) {
+      if (tooBig != null) {
+        LOG.info("refine-u: does not fit in memory ({}); distributed swap rounds instead", tooBig);
+      }
+      if (cl.hasOption("starts") || explicitCycles || multilevel.equals("on")) {
+        LOG.warn("refine-u: --starts, --vcycles, --capped-vcycles and --multilevel need --mode memory; the"
+            + " distributed rounds refine the given start only");
+      }
+      int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
+          : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
+      return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -341,6 +361,60 @@ public class RefineUTool extends ParsaTool {
     LOG.info("refine-u: {} rows refined in {} s (read {} s) -> {}; {}", rows,
         String.format("%.2f", refineSec), String.format("%.2f", loadSec), out, ref.summary());
     return 0;
+  }
+
+  /** {@code --mode mapreduce}: the distributed swap rounds ({@link MrRefinement}); output as the in-memory path's. */
+  private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
+      double[] schedule, int rounds, int reducers, boolean overwrite) throws Exception {
+    if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
+      throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
+          + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
+          + " so for the blocks of " + blocksDir);
+    }
+    long t0 = System.nanoTime();
+    Path tmp = OutputPaths.tempFor(out);
+    Path work = Jobs.workDirFor(out);
+    try {
+      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, schedule,
+          rounds);
+      if (res.u().equals(uDir)) {
+        fs.mkdirs(tmp);
+        for (Path f : Jobs.avroFiles(uDir.getFileSystem(conf), uDir)) {
+          org.apache.hadoop.fs.FileUtil.copy(uDir.getFileSystem(conf), f, fs, new Path(tmp, f.getName()), false,
+              conf);
+        }
+      } else {
+        if (!fs.rename(res.u(), tmp)) {
+          throw new IOException("could not rename " + res.u() + " to " + tmp);
+        }
+        io.parsa.jobs.mr.PartStats.delete(fs, tmp);
+        fs.delete(new Path(tmp, OutputPaths.SUCCESS), false);
+      }
+      double secs = (System.nanoTime() - t0) / 1e9;
+      Map<String, Object> stats = new LinkedHashMap<>();
+      stats.put("k", k);
+      stats.put("mode", "mapreduce");
+      stats.put("rows", Arrays.stream(res.rows()).sum());
+      stats.put("schedule", schedule);
+      stats.put("reducers", reducers);
+      stats.put("rowsPerPart", res.rows());
+      stats.put("workingSets", res.workingSets());
+      stats.put("startMaxWorkingSet", res.startMaxWorkingSet());
+      stats.put("startSumTraffic", res.startSumTraffic());
+      stats.put("maxWorkingSet", res.maxWorkingSet());
+      stats.put("sumTraffic", res.sumTraffic());
+      stats.put("refineSeconds", secs);
+      stats.put("rounds", res.log());
+      JsonFiles.write(fs, new Path(tmp, "_refine.json"), stats);
+      OutputPaths.commit(fs, tmp, out, overwrite);
+      LOG.info("refine-u: distributed swap rounds in {} s -> {}: M_max {} -> {}, T_sum {} -> {}",
+          String.format("%.2f", secs), out, res.startMaxWorkingSet(), res.maxWorkingSet(), res.startSumTraffic(),
+          res.sumTraffic());
+      return 0;
+    } finally {
+      OutputPaths.discard(fs, tmp);
+      fs.delete(work, true);
+    }
   }
 
   /** One refined start. */

@@ -41,7 +41,7 @@ class PipelineRefineFitTest {
   }
 
   @Test
-  void pipelineSkipsRefineUWhenItCannotFitAndStillPlacesEveryRow() throws Exception {
+  void pipelineRefinesWithMapReduceRoundsWhenRefineUCannotFitAndPlacesEveryRow() throws Exception {
     File out = tmp.resolve("run").toFile();
     Configuration conf = PipelineLocalTest.localConf();
     conf.setLong(RefineUTool.HEAP_LIMIT, 1L << 10); // 1 KiB: the sample (56,870 non-zeros) cannot fit
@@ -49,9 +49,13 @@ class PipelineRefineFitTest {
         "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded");
     assertEquals(0, rc);
     JsonNode timings = JsonFiles.MAPPER.readTree(new File(out, PipelineTool.TIMINGS));
-    assertEquals("skipped", timings.get("refine-u").asText());
-    assertFalse(new File(out, "u-refined").exists(), "no refined assignment was written");
-    // later steps read partition-u's assignment: the shards hold every row once
+    assertTrue(timings.get("refine-u").isNumber(), timings.toString());
+    // refine-u went distributed: its report says so, and its rounds never raised M_max
+    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    assertEquals("mapreduce", refine.get("mode").asText());
+    assertTrue(refine.get("maxWorkingSet").asLong() <= refine.get("startMaxWorkingSet").asLong(), refine.toString());
+    assertTrue(refine.get("sumTraffic").asLong() <= refine.get("startSumTraffic").asLong(), refine.toString());
+    // later steps read the refined assignment: the shards hold every row once
     FileSystem fs = FileSystem.getLocal(conf);
     int rows = 0;
     for (List<String> s : PlacementCheck.shardLines(fs,
@@ -68,8 +72,9 @@ class PipelineRefineFitTest {
     assertNull(RefineUTool.fitProblem(fs,
         new org.apache.hadoop.fs.Path(new File(out, "blocks").getAbsolutePath()), 4, 1L << 40));
     rc = ParsaCli.runStep(conf, "refine-u", "--blocks", new File(out, "blocks").getAbsolutePath(), "--u-assignment",
-        new File(out, "u-assignment").getAbsolutePath(), "--output", tmp.resolve("r").toString(), "--k", "4");
-    assertNotEquals(0, rc);
+        new File(out, "u-assignment").getAbsolutePath(), "--output", tmp.resolve("r").toString(), "--k", "4",
+        "--mode", "memory");
+    assertNotEquals(0, rc, "--mode memory refuses data beyond the heap");
     assertFalse(tmp.resolve("r").toFile().exists());
   }
 }

@@ -1,0 +1,120 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.JoinCounters;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.IOException;
+import java.util.List;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+
+/**
+ * Count job, map side (one task per block, joined with the block's assignment file without a shuffle, as
+ * {@link AlignedJoin}): the block's rows per part for each of its keys, one {@link KeyCounts} per (block, key)
+ * emitted in cleanup, so the shuffle carries the block's distinct keys, not its non-zeros. Part stats: rows per part.
+ * Memory: the block's distinct (key, part) pairs.
+ */
+public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWritable, KeyCounts> {
+
+  /** Part stats: rows per part. */
+  public static final String ROWS = "rows";
+
+  private final PartStats stats = new PartStats();
+  private final LongArrayList pairKeys = new LongArrayList();
+  private final IntArrayList pairParts = new IntArrayList();
+  private Long2IntOpenHashMap partOf;
+  private long[] rows;
+  private long[] keys = new long[64];
+  private int k;
+  private int block;
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    k = MrKeys.k(context.getConfiguration());
+    rows = stats.array(ROWS, k);
+    partOf = AlignedJoin.loadAssignments(context, k);
+    Path file = ((FileSplit) context.getInputSplit()).getPath();
+    block = BlockFiles.indexOf(file.getFileSystem(context.getConfiguration()), file);
+  }
+
+  @Override
+  protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
+    GraphRow row = key.datum();
+    List<Long> ks = row.getKeys();
+    int n = ks.size();
+    context.getCounter(JoinCounters.ROWS_IN).increment(1);
+    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
+    int part = partOf.remove(row.getId());
+    if (part < 0) {
+      context.getCounter(JoinCounters.ROW_WITHOUT_ASSIGNMENT).increment(1);
+      return;
+    }
+    context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
+    rows[part]++;
+    if (keys.length < n) {
+      keys = new long[Math.max(n, 2 * keys.length)];
+    }
+    for (int i = 0; i < n; i++) {
+      keys[i] = ks.get(i);
+    }
+    java.util.Arrays.sort(keys, 0, n);
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+      if (i == 0 || keys[i] != keys[i - 1]) {
+        pairKeys.add(keys[i]);
+        pairParts.add(part);
+        d++;
+      }
+    }
+    context.getCounter(MrRefinement.Counters.ROW_KEY_PAIRS).increment(d);
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    context.getCounter(JoinCounters.ASSIGNMENT_WITHOUT_ROW).increment(partOf.size());
+    int m = pairKeys.size();
+    long[] ks = pairKeys.elements();
+    int[] ps = pairParts.elements();
+    // sort the (key, part) pairs of the block by key, then part
+    it.unimi.dsi.fastutil.Arrays.quickSort(0, m, (x, y) -> {
+      int c = Long.compare(ks[x], ks[y]);
+      return c != 0 ? c : Integer.compare(ps[x], ps[y]);
+    }, (x, y) -> {
+      long tk = ks[x];
+      ks[x] = ks[y];
+      ks[y] = tk;
+      int tp = ps[x];
+      ps[x] = ps[y];
+      ps[y] = tp;
+    });
+    LongWritable outKey = new LongWritable();
+    KeyCounts out = new KeyCounts();
+    int i = 0;
+    while (i < m) {
+      long key = ks[i];
+      out.reset(key, block);
+      while (i < m && ks[i] == key) {
+        int p = ps[i];
+        int c = 0;
+        while (i < m && ks[i] == key && ps[i] == p) {
+          c++;
+          i++;
+        }
+        out.add(p, c);
+      }
+      outKey.set(key);
+      context.write(outKey, out);
+    }
+    stats.write(context);
+  }
+}

@@ -1,0 +1,135 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockData;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+
+/**
+ * Gain job, reduce side, one call per block: with the per-key part counts of the block's keys (from
+ * {@link CountReducer}), it reads the block and its assignment file and emits, for every row, its best single move
+ * ({@link SwapGains}) keyed for the pairing job ({@link SwapKey}). Memory: one block, its keys' counts.
+ */
+public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> {
+
+  /** Per-part weights of the round's objective (comma-separated doubles, k of them). */
+  public static final String WEIGHTS = "parsa.refine-u.mr.weights";
+  /** The blocks directory. */
+  public static final String BLOCKS = "parsa.refine-u.mr.blocks";
+  /** The u-assignment (aligned with the blocks) the counts were made from. */
+  public static final String U = "parsa.refine-u.mr.u";
+
+  private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
+  private final IntArrayList start = new IntArrayList();
+  private final IntArrayList parts = new IntArrayList();
+  private final IntArrayList counts = new IntArrayList();
+  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+  private final SwapKey outKey = new SwapKey();
+  private final Move out = new Move();
+  private SwapGains gains;
+  private List<Path> blockFiles;
+  private Path uDir;
+  private FileSystem blocksFs;
+  private FileSystem uFs;
+  private long[] keys = new long[64];
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    int k = MrKeys.k(conf);
+    double[] w = conf.getStrings(WEIGHTS) == null ? null
+        : Arrays.stream(conf.getStrings(WEIGHTS)).mapToDouble(Double::parseDouble).toArray();
+    if (w == null || w.length != k) {
+      throw new IllegalStateException(WEIGHTS + " must hold " + k + " weights");
+    }
+    gains = new SwapGains(w);
+    Path blocks = new Path(conf.get(BLOCKS));
+    blocksFs = blocks.getFileSystem(conf);
+    blockFiles = BlockFiles.list(blocksFs, blocks);
+    uDir = new Path(conf.get(U));
+    uFs = uDir.getFileSystem(conf);
+    index.defaultReturnValue(-1);
+    partOf.defaultReturnValue(-1);
+  }
+
+  @Override
+  protected void reduce(IntWritable blockKey, Iterable<KeyCounts> values, Context context)
+      throws IOException, InterruptedException {
+    int b = blockKey.get();
+    index.clear();
+    start.clear();
+    parts.clear();
+    counts.clear();
+    for (KeyCounts v : values) {
+      if (index.put(v.key(), start.size()) != -1) {
+        context.getCounter(MrRefinement.Counters.DUPLICATE_KEY_COUNTS).increment(1);
+      }
+      start.add(parts.size());
+      for (int t = 0; t < v.size(); t++) {
+        parts.add(v.part(t));
+        counts.add(v.count(t));
+      }
+    }
+    start.add(parts.size());
+    BlockData d = BlockFiles.read(blocksFs, blockFiles.get(b));
+    AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
+    partOf.clear();
+    for (int r = 0; r < a.n; r++) {
+      partOf.put(a.ids[r], a.parts[r]);
+    }
+    int[] st = start.elements();
+    int[] ps = parts.elements();
+    int[] cs = counts.elements();
+    for (int r = 0; r < d.numRows(); r++) {
+      long id = d.rowIds[r];
+      int part = partOf.get(id);
+      if (part < 0) {
+        context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
+        continue;
+      }
+      int from = d.rowStart[r];
+      int n = d.rowStart[r + 1] - from;
+      if (keys.length < n) {
+        keys = new long[Math.max(n, 2 * keys.length)];
+      }
+      System.arraycopy(d.rowKeys, from, keys, 0, n);
+      Arrays.sort(keys, 0, n);
+      gains.begin(part);
+      boolean complete = true;
+      for (int i = 0; i < n; i++) {
+        if (i > 0 && keys[i] == keys[i - 1]) {
+          continue;
+        }
+        int j = index.get(keys[i]);
+        if (j < 0) {
+          complete = false;
+          continue;
+        }
+        gains.key(ps, cs, st[j], st[j + 1]);
+      }
+      context.getCounter(MrRefinement.Counters.ROWS_RATED).increment(1);
+      if (!complete || gains.ownPartMissing()) {
+        context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
+        continue;
+      }
+      int to = gains.bestTarget();
+      if (to < 0) {
+        continue;
+      }
+      outKey.set(part, to, gains.bestGain(), id);
+      out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving());
+      context.write(outKey, out);
+      context.getCounter(MrRefinement.Counters.CANDIDATES).increment(1);
+    }
+  }
+}

@@ -1,0 +1,399 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import io.parsa.yarn.io.BlockFiles;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * refine-u's distributed swap rounds ({@code --mode mapreduce}): the same kind of balance-preserving pairwise swaps
+ * as the in-memory {@code URefinement}, as MapReduce jobs whose tasks each hold one block or one key, so nothing
+ * grows with the data in one JVM. A round is four jobs over a u-assignment aligned with the blocks:
+ * <ol>
+ *   <li><b>count</b> ({@link CountMapper}, {@link CountReducer}): per key its rows per part; measures the working
+ *       sets M_i exactly and sends each key's counts to the blocks that use it;</li>
+ *   <li><b>gain</b> ({@link GainReducer}): per block, every row's best single move under the objective
+ *       Σ_i f(M_i), f(M) ∝ M^p, linearised at the round's start ({@link SwapGains});</li>
+ *   <li><b>pair</b> ({@link PairReducer}): per part pair, the best rows of the two directions swapped while their
+ *       gains sum above zero, so every part keeps its row count exactly;</li>
+ *   <li><b>apply</b> ({@link ApplyReducer}): per block, the new assignment file.</li>
+ * </ol>
+ * The swaps of a round are chosen together from the start's counts, so they can interact (two swapped rows that
+ * share keys gain less than their sum). The next round's count job therefore measures the result exactly, and a round
+ * is kept only if the objective fell and M_max did not rise; otherwise it is dropped and redone with at most half as
+ * many swaps per pair (three times at most per phase). Hence, as in memory: rows per part never change, no row is
+ * lost or duplicated (the jobs' counters prove it), and the kept objective and M_max never rise.
+ */
+public final class MrRefinement {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MrRefinement.class);
+
+  /** Rejected rounds after which a phase ends. */
+  static final int MAX_REJECTED = 3;
+
+  /** Counters of the four jobs; the error ones must be zero. */
+  public enum Counters {
+    /** Count job: distinct (row, key) pairs read. */
+    ROW_KEY_PAIRS,
+    /** Count job: distinct keys. */
+    KEYS,
+    /** Count job: the (row, key) pairs summed over the keys' counts (= ROW_KEY_PAIRS). */
+    COUNTED_PAIRS,
+    /** Count job: (block, key) records sent to the gain job. */
+    KEY_BLOCK_RECORDS,
+    /** Error (gain job): two count records of one key for one block. */
+    DUPLICATE_KEY_COUNTS,
+    /** Error (gain job): a row of a block without a part in its assignment file. */
+    ROW_WITHOUT_PART,
+    /** Gain job: rows rated. */
+    ROWS_RATED,
+    /** Error (gain job): a row with a key that has no counts, or none in the row's own part. */
+    KEY_WITHOUT_COUNTS,
+    /** Gain job: rows with a best move (all rows when k ≥ 2). */
+    CANDIDATES,
+    /** Pair job: pairs whose candidate buffer filled up (rows beyond it wait for a later round). */
+    PAIR_BUFFER_FULL,
+    /** Pair job: swaps (two moved rows each). */
+    SWAPS,
+    /** Error (apply job): a row moved twice. */
+    DUPLICATE_MOVE,
+    /** Error (apply job): a move for a block that does not exist. */
+    MOVE_OUTSIDE_BLOCKS,
+    /** Error (apply job): a move whose row is not in the move's source part. */
+    STALE_MOVE,
+    /** Error (apply job): a move whose row is not in its block's assignment file. */
+    MOVE_WITHOUT_ROW,
+    /** Apply job: moves applied (= 2 · SWAPS). */
+    MOVES_APPLIED,
+    /** Apply job: assignment records written (= rows). */
+    ROWS_WRITTEN
+  }
+
+  /** What a count job measured on an assignment. */
+  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys) {
+    long maxWorkingSet() {
+      return Arrays.stream(workingSets).max().orElse(0);
+    }
+
+    long sumWorkingSet() {
+      return Arrays.stream(workingSets).sum();
+    }
+
+    /** T_sum when every key lives with one of its users: 2·(Σ M_i − |V|). */
+    long sumTraffic() {
+      return 2 * (sumWorkingSet() - keys);
+    }
+
+    /** Σ (M_i / mean)^p, or Σ M_i for p = 1. */
+    double objective(double p, double mean) {
+      double f = 0;
+      for (long m : workingSets) {
+        f += p == 1 ? m : Math.pow(m / mean, p);
+      }
+      return f;
+    }
+  }
+
+  /** The outcome: the refined assignment's directory (the input's if no round was kept) and every round's log. */
+  public record Result(Path u, long[] rows, long[] workingSets, long keys, long startMaxWorkingSet,
+      long startSumTraffic, List<Map<String, Object>> log) {
+    public long maxWorkingSet() {
+      return Arrays.stream(workingSets).max().orElse(0);
+    }
+
+    public long sumTraffic() {
+      return 2 * (Arrays.stream(workingSets).sum() - keys);
+    }
+  }
+
+  private final Configuration conf;
+  private final String step;
+  private final Path blocks;
+  private final Path work;
+  private final int k;
+  private final int reducers;
+  private final int numBlocks;
+  private final FileSystem fs;
+  private Path markers;
+  private int jobNo;
+
+  /**
+   * @param work     a directory for the rounds' job outputs (the caller deletes it)
+   * @param reducers reducers of the count and gain jobs (the pair job has at most one per part pair, the apply job
+   *                 at most one per block)
+   */
+  public MrRefinement(Configuration conf, String step, Path blocks, Path work, int k, int reducers)
+      throws IOException {
+    this.conf = conf;
+    this.step = step;
+    this.blocks = blocks;
+    this.work = work;
+    this.k = k;
+    this.reducers = Math.max(1, reducers);
+    this.fs = work.getFileSystem(conf);
+    this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
+  }
+
+  /** Runs {@code rounds} rounds per exponent of {@code schedule} from the aligned u-assignment {@code u0}. */
+  public Result run(Path u0, double[] schedule, int rounds) throws Exception {
+    fs.mkdirs(work);
+    markers = new Path(work, "blocks.seq");
+    try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
+        SequenceFile.Writer.keyClass(IntWritable.class), SequenceFile.Writer.valueClass(Move.class))) {
+      IntWritable b = new IntWritable();
+      Move m = new Move();
+      for (int i = 0; i < numBlocks; i++) {
+        b.set(i);
+        w.append(b, m.marker(i));
+      }
+    }
+    long t0 = System.nanoTime();
+    Measure cur = count(u0);
+    long n = Arrays.stream(cur.rows).sum();
+    LOG.info("{}: distributed swap rounds: {} rows in {} blocks, k={}, start M_max {}, T_sum {} ({} s)", step, n,
+        numBlocks, k, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
+    long m0 = cur.maxWorkingSet();
+    long s0 = cur.sumTraffic();
+    List<Map<String, Object>> log = new ArrayList<>();
+    for (double p : schedule) {
+      long maxPairs = Long.MAX_VALUE;
+      int rejected = 0;
+      Path candidates = null;
+      boolean rate = true;
+      for (int round = 1; round <= rounds; round++) {
+        long tr = System.nanoTime();
+        if (rate) {
+          candidates = gain(cur, SwapGains.weights(cur.workingSets, p));
+          rate = false;
+        }
+        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets));
+        long swaps = paired[0];
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("exponent", p);
+        e.put("round", round);
+        e.put("rowsMoved", 2 * swaps);
+        if (swaps == 0) {
+          e.put("kept", false);
+          e.put("seconds", secs(tr));
+          log.add(e);
+          LOG.info("{}: p={} round {}: no swap gains", step, p, round);
+          break;
+        }
+        Measure next = count(apply(cur.u, new Path(candidates.getParent(), "moves"), swaps, n));
+        if (!Arrays.equals(next.rows, cur.rows)) {
+          throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a round of swaps: "
+              + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
+        }
+        double mean = Math.max(1e-9, (double) cur.sumWorkingSet() / k);
+        double before = cur.objective(p, mean);
+        double after = next.objective(p, mean);
+        double change = 100.0 * (after - before) / Math.max(1e-12, before);
+        boolean kept = after < before && next.maxWorkingSet() <= cur.maxWorkingSet();
+        e.put("objectiveChangePercent", change);
+        e.put("maxWorkingSet", next.maxWorkingSet());
+        e.put("sumWorkingSet", next.sumWorkingSet());
+        e.put("sumTraffic", next.sumTraffic());
+        e.put("maxSwapsPerPair", paired[1]);
+        e.put("kept", kept);
+        e.put("seconds", secs(tr));
+        log.add(e);
+        LOG.info("{}: p={} round {}: {} rows swapped (at most {} per pair), objective {}%, M_max {} -> {}, T_sum {}"
+            + " -> {}: {} ({} s)", step, p, round, 2 * swaps, paired[1], String.format("%+.2f", change),
+            cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(),
+            kept ? "kept" : "dropped, retried with fewer swaps", secs(tr));
+        if (kept) {
+          discard(cur, u0);
+          fs.delete(candidates.getParent(), true);
+          cur = next;
+          rate = true;
+          maxPairs = Long.MAX_VALUE;
+          if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+            break;
+          }
+        } else {
+          discard(next, null);
+          if (++rejected >= MAX_REJECTED || paired[1] <= 1) {
+            break;
+          }
+          maxPairs = Math.max(1, paired[1] / 2);
+        }
+      }
+      if (candidates != null && fs.exists(candidates.getParent())) {
+        fs.delete(candidates.getParent(), true);
+      }
+    }
+    return new Result(cur.u, cur.rows, cur.workingSets, cur.keys, m0, s0, log);
+  }
+
+  private static String secs(long t0) {
+    return String.format("%.2f", (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Deletes a measured round's files (its assignment too unless it is {@code keep}). */
+  private void discard(Measure m, Path keep) throws IOException {
+    fs.delete(m.counts, true);
+    if (!m.u.equals(keep)) {
+      fs.delete(m.u, true);
+    }
+  }
+
+  private Path next(String what) {
+    return new Path(work, String.format("j%03d-%s", ++jobNo, what));
+  }
+
+  /** The count job on {@code u}: its exact working sets and rows per part, and the counts for the gain job. */
+  Measure count(Path u) throws Exception {
+    Job job = Jobs.newJob(conf, step, "count keys per part", MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    AlignedJoin.configureMapSide(job, blocks, u, CountMapper.class);
+    job.setMapOutputKeyClass(LongWritable.class);
+    job.setMapOutputValueClass(KeyCounts.class);
+    job.setReducerClass(CountReducer.class);
+    job.setNumReduceTasks(reducers);
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(KeyCounts.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    Path out = next("counts");
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    AlignedJoin.check(job);
+    Jobs.checkEqual(step + ": key counts vs (row, key) pairs", Jobs.count(job, Counters.ROW_KEY_PAIRS),
+        Jobs.count(job, Counters.COUNTED_PAIRS));
+    Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
+    return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
+        Jobs.count(job, Counters.KEYS));
+  }
+
+  /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
+  private Path gain(Measure m, double[] weights) throws Exception {
+    Job job = Jobs.newJob(conf, step, "rate each row's best move", MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    StringJoiner w = new StringJoiner(",");
+    for (double x : weights) {
+      w.add(Double.toString(x));
+    }
+    c.set(GainReducer.WEIGHTS, w.toString());
+    c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
+    c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());
+    Jobs.readsInTasks(job, blocks, m.u);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, m.counts);
+    job.setMapperClass(Mapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(KeyCounts.class);
+    job.setReducerClass(GainReducer.class);
+    job.setNumReduceTasks(Math.min(reducers, numBlocks));
+    job.setOutputKeyClass(SwapKey.class);
+    job.setOutputValueClass(Move.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    Path out = new Path(next("round"), "candidates");
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    Jobs.checkZero(job, Counters.DUPLICATE_KEY_COUNTS, Counters.ROW_WITHOUT_PART, Counters.KEY_WITHOUT_COUNTS);
+    Jobs.checkEqual(step + ": rows rated vs rows", Arrays.stream(m.rows).sum(),
+        Jobs.count(job, Counters.ROWS_RATED));
+    return out;
+  }
+
+  /** Each part's growth budget per pair: an equal share of its headroom under the largest working set. */
+  private String budgets(long[] workingSets) {
+    long max = Arrays.stream(workingSets).max().orElse(0);
+    StringJoiner b = new StringJoiner(",");
+    for (long m : workingSets) {
+      b.add(Long.toString((max - m) / Math.max(1, k - 1)));
+    }
+    return b.toString();
+  }
+
+  /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
+  private long[] pair(Path candidates, long maxPairs, String budget) throws Exception {
+    Path out = new Path(candidates.getParent(), "moves");
+    fs.delete(out, true);
+    Job job = Jobs.newJob(conf, step, "pair swaps per part pair", MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setLong(PairReducer.MAX_PAIRS, maxPairs);
+    c.set(PairReducer.BUDGET, budget);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, candidates);
+    job.setMapperClass(Mapper.class);
+    job.setMapOutputKeyClass(SwapKey.class);
+    job.setMapOutputValueClass(Move.class);
+    job.setPartitionerClass(SwapKey.PairPartitioner.class);
+    job.setSortComparatorClass(SwapKey.Comparator.class);
+    job.setGroupingComparatorClass(SwapKey.PairGrouping.class);
+    job.setReducerClass(PairReducer.class);
+    job.setNumReduceTasks(Math.max(1, Math.min(reducers, k * (k - 1) / 2)));
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(Move.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    long most = 0;
+    for (Map<String, long[]> t : PartStats.readPerTask(fs, out).values()) {
+      long[] a = t.get(PairReducer.MOST_PAIRS);
+      if (a != null) {
+        most = Math.max(most, a[0]);
+      }
+    }
+    long full = Jobs.count(job, Counters.PAIR_BUFFER_FULL);
+    if (full > 0) {
+      LOG.info("{}: {} part pair(s) had more candidates than {} holds; the rest wait for a later round", step, full,
+          PairReducer.BUFFER);
+    }
+    return new long[] {Jobs.count(job, Counters.SWAPS), most};
+  }
+
+  /** The apply job: the assignment {@code u} with the pair job's {@code swaps} swaps applied, one file per block. */
+  private Path apply(Path u, Path moves, long swaps, long rows) throws Exception {
+    Job job = Jobs.newJob(conf, step, "apply the swaps per block", MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.set(GainReducer.U, u.getFileSystem(c).makeQualified(u).toString());
+    Jobs.readsInTasks(job, u);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, moves);
+    FileInputFormat.addInputPath(job, markers);
+    job.setMapperClass(Mapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(Move.class);
+    job.setReducerClass(ApplyReducer.class);
+    job.setNumReduceTasks(Math.min(reducers, numBlocks));
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputValueClass(NullWritable.class);
+    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    Path out = next("u");
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    Jobs.checkZero(job, Counters.DUPLICATE_MOVE, Counters.MOVE_OUTSIDE_BLOCKS, Counters.STALE_MOVE,
+        Counters.MOVE_WITHOUT_ROW);
+    Jobs.checkEqual(step + ": moves applied vs moves paired", 2 * swaps, Jobs.count(job, Counters.MOVES_APPLIED));
+    Jobs.checkEqual(step + ": assignment records written vs rows", rows, Jobs.count(job, Counters.ROWS_WRITTEN));
+    return out;
+  }
+}

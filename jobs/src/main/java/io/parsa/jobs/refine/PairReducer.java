@@ -1,0 +1,128 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.jobs.mr.PartStats;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+
+/**
+ * Pairing job, reduce side, one call per part pair {lo, hi}: the rows that want lo → hi arrive best first, then
+ * those that want hi → lo best first ({@link SwapKey}); the i-th of each direction are swapped while their gains
+ * sum to more than zero, so both parts keep their row counts. Emits both moves of every swap keyed by block.
+ * Memory: the first direction's candidates up to {@link #BUFFER} (rows beyond it have smaller gains and wait for a
+ * later round), and at most {@link #MAX_PAIRS} swaps per pair (the driver lowers it after a rejected round).
+ */
+public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
+
+  /** Most lo → hi candidates a pair holds in memory (default {@value #BUFFER_DEFAULT}: 24 bytes each). */
+  public static final String BUFFER = "parsa.refine-u.mr.pair.buffer";
+  public static final int BUFFER_DEFAULT = 1 << 21;
+  /** Most swaps per part pair in this round (default unlimited). */
+  public static final String MAX_PAIRS = "parsa.refine-u.mr.pair.max";
+  /**
+   * Per part (k comma-separated numbers): how much its working set may grow through one pair's swaps, by the swaps'
+   * estimated effect ({@link Move#effect}); default unlimited. The driver gives each part an equal share of its
+   * headroom under the round's largest working set, so the pairs, decided apart, cannot together lift a part above
+   * it (the estimate counts every arriving key as new and only sole keys as leaving, which errs on the safe side
+   * except where swapped rows share keys).
+   */
+  public static final String BUDGET = "parsa.refine-u.mr.pair.budget";
+  /** Part stats: the most swaps of one pair in this task (entry 0). */
+  public static final String MOST_PAIRS = "mostPairs";
+
+  private final PartStats stats = new PartStats();
+  private final IntWritable outKey = new IntWritable();
+  private final Move out = new Move();
+  private long[] rows = new long[1024];
+  private int[] blocks = new int[1024];
+  private double[] gain = new double[1024];
+  private int[] leaving = new int[1024];
+  private int[] arriving = new int[1024];
+  private long[] budget;
+  private int buffer;
+  private long maxPairs;
+  private long[] mostPairs;
+
+  @Override
+  protected void setup(Context context) {
+    Configuration conf = context.getConfiguration();
+    buffer = conf.getInt(BUFFER, BUFFER_DEFAULT);
+    maxPairs = conf.getLong(MAX_PAIRS, Long.MAX_VALUE);
+    mostPairs = stats.array(MOST_PAIRS, 1);
+    String[] b = conf.getStrings(BUDGET);
+    if (b != null) {
+      budget = java.util.Arrays.stream(b).mapToLong(Long::parseLong).toArray();
+    }
+  }
+
+  @Override
+  protected void reduce(SwapKey key, Iterable<Move> values, Context context)
+      throws IOException, InterruptedException {
+    int held = 0;
+    long limit = Math.min(buffer, maxPairs);
+    long pairs = 0;
+    boolean pairing = true;
+    long growLo = 0; // estimated change of the working sets of lo and hi by this pair's swaps so far
+    long growHi = 0;
+    long budgetLo = budget == null ? Long.MAX_VALUE : budget[key.lo()];
+    long budgetHi = budget == null ? Long.MAX_VALUE : budget[key.hi()];
+    // the key object changes with every value: direction, gain and row are those of the current value
+    for (Move m : values) {
+      if (key.direction() == 0) {
+        if (held < limit) {
+          if (held == rows.length) {
+            rows = Arrays.copyOf(rows, 2 * held);
+            blocks = Arrays.copyOf(blocks, 2 * held);
+            gain = Arrays.copyOf(gain, 2 * held);
+            leaving = Arrays.copyOf(leaving, 2 * held);
+            arriving = Arrays.copyOf(arriving, 2 * held);
+          }
+          leaving[held] = m.leaving();
+          arriving[held] = m.arriving();
+          rows[held] = m.row();
+          blocks[held] = m.block();
+          gain[held] = key.gain();
+          held++;
+        }
+        continue;
+      }
+      if (!pairing) {
+        continue;
+      }
+      int i = (int) pairs;
+      if (i >= held || gain[i] + key.gain() <= 0) {
+        pairing = false;
+        continue;
+      }
+      // the swap of lo -> hi row i with this hi -> lo row, within both parts' budgets
+      long lo = growLo - leaving[i] + m.arriving();
+      long hi = growHi - m.leaving() + arriving[i];
+      if (lo > budgetLo || hi > budgetHi) {
+        pairing = false;
+        continue;
+      }
+      growLo = lo;
+      growHi = hi;
+      emit(context, m.row(), m.block(), key.hi(), key.lo());
+      emit(context, rows[i], blocks[i], key.lo(), key.hi());
+      pairs++;
+    }
+    if (held == limit && limit == buffer) {
+      context.getCounter(MrRefinement.Counters.PAIR_BUFFER_FULL).increment(1);
+    }
+    context.getCounter(MrRefinement.Counters.SWAPS).increment(pairs);
+    mostPairs[0] = Math.max(mostPairs[0], pairs);
+  }
+
+  private void emit(Context context, long row, int block, int from, int to) throws IOException, InterruptedException {
+    outKey.set(block);
+    context.write(outKey, out.set(row, block, from, to));
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    stats.write(context);
+  }
+}

@@ -1,0 +1,139 @@
+package io.parsa.jobs.refine;
+
+import it.unimi.dsi.fastutil.ints.IntArrays;
+
+/**
+ * The best single move of one row under the per-key part counts of the round's start, for the objective
+ * F = Σ_i f(M_i) linearised at the start: moving row r from part a to part b lowers M_a by s (its keys that no other
+ * row of a uses) and raises M_b by t_b (its keys that no row of b uses), so the gain is w_a·s − w_b·t_b with
+ * w_i = f'(M_i) up to a common factor ({@link #weights}: 1 for p = 1, the connectivity; (M_i/M̄)^(p−1) for larger
+ * p, which favours moves out of the largest working sets). Parts none of the row's keys touch all have
+ * t_b = |keys|; of those only the one of least weight can be best, so a row costs O(Σ λ_v) over its keys, not O(k).
+ *
+ * <p>Use: {@link #begin} with the row's part, {@link #key} once per distinct key of the row, then
+ * {@link #bestTarget} and {@link #bestGain}. Ties go to the smaller part, so the result is deterministic.
+ */
+final class SwapGains {
+
+  private final int k;
+  private final double[] w;
+  /** Parts by ascending weight (ties by index). */
+  private final int[] order;
+  private final int[] hits;
+  private final int[] touched;
+  private int nTouched;
+  private int a;
+  private int degree;
+  private int sole;
+  private boolean ownMissing;
+
+  SwapGains(double[] weights) {
+    this.k = weights.length;
+    this.w = weights.clone();
+    this.order = new int[k];
+    for (int i = 0; i < k; i++) {
+      order[i] = i;
+    }
+    IntArrays.stableSort(order, (x, y) -> Double.compare(w[x], w[y]));
+    this.hits = new int[k];
+    this.touched = new int[k];
+  }
+
+  /** Per-part weights f'(M_i) / f'(M̄) of f(M) = M̄·(M/M̄)^p. */
+  static double[] weights(long[] workingSets, double p) {
+    int k = workingSets.length;
+    double mean = 0;
+    for (long m : workingSets) {
+      mean += m;
+    }
+    mean = Math.max(1e-9, mean / k);
+    double[] w = new double[k];
+    for (int i = 0; i < k; i++) {
+      w[i] = p == 1 ? 1 : Math.pow(workingSets[i] / mean, p - 1);
+    }
+    return w;
+  }
+
+  /** Starts a row of part {@code part}. */
+  void begin(int part) {
+    for (int t = 0; t < nTouched; t++) {
+      hits[touched[t]] = 0;
+    }
+    nTouched = 0;
+    a = part;
+    degree = 0;
+    sole = 0;
+    ownMissing = false;
+  }
+
+  /**
+   * One distinct key of the row: {@code counts[t]} rows of part {@code parts[t]} use it, for t in [from, to),
+   * parts ascending, every count ≥ 1 (the row itself is among those of its own part).
+   */
+  void key(int[] parts, int[] counts, int from, int to) {
+    degree++;
+    boolean own = false;
+    for (int t = from; t < to; t++) {
+      int p = parts[t];
+      if (p == a) {
+        own = true;
+        if (counts[t] == 1) {
+          sole++;
+        }
+      } else if (hits[p]++ == 0) {
+        touched[nTouched++] = p;
+      }
+    }
+    if (!own) {
+      ownMissing = true;
+    }
+  }
+
+  /** True if some key of the row had no count in the row's own part (inconsistent counts; the row must not move). */
+  boolean ownPartMissing() {
+    return ownMissing;
+  }
+
+  private int best = -1;
+  private double bestGain;
+
+  /** The part the row gains most by moving to (never its own), or -1 if k = 1. */
+  int bestTarget() {
+    best = -1;
+    bestGain = Double.NEGATIVE_INFINITY;
+    double out = w[a] * sole;
+    for (int t = 0; t < nTouched; t++) {
+      int b = touched[t];
+      consider(b, out - w[b] * (degree - hits[b]));
+    }
+    for (int b : order) {
+      if (b != a && hits[b] == 0) {
+        consider(b, out - w[b] * degree); // the lightest untouched part; heavier untouched ones gain less
+        break;
+      }
+    }
+    return best;
+  }
+
+  private void consider(int b, double g) {
+    if (g > bestGain || (g == bestGain && b < best)) {
+      best = b;
+      bestGain = g;
+    }
+  }
+
+  /** The gain of {@link #bestTarget}'s move (call it first). */
+  double bestGain() {
+    return bestGain;
+  }
+
+  /** Keys of the row new to {@link #bestTarget}'s part (t_b; call it first). */
+  int arriving() {
+    return degree - hits[best];
+  }
+
+  /** Keys of the row that no other row of its part uses (s). */
+  int soleKeys() {
+    return sole;
+  }
+}

@@ -1,0 +1,233 @@
+package io.parsa.jobs.refine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.avro.GraphRow;
+import io.parsa.avro.UAssignment;
+import io.parsa.common.JsonFiles;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.TestData;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.WritableComparator;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+/** refine-u's distributed swap rounds: the gain rule by hand, the shuffle key's order, and whole runs. */
+class MrRefinementTest {
+
+  private final Configuration conf = TestData.localConf();
+
+  @Test
+  void bestMoveByHand() {
+    // row of part 0 with three keys: v1 used by it alone in part 0 and by 2 rows of part 1, v2 by 2 rows of part 0,
+    // v3 by it alone in part 0 and by 1 row of part 2; k = 4
+    int[][] parts = {{0, 1}, {0}, {0, 2}};
+    int[][] counts = {{1, 2}, {2}, {1, 1}};
+    SwapGains g = new SwapGains(new double[] {1, 1, 1, 1});
+    g.begin(0);
+    for (int j = 0; j < 3; j++) {
+      g.key(parts[j], counts[j], 0, parts[j].length);
+    }
+    // s = 2 (v1, v3 leave part 0); t_1 = 2 (v2, v3 new to part 1), t_2 = 2, t_3 = 3: gains 0, 0, -1; tie -> part 1
+    assertEquals(1, g.bestTarget());
+    assertEquals(0.0, g.bestGain());
+    assertEquals(2, g.soleKeys());
+
+    // weights favour leaving part 0 (heavy) for part 3 (light): 2·2 − 0.5·3 = 2.5 beats 2·2 − 1·2 = 2
+    g = new SwapGains(new double[] {2, 1, 1, 0.5});
+    g.begin(0);
+    for (int j = 0; j < 3; j++) {
+      g.key(parts[j], counts[j], 0, parts[j].length);
+    }
+    assertEquals(3, g.bestTarget());
+    assertEquals(2.5, g.bestGain());
+
+    // weights of p = 3 at working sets 10, 5, 5, 20 (mean 10): (M/10)^2
+    assertArrayEquals(new double[] {1, 0.25, 0.25, 4}, SwapGains.weights(new long[] {10, 5, 5, 20}, 3), 1e-12);
+    assertArrayEquals(new double[] {1, 1, 1, 1}, SwapGains.weights(new long[] {10, 5, 5, 20}, 1), 1e-12);
+  }
+
+  @Test
+  void swapKeyBytesSortAsTheKeys() throws Exception {
+    Random rnd = new Random(7);
+    WritableComparator raw = new SwapKey.Comparator();
+    WritableComparator group = new SwapKey.PairGrouping();
+    double[] gains = {-3.5, -1, -0.0, 0.0, 1e-9, 2, 7.25, Double.MAX_VALUE, -Double.MAX_VALUE};
+    for (int t = 0; t < 2_000; t++) {
+      SwapKey a = random(rnd, gains);
+      SwapKey b = random(rnd, gains);
+      byte[] x = bytes(a);
+      byte[] y = bytes(b);
+      assertEquals(SwapKey.BYTES, x.length);
+      assertEquals(Integer.signum(a.compareTo(b)), Integer.signum(raw.compare(x, 0, x.length, y, 0, y.length)),
+          a + " vs " + b);
+      boolean samePair = a.lo() == b.lo() && a.hi() == b.hi();
+      assertEquals(samePair, group.compare(x, 0, x.length, y, 0, y.length) == 0);
+      SwapKey back = new SwapKey();
+      back.readFields(new DataInputStream(new ByteArrayInputStream(x)));
+      assertEquals(0, back.compareTo(a));
+      assertEquals(Double.doubleToLongBits(a.gain()), Double.doubleToLongBits(back.gain()));
+    }
+    // within a pair: direction lo -> hi first, best gain first
+    SwapKey first = new SwapKey().set(2, 5, 1.0, 9);
+    SwapKey better = new SwapKey().set(2, 5, 3.0, 10);
+    SwapKey back = new SwapKey().set(5, 2, 100.0, 1);
+    assertTrue(better.compareTo(first) < 0);
+    assertTrue(first.compareTo(back) < 0);
+  }
+
+  private static SwapKey random(Random rnd, double[] gains) {
+    int from = rnd.nextInt(5);
+    int to = (from + 1 + rnd.nextInt(4)) % 5;
+    double g = rnd.nextBoolean() ? gains[rnd.nextInt(gains.length)] : rnd.nextGaussian() * 10;
+    long row = rnd.nextInt(3) == 0 ? rnd.nextLong() : rnd.nextInt(20) - 10;
+    return new SwapKey().set(from, to, g, row);
+  }
+
+  private static byte[] bytes(SwapKey k) throws Exception {
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    k.write(new DataOutputStream(bo));
+    return bo.toByteArray();
+  }
+
+  /** Working sets |N(U_i)| of an assignment, by brute force. */
+  private static long[] workingSets(Map<Long, long[]> rows, Map<Long, Integer> part, int k) {
+    List<Set<Long>> n = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      n.add(new HashSet<>());
+    }
+    rows.forEach((id, keys) -> {
+      for (long key : keys) {
+        n.get(part.get(id)).add(key);
+      }
+    });
+    return n.stream().mapToLong(Set::size).toArray();
+  }
+
+  private static long[] sizes(Map<Long, Integer> part, int k) {
+    long[] s = new long[k];
+    part.values().forEach(p -> s[p]++);
+    return s;
+  }
+
+  /**
+   * Random instances with planted communities and a blind balanced start (aligned with the blocks, as partition-u
+   * writes it): the distributed rounds keep every part's row count, place every row once, never raise M_max or the
+   * total, lower the total, and report the exact working sets of what they wrote.
+   */
+  @Test
+  void distributedRoundsKeepBalanceAndNeverWorsen() throws Exception {
+    Random rnd = new Random(11);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int[][] shapes = {{2, 120, 3}, {3, 150, 4}, {5, 200, 2}};
+    for (int[] shape : shapes) {
+      int k = shape[0];
+      int n = shape[1];
+      int files = shape[2];
+      Path dir = TestData.tempDir("mr-refine");
+      List<GraphRow> rows = new ArrayList<>();
+      Map<Long, long[]> keysOf = new HashMap<>();
+      Map<Long, Integer> start = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        long id = 1000L * i + rnd.nextInt(1000); // ids not in block order
+        int community = rnd.nextInt(k);
+        int deg = 1 + rnd.nextInt(6);
+        long[] keys = new long[deg];
+        for (int j = 0; j < deg; j++) {
+          // mostly the community's keys, some global ones, duplicates allowed
+          keys[j] = rnd.nextInt(5) == 0 ? 10_000 + rnd.nextInt(30) : community * 40L + rnd.nextInt(40);
+        }
+        rows.add(TestData.libsvmRow(id, keys));
+        keysOf.put(id, keys);
+        start.put(id, i % k);
+      }
+      TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, files);
+      TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
+      Path out = new Path(dir, "refined");
+      int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+          "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
+          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2"});
+      assertEquals(0, rc);
+      Map<Long, Integer> refined = new HashMap<>();
+      for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+        assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+      }
+      assertEquals(start.keySet(), refined.keySet(), "every row once");
+      assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+      for (int b = 0; b < files; b++) {
+        assertTrue(fs.exists(io.parsa.yarn.io.AssignmentFiles.fileFor(out, b)), "aligned with the blocks");
+      }
+      long[] before = workingSets(keysOf, start, k);
+      long[] after = workingSets(keysOf, refined, k);
+      long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
+      JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+      assertEquals("mapreduce", report.get("mode").asText());
+      for (int i = 0; i < k; i++) {
+        assertEquals(after[i], report.get("workingSets").get(i).asLong(), "exact working set of part " + i);
+      }
+      long maxBefore = java.util.Arrays.stream(before).max().getAsLong();
+      long maxAfter = java.util.Arrays.stream(after).max().getAsLong();
+      long sumBefore = java.util.Arrays.stream(before).sum();
+      long sumAfter = java.util.Arrays.stream(after).sum();
+      assertEquals(maxBefore, report.get("startMaxWorkingSet").asLong());
+      assertEquals(2 * (sumBefore - keys), report.get("startSumTraffic").asLong());
+      assertEquals(2 * (sumAfter - keys), report.get("sumTraffic").asLong());
+      assertTrue(maxAfter <= maxBefore, "M_max " + maxBefore + " -> " + maxAfter);
+      assertTrue(sumAfter < sumBefore, "k=" + k + ": sum of working sets " + sumBefore + " -> " + sumAfter);
+      // every kept round lowered its objective; a dropped one is reported as such
+      for (JsonNode r : report.get("rounds")) {
+        if (r.get("kept").asBoolean()) {
+          assertTrue(r.get("objectiveChangePercent").asDouble() < 0, r.toString());
+        }
+      }
+      assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
+    }
+  }
+
+  @Test
+  void mapreduceModeNeedsAnAlignedAssignment() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path dir = TestData.tempDir("mr-refine-unaligned");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 20; i++) {
+      rows.add(TestData.libsvmRow(i, i % 5, 100 + i % 3));
+      start.put((long) i, i % 2);
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), start); // one file, not one per block
+    Path out = new Path(dir, "refined");
+    java.io.PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true));
+    int rc;
+    try {
+      rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+          "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", "2", "--mode",
+          "mapreduce"});
+    } finally {
+      System.setErr(err);
+    }
+    assertNotEquals(0, rc);
+    assertTrue(captured.toString().contains("one file per block"), captured.toString());
+    assertTrue(!fs.exists(out));
+  }
+}
