@@ -80,6 +80,8 @@ public final class PipelineTool extends ParsaTool {
         + BEST_VCYCLES + " + " + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
+    o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
+        + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
     o.addOption(opt("join-reducers", "J", "reducers of the key-usage step, the one blocks-u-assignment join"
         + " (default: from the blocks' size)"));
@@ -144,6 +146,10 @@ public final class PipelineTool extends ParsaTool {
         if (effort.equals("best")) {
           ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES), "--capped-vcycles",
               String.valueOf(BEST_CAPPED_VCYCLES)));
+        }
+        String refineMode = choiceOpt(cl, "refine-mode", "auto", "auto", "memory", "mapreduce");
+        if (!refineMode.equals("auto")) {
+          ru.addAll(args("--mode", refineMode));
         }
         steps.add(new Step("refine-u", refined, ru, List.of(blocks, uAssign)));
         uAssign = refined;

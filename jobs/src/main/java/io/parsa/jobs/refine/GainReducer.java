@@ -127,7 +127,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         continue;
       }
       outKey.set(part, to, gains.bestGain(), id);
-      out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving());
+      out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound());
       context.write(outKey, out);
       context.getCounter(MrRefinement.Counters.CANDIDATES).increment(1);
     }

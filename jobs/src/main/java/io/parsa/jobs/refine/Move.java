@@ -22,6 +22,7 @@ public final class Move implements Writable {
   private int to;
   private int leaving;
   private int arriving;
+  private int arrivingBound;
 
   public Move set(long row, int block, int from, int to) {
     this.row = row;
@@ -30,17 +31,24 @@ public final class Move implements Writable {
     this.to = to;
     this.leaving = 0;
     this.arriving = 0;
+    this.arrivingBound = 0;
     return this;
   }
 
   /**
-   * The move's estimated effect on the working sets, from the round's start counts: {@code leaving} keys leave
-   * {@code from} (no other row there uses them), {@code arriving} keys are new to {@code to}.
+   * The move's effect on the working sets, from the round's start counts: {@code leaving} keys leave {@code from}
+   * (no other row there uses them), {@code arriving} keys are new to {@code to}, and at most {@code arrivingBound}
+   * when other moves of the same round are made too ({@code SwapGains.arrivingBound}).
    */
-  public Move effect(int leaving, int arriving) {
+  public Move effect(int leaving, int arriving, int arrivingBound) {
     this.leaving = leaving;
     this.arriving = arriving;
+    this.arrivingBound = arrivingBound;
     return this;
+  }
+
+  public int arrivingBound() {
+    return arrivingBound;
   }
 
   public int leaving() {
@@ -83,6 +91,7 @@ public final class Move implements Writable {
     WritableUtils.writeVInt(out, to);
     WritableUtils.writeVInt(out, leaving);
     WritableUtils.writeVInt(out, arriving);
+    WritableUtils.writeVInt(out, arrivingBound);
   }
 
   @Override
@@ -93,6 +102,7 @@ public final class Move implements Writable {
     to = WritableUtils.readVInt(in);
     leaving = WritableUtils.readVInt(in);
     arriving = WritableUtils.readVInt(in);
+    arrivingBound = WritableUtils.readVInt(in);
   }
 
   @Override

@@ -39,13 +39,16 @@ import org.slf4j.LoggerFactory;
  *   <li><b>gain</b> ({@link GainReducer}): per block, every row's best single move under the objective
  *       Σ_i f(M_i), f(M) ∝ M^p, linearised at the round's start ({@link SwapGains});</li>
  *   <li><b>pair</b> ({@link PairReducer}): per part pair, the best rows of the two directions swapped while their
- *       gains sum above zero, so every part keeps its row count exactly;</li>
+ *       gains sum above zero and within each part's growth budget (its share of the headroom under the largest
+ *       working set), so every part keeps its row count exactly;</li>
  *   <li><b>apply</b> ({@link ApplyReducer}): per block, the new assignment file.</li>
  * </ol>
  * The swaps of a round are chosen together from the start's counts, so they can interact (two swapped rows that
  * share keys gain less than their sum). The next round's count job therefore measures the result exactly, and a round
- * is kept only if the objective fell and M_max did not rise; otherwise it is dropped and redone with at most half as
- * many swaps per pair (three times at most per phase). Hence, as in memory: rows per part never change, no row is
+ * is kept only if the objective fell and M_max did not rise; otherwise it is dropped and redone from the same
+ * candidates (three times at most per phase): after a rise of M_max, with the budgets charged by a bound on each
+ * move's growth that cannot be exceeded whatever else moves ({@code SwapGains.arrivingBound}); after a rise of the
+ * objective, with at most half as many swaps per pair. Hence, as in memory: rows per part never change, no row is
  * lost or duplicated (the jobs' counters prove it), and the kept objective and M_max never rise.
  */
 public final class MrRefinement {
@@ -184,13 +187,14 @@ public final class MrRefinement {
       int rejected = 0;
       Path candidates = null;
       boolean rate = true;
+      boolean safe = false;
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
         if (rate) {
           candidates = gain(cur, SwapGains.weights(cur.workingSets, p));
           rate = false;
         }
-        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets));
+        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets), safe);
         long swaps = paired[0];
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("exponent", p);
@@ -218,28 +222,37 @@ public final class MrRefinement {
         e.put("sumWorkingSet", next.sumWorkingSet());
         e.put("sumTraffic", next.sumTraffic());
         e.put("maxSwapsPerPair", paired[1]);
+        e.put("safeBudgets", safe);
         e.put("kept", kept);
         e.put("seconds", secs(tr));
         log.add(e);
-        LOG.info("{}: p={} round {}: {} rows swapped (at most {} per pair), objective {}%, M_max {} -> {}, T_sum {}"
-            + " -> {}: {} ({} s)", step, p, round, 2 * swaps, paired[1], String.format("%+.2f", change),
+        LOG.info("{}: p={} round {}: {} rows swapped (at most {} per pair{}), objective {}%, M_max {} -> {}, T_sum {}"
+            + " -> {}: {} ({} s)", step, p, round, 2 * swaps, paired[1], safe ? ", bounded growth" : "",
+            String.format("%+.2f", change),
             cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(),
-            kept ? "kept" : "dropped, retried with fewer swaps", secs(tr));
+            kept ? "kept" : "dropped", secs(tr));
         if (kept) {
           discard(cur, u0);
           fs.delete(candidates.getParent(), true);
           cur = next;
           rate = true;
+          safe = false;
           maxPairs = Long.MAX_VALUE;
           if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
             break;
           }
         } else {
           discard(next, null);
-          if (++rejected >= MAX_REJECTED || paired[1] <= 1) {
+          if (++rejected >= MAX_REJECTED) {
             break;
           }
-          maxPairs = Math.max(1, paired[1] / 2);
+          if (next.maxWorkingSet() > cur.maxWorkingSet() && !safe) {
+            safe = true; // the same candidates again, paired within the provable bound
+          } else if (paired[1] <= 1) {
+            break;
+          } else {
+            maxPairs = Math.max(1, paired[1] / 2);
+          }
         }
       }
       if (candidates != null && fs.exists(candidates.getParent())) {
@@ -332,13 +345,14 @@ public final class MrRefinement {
   }
 
   /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
-  private long[] pair(Path candidates, long maxPairs, String budget) throws Exception {
+  private long[] pair(Path candidates, long maxPairs, String budget, boolean safe) throws Exception {
     Path out = new Path(candidates.getParent(), "moves");
     fs.delete(out, true);
     Job job = Jobs.newJob(conf, step, "pair swaps per part pair", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setLong(PairReducer.MAX_PAIRS, maxPairs);
     c.set(PairReducer.BUDGET, budget);
+    c.setBoolean(PairReducer.SAFE, safe);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, candidates);
     job.setMapperClass(Mapper.class);

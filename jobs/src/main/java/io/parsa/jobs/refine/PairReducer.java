@@ -23,12 +23,14 @@ public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
   public static final String MAX_PAIRS = "parsa.refine-u.mr.pair.max";
   /**
    * Per part (k comma-separated numbers): how much its working set may grow through one pair's swaps, by the swaps'
-   * estimated effect ({@link Move#effect}); default unlimited. The driver gives each part an equal share of its
-   * headroom under the round's largest working set, so the pairs, decided apart, cannot together lift a part above
-   * it (the estimate counts every arriving key as new and only sole keys as leaving, which errs on the safe side
-   * except where swapped rows share keys).
+   * effects ({@link Move#effect}); default unlimited. The driver gives each part an equal share of its headroom
+   * under the round's largest working set. With {@link #SAFE} the arriving keys are counted by their bound, which
+   * sums to at least a part's real growth, so the pairs, decided apart, cannot together lift a part above it;
+   * without, by what each move alone adds (more swaps, but rows that share keys can overshoot).
    */
   public static final String BUDGET = "parsa.refine-u.mr.pair.budget";
+  /** Count arriving keys by their bound (boolean, default false). */
+  public static final String SAFE = "parsa.refine-u.mr.pair.safe";
   /** Part stats: the most swaps of one pair in this task (entry 0). */
   public static final String MOST_PAIRS = "mostPairs";
 
@@ -41,6 +43,7 @@ public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
   private int[] leaving = new int[1024];
   private int[] arriving = new int[1024];
   private long[] budget;
+  private boolean safe;
   private int buffer;
   private long maxPairs;
   private long[] mostPairs;
@@ -51,6 +54,7 @@ public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
     buffer = conf.getInt(BUFFER, BUFFER_DEFAULT);
     maxPairs = conf.getLong(MAX_PAIRS, Long.MAX_VALUE);
     mostPairs = stats.array(MOST_PAIRS, 1);
+    safe = conf.getBoolean(SAFE, false);
     String[] b = conf.getStrings(BUDGET);
     if (b != null) {
       budget = java.util.Arrays.stream(b).mapToLong(Long::parseLong).toArray();
@@ -80,7 +84,7 @@ public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
             arriving = Arrays.copyOf(arriving, 2 * held);
           }
           leaving[held] = m.leaving();
-          arriving[held] = m.arriving();
+          arriving[held] = safe ? m.arrivingBound() : m.arriving();
           rows[held] = m.row();
           blocks[held] = m.block();
           gain[held] = key.gain();
@@ -97,7 +101,7 @@ public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
         continue;
       }
       // the swap of lo -> hi row i with this hi -> lo row, within both parts' budgets
-      long lo = growLo - leaving[i] + m.arriving();
+      long lo = growLo - leaving[i] + (safe ? m.arrivingBound() : m.arriving());
       long hi = growHi - m.leaving() + arriving[i];
       if (lo > budgetLo || hi > budgetHi) {
         pairing = false;

@@ -20,6 +20,8 @@ final class SwapGains {
   /** Parts by ascending weight (ties by index). */
   private final int[] order;
   private final int[] hits;
+  /** Per part: keys of the row that exactly one row of that part uses. */
+  private final int[] ones;
   private final int[] touched;
   private int nTouched;
   private int a;
@@ -36,6 +38,7 @@ final class SwapGains {
     }
     IntArrays.stableSort(order, (x, y) -> Double.compare(w[x], w[y]));
     this.hits = new int[k];
+    this.ones = new int[k];
     this.touched = new int[k];
   }
 
@@ -58,6 +61,7 @@ final class SwapGains {
   void begin(int part) {
     for (int t = 0; t < nTouched; t++) {
       hits[touched[t]] = 0;
+      ones[touched[t]] = 0;
     }
     nTouched = 0;
     a = part;
@@ -80,8 +84,13 @@ final class SwapGains {
         if (counts[t] == 1) {
           sole++;
         }
-      } else if (hits[p]++ == 0) {
-        touched[nTouched++] = p;
+      } else {
+        if (hits[p]++ == 0) {
+          touched[nTouched++] = p;
+        }
+        if (counts[t] == 1) {
+          ones[p]++;
+        }
       }
     }
     if (!own) {
@@ -127,9 +136,21 @@ final class SwapGains {
     return bestGain;
   }
 
-  /** Keys of the row new to {@link #bestTarget}'s part (t_b; call it first). */
+  /** Keys of the row new to {@link #bestTarget}'s part (t_b: what the move alone adds there; call it first). */
   int arriving() {
     return degree - hits[best];
+  }
+
+  /**
+   * An upper bound on what the move adds to {@link #bestTarget}'s working set when it is made together with other
+   * moves chosen from the same counts: the row's keys that at most one row of the target uses (t_b plus those whose
+   * one user may leave in the same round). Summed over a round's moves into a part, minus the sole keys of the moves
+   * out of it ({@link #soleKeys}), it bounds the part's growth from above: a key with one user that leaves counts
+   * −1 for the leaver and +1 for each arriving row, a key with no user +1 per arriving row, a key with two or more
+   * users 0.
+   */
+  int arrivingBound() {
+    return degree - hits[best] + ones[best];
   }
 
   /** Keys of the row that no other row of its part uses (s). */

@@ -50,6 +50,7 @@ class MrRefinementTest {
     assertEquals(1, g.bestTarget());
     assertEquals(0.0, g.bestGain());
     assertEquals(2, g.soleKeys());
+    assertEquals(2, g.arrivingBound()); // v2 and v3 are new to part 1 (v1 has two users there)
 
     // weights favour leaving part 0 (heavy) for part 3 (light): 2·2 − 0.5·3 = 2.5 beats 2·2 − 1·2 = 2
     g = new SwapGains(new double[] {2, 1, 1, 0.5});
@@ -59,6 +60,18 @@ class MrRefinementTest {
     }
     assertEquals(3, g.bestTarget());
     assertEquals(2.5, g.bestGain());
+    assertEquals(3, g.arrivingBound());
+
+    // part 2 slightly lighter: 2 − 0.9·2 = 0.2 wins; v3 has one user in part 2, who may leave in the same round, so
+    // the bound on what the move adds there counts it: 2 new keys + 1
+    g = new SwapGains(new double[] {1, 1, 0.9, 1});
+    g.begin(0);
+    for (int j = 0; j < 3; j++) {
+      g.key(parts[j], counts[j], 0, parts[j].length);
+    }
+    assertEquals(2, g.bestTarget());
+    assertEquals(0.2, g.bestGain(), 1e-12);
+    assertEquals(3, g.arrivingBound());
 
     // weights of p = 3 at working sets 10, 5, 5, 20 (mean 10): (M/10)^2
     assertArrayEquals(new double[] {1, 0.25, 0.25, 4}, SwapGains.weights(new long[] {10, 5, 5, 20}, 3), 1e-12);
