@@ -71,6 +71,12 @@ public final class TrainBenchTool extends ParsaTool {
     o.addOption(Option.builder().longOpt("link-mbps").hasArg().argName("LIST")
         .desc("emulated outgoing link rate of every machine in Mbit/s, comma-separated for several runs; 0 = no "
             + "emulation (loopback speed). Default 0").build());
+    o.addOption(Option.builder().longOpt("warmup-epochs").hasArg().argName("W")
+        .desc("embedded: untimed epochs trained on every placement before any measured run, so that no placement "
+            + "pays the JVM's warm-up (JIT) in its epoch times (default 3; 0 = none)").build());
+    o.addOption(Option.builder().longOpt("rounds").hasArg().argName("R")
+        .desc("embedded: measure every (placement, link rate) R times, the order of the placements rotated from one "
+            + "measured run to the next; the epoch time is the mean over the rounds (default 1)").build());
     o.addOption(Option.builder().longOpt("seed").hasArg().argName("N").desc("seed of the random key placement (default 42)").build());
     o.addOption(Option.builder().longOpt("mode").hasArg().argName("MODE")
         .desc("embedded (default: k machines as threads of this JVM) | yarn (a YARN application per placement: a "
@@ -122,6 +128,8 @@ public final class TrainBenchTool extends ParsaTool {
     s.l2 = doubleOpt(cl, "l2", 1e-4);
     s.l1 = doubleOpt(cl, "l1", 0);
     long seed = Long.parseLong(cl.getOptionValue("seed", "42"));
+    int warmupEpochs = intOpt(cl, "warmup-epochs", 3, 0);
+    int rounds = intOpt(cl, "rounds", 1, 1);
     List<Double> rates = new ArrayList<>();
     for (String r : cl.getOptionValue("link-mbps", "0").split(",")) {
       try {
@@ -162,9 +170,14 @@ public final class TrainBenchTool extends ParsaTool {
     report.put("l2", s.l2);
     report.put("l1", s.l1);
     report.put("payloadBytesPerAccess", PAYLOAD_BYTES_PER_ACCESS);
+    if (!yarn) {
+      report.put("warmupEpochs", warmupEpochs);
+      report.put("rounds", rounds);
+    }
     List<Map<String, Object>> runs = new ArrayList<>();
     report.put("runs", runs);
     int k = -1;
+    List<Loaded> loaded = new ArrayList<>();
     for (Placement p : placements) {
       Path shardDir = fs.exists(new Path(p.dir, "shards")) ? new Path(p.dir, "shards") : p.dir;
       List<Path> files = Shard.shardFiles(fs, shardDir);
@@ -191,20 +204,10 @@ public final class TrainBenchTool extends ParsaTool {
       LongToIntFunction owner = owner(fs, p, k, seed);
       LOG.info("{}: {} shards read from {} in {} s", p.name, k, shardDir,
           String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
-      for (double rate : rates) {
-        s.linkMbps = rate;
-        try (TrainRun run = new TrainRun(shards, owner, s, null)) {
-          List<TrainRun.Epoch> epochs;
-          try {
-            epochs = run.train();
-          } catch (IOException e) {
-            System.err.println("train-bench: the " + p.name + " run failed (no report written): " + e.getMessage());
-            LOG.debug("run failure", e);
-            return 1;
-          }
-          runs.add(describe(p, rate, run.figures(), epochs, metrics, s));
-        }
-      }
+      loaded.add(new Loaded(p, shards, owner, metrics));
+    }
+    if (!yarn && !measure(loaded, rates, s, warmupEpochs, rounds, runs)) {
+      return 1;
     }
     report.put("k", k);
     report.put("payback", payback(runs, pipelineSeconds(fs, placements)));
@@ -219,6 +222,153 @@ public final class TrainBenchTool extends ParsaTool {
     OutputPaths.commit(fs, tmp, out, cl.hasOption("overwrite"));
     System.out.println("report: " + new Path(out, "report.html"));
     return 0;
+  }
+
+  /** A placement whose shards and key placement are in memory (embedded mode). */
+  private static final class Loaded {
+    final Placement p;
+    final List<Shard> shards;
+    final LongToIntFunction owner;
+    final JsonNode metrics;
+
+    Loaded(Placement p, List<Shard> shards, LongToIntFunction owner, JsonNode metrics) {
+      this.p = p;
+      this.shards = shards;
+      this.owner = owner;
+      this.metrics = metrics;
+    }
+  }
+
+  /**
+   * The order in which the measured runs of one round go: for every link rate (in the given order) every placement,
+   * the first placement of each measured slot rotated by one so that no placement is always the first (or last)
+   * after a warm-up or after another placement's run. Entries are {rate index, placement index}.
+   */
+  static List<int[]> schedule(int placements, int rates, int round) {
+    List<int[]> out = new ArrayList<>();
+    for (int r = 0; r < rates; r++) {
+      int first = (round * rates + r) % placements;
+      for (int j = 0; j < placements; j++) {
+        out.add(new int[] {r, (first + j) % placements});
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Embedded runs: {@code warmupEpochs} untimed epochs on every placement (the JVM compiles the RPC, TLS and
+   * training code while they run: on a small host the first runs of a JVM took 2-3x longer per epoch than later
+   * ones, which made the placement measured first look slow), then {@code rounds} rounds of measured runs in the
+   * order of {@link #schedule}. Adds one run per (placement, rate) to {@code runs}, in placement-then-rate order;
+   * false after printing why a run failed.
+   */
+  private static boolean measure(List<Loaded> loaded, List<Double> rates, TrainRun.Settings s, int warmupEpochs,
+      int rounds, List<Map<String, Object>> runs) throws IOException {
+    if (warmupEpochs > 0) {
+      TrainRun.Settings w = copy(s);
+      w.epochs = warmupEpochs;
+      w.linkMbps = rates.get(0);
+      for (Loaded l : loaded) {
+        long t0 = System.nanoTime();
+        if (train(l, w) == null) {
+          return false;
+        }
+        LOG.info("{}: warm-up, {} untimed epochs in {} s", l.p.name, warmupEpochs,
+            String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
+      }
+    }
+    int n = loaded.size();
+    TrainSpec.Run[][] figures = new TrainSpec.Run[n][rates.size()];
+    List<List<List<TrainRun.Epoch>>> epochs = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      List<List<TrainRun.Epoch>> perRate = new ArrayList<>();
+      for (int r = 0; r < rates.size(); r++) {
+        perRate.add(new ArrayList<>());
+      }
+      epochs.add(perRate);
+    }
+    List<List<List<Double>>> roundSeconds = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      List<List<Double>> perRate = new ArrayList<>();
+      for (int r = 0; r < rates.size(); r++) {
+        perRate.add(new ArrayList<>());
+      }
+      roundSeconds.add(perRate);
+    }
+    for (int round = 0; round < rounds; round++) {
+      for (int[] slot : schedule(n, rates.size(), round)) {
+        Loaded l = loaded.get(slot[1]);
+        TrainRun.Settings m = copy(s);
+        m.linkMbps = rates.get(slot[0]);
+        Object[] result = train(l, m);
+        if (result == null) {
+          return false;
+        }
+        @SuppressWarnings("unchecked")
+        List<TrainRun.Epoch> es = (List<TrainRun.Epoch>) result[1];
+        figures[slot[1]][slot[0]] = (TrainSpec.Run) result[0];
+        if (round == 0) {
+          epochs.get(slot[1]).get(slot[0]).addAll(es);
+        }
+        roundSeconds.get(slot[1]).get(slot[0]).add(meanEpochSeconds(es));
+      }
+    }
+    for (int j = 0; j < n; j++) {
+      for (int r = 0; r < rates.size(); r++) {
+        Loaded l = loaded.get(j);
+        Map<String, Object> d = describe(l.p, rates.get(r), figures[j][r], epochs.get(j).get(r), l.metrics, s);
+        List<Double> perRound = roundSeconds.get(j).get(r);
+        if (rounds > 1) {
+          double sum = 0;
+          for (double x : perRound) {
+            sum += x;
+          }
+          d.put("meanEpochSeconds", sum / perRound.size());
+          d.put("meanEpochSecondsPerRound", perRound);
+        }
+        runs.add(d);
+      }
+    }
+    return true;
+  }
+
+  /** One embedded run: {figures, epochs}, or null after printing why it failed. */
+  private static Object[] train(Loaded l, TrainRun.Settings s) throws IOException {
+    try (TrainRun run = new TrainRun(l.shards, l.owner, s, null)) {
+      try {
+        return new Object[] {run.figures(), run.train()};
+      } catch (IOException e) {
+        System.err.println("train-bench: the " + l.p.name + " run failed (no report written): " + e.getMessage());
+        LOG.debug("run failure", e);
+        return null;
+      }
+    }
+  }
+
+  private static TrainRun.Settings copy(TrainRun.Settings s) {
+    TrainRun.Settings c = new TrainRun.Settings();
+    c.epochs = s.epochs;
+    c.batchesPerEpoch = s.batchesPerEpoch;
+    c.learningRate = s.learningRate;
+    c.l2 = s.l2;
+    c.l1 = s.l1;
+    c.linkMbps = s.linkMbps;
+    c.rpcTimeoutMs = s.rpcTimeoutMs;
+    c.iterationTimeoutMs = s.iterationTimeoutMs;
+    return c;
+  }
+
+  /** Mean wall time of the epochs after the first (whose first requests also set up TLS and Avro handshakes). */
+  static double meanEpochSeconds(List<TrainRun.Epoch> epochs) {
+    double sum = 0;
+    int n = 0;
+    for (TrainRun.Epoch e : epochs) {
+      if (e.epoch > 1 || epochs.size() == 1) {
+        sum += e.wallSeconds;
+        n++;
+      }
+    }
+    return sum / n;
   }
 
   private static void write(FileSystem fs, Path p, String s) throws IOException {
@@ -426,15 +576,7 @@ public final class TrainBenchTool extends ParsaTool {
       rec.put("metricsAgree", s.batchesPerEpoch == 1 && predicted == run.interKeyAccessesPerEpoch);
     }
     m.put("reconciliation", rec);
-    double sum = 0;
-    int n = 0;
-    for (TrainRun.Epoch e : epochs) {
-      if (e.epoch > 1 || epochs.size() == 1) {
-        sum += e.wallSeconds;
-        n++;
-      }
-    }
-    m.put("meanEpochSeconds", sum / n);
+    m.put("meanEpochSeconds", meanEpochSeconds(epochs));
     m.put("interBytesPerEpoch", last.interBytes);
     m.put("innerShare", share(last.innerBytes, last.interBytes));
     m.put("finalLoss", last.loss);

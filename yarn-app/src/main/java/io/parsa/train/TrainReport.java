@@ -61,7 +61,13 @@ final class TrainReport {
           d(r.get("finalLoss")), d(r.get("finalAccuracy"))));
     }
     sb.append("\n(epoch s: mean over epochs after the first, whose first requests also set up TLS and Avro "
-        + "handshakes; bytes: last epoch, on the wire)\n\n");
+        + "handshakes; bytes: last epoch, on the wire)\n");
+    if (report.get("warmupEpochs") != null) {
+      sb.append(String.format(Locale.ROOT, "(warm-up: %s untimed epochs on every placement before the measured runs; "
+          + "%s round(s) of measured runs, placements in rotated order)%n", report.get("warmupEpochs"),
+          report.get("rounds")));
+    }
+    sb.append('\n');
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> payback = (List<Map<String, Object>>) report.get("payback");
     if (payback != null) {

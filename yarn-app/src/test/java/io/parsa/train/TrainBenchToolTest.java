@@ -75,8 +75,56 @@ class TrainBenchToolTest {
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("payback against random"));
     assertTrue(new File(out, "report.html").length() > 0);
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("metrics step predicted 2"));
+    assertEquals(3, report.path("warmupEpochs").asInt());
+    assertEquals(1, report.path("rounds").asInt());
     // an existing report is kept unless --overwrite
     assertEquals(2, ToolRunner.run(localConf(), new TrainBenchTool(), args));
+  }
+
+  @Test
+  void roundsAverageTheEpochTimeAndKeepTheFiguresOfEveryPlacement() throws Exception {
+    Path random = tmp.resolve("random");
+    shard(random.resolve("shards"), 0, "+1 1:1 2:1", "+1 3:1 4:1");
+    shard(random.resolve("shards"), 1, "-1 2:0.5 3:1", "-1 1:1 4:1");
+    File out = tmp.resolve("report").toFile();
+    String[] args = {"--random", random.toString(), "--hash", random.toString(), "--epochs", "2", "--link-mbps",
+        "0,1000", "--warmup-epochs", "1", "--rounds", "2", "--output", out.toString()};
+    assertEquals(0, ToolRunner.run(localConf(), new TrainBenchTool(), args));
+    JsonNode report = new ObjectMapper().readTree(new File(out, "report.json"));
+    JsonNode runs = report.path("runs");
+    assertEquals(4, runs.size());
+    String[] order = {"random", "random", "hash", "hash"};
+    double[] rates = {0, 1000, 0, 1000};
+    for (int i = 0; i < 4; i++) {
+      JsonNode r = runs.get(i);
+      assertEquals(order[i], r.path("placement").asText());
+      assertEquals(rates[i], r.path("linkMbps").asDouble(), 0.0);
+      assertEquals(2, r.path("epochs").size());
+      JsonNode perRound = r.path("meanEpochSecondsPerRound");
+      assertEquals(2, perRound.size());
+      assertEquals((perRound.get(0).asDouble() + perRound.get(1).asDouble()) / 2,
+          r.path("meanEpochSeconds").asDouble(), 1e-12);
+    }
+  }
+
+  @Test
+  void theScheduleRotatesWhichPlacementGoesFirst() {
+    // 3 placements, 2 rates, 2 rounds: every slot starts with the next placement
+    java.util.List<String> firsts = new java.util.ArrayList<>();
+    for (int round = 0; round < 2; round++) {
+      java.util.List<int[]> s = TrainBenchTool.schedule(3, 2, round);
+      assertEquals(6, s.size());
+      for (int r = 0; r < 2; r++) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int j = 0; j < 3; j++) {
+          assertEquals(r, s.get(3 * r + j)[0]);
+          seen.add(s.get(3 * r + j)[1]);
+        }
+        assertEquals(3, seen.size(), "every placement once per rate");
+        firsts.add(String.valueOf(s.get(3 * r)[1]));
+      }
+    }
+    assertEquals(java.util.List.of("0", "1", "2", "0"), firsts);
   }
 
   @Test
