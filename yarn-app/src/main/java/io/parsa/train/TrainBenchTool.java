@@ -300,13 +300,12 @@ public final class TrainBenchTool extends ParsaTool {
         Loaded l = loaded.get(slot[1]);
         TrainRun.Settings m = copy(s);
         m.linkMbps = rates.get(slot[0]);
-        Object[] result = train(l, m);
+        Trained result = train(l, m);
         if (result == null) {
           return false;
         }
-        @SuppressWarnings("unchecked")
-        List<TrainRun.Epoch> es = (List<TrainRun.Epoch>) result[1];
-        figures[slot[1]][slot[0]] = (TrainSpec.Run) result[0];
+        List<TrainRun.Epoch> es = result.epochs();
+        figures[slot[1]][slot[0]] = result.figures();
         if (round == 0) {
           epochs.get(slot[1]).get(slot[0]).addAll(es);
         }
@@ -332,11 +331,15 @@ public final class TrainBenchTool extends ParsaTool {
     return true;
   }
 
-  /** One embedded run: {figures, epochs}, or null after printing why it failed. */
-  private static Object[] train(Loaded l, TrainRun.Settings s) throws IOException {
+  /** What one embedded run measured. */
+  private record Trained(TrainSpec.Run figures, List<TrainRun.Epoch> epochs) {}
+
+  /** One embedded run, or null after printing why it failed. */
+  private static Trained train(Loaded l, TrainRun.Settings s) throws IOException {
     try (TrainRun run = new TrainRun(l.shards, l.owner, s, null)) {
       try {
-        return new Object[] {run.figures(), run.train()};
+        TrainSpec.Run figures = run.figures();
+        return new Trained(figures, run.train());
       } catch (IOException e) {
         System.err.println("train-bench: the " + l.p.name + " run failed (no report written): " + e.getMessage());
         LOG.debug("run failure", e);
