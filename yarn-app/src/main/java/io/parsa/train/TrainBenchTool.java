@@ -265,7 +265,7 @@ public final class TrainBenchTool extends ParsaTool {
   private static boolean measure(List<Loaded> loaded, List<Double> rates, TrainRun.Settings s, int warmupEpochs,
       int rounds, List<Map<String, Object>> runs) throws IOException {
     if (warmupEpochs > 0) {
-      TrainRun.Settings w = copy(s);
+      TrainRun.Settings w = s.copy();
       w.epochs = warmupEpochs;
       w.linkMbps = rates.get(0);
       for (Loaded l : loaded) {
@@ -298,7 +298,7 @@ public final class TrainBenchTool extends ParsaTool {
     for (int round = 0; round < rounds; round++) {
       for (int[] slot : schedule(n, rates.size(), round)) {
         Loaded l = loaded.get(slot[1]);
-        TrainRun.Settings m = copy(s);
+        TrainRun.Settings m = s.copy();
         m.linkMbps = rates.get(slot[0]);
         Trained result = train(l, m);
         if (result == null) {
@@ -346,19 +346,6 @@ public final class TrainBenchTool extends ParsaTool {
         return null;
       }
     }
-  }
-
-  private static TrainRun.Settings copy(TrainRun.Settings s) {
-    TrainRun.Settings c = new TrainRun.Settings();
-    c.epochs = s.epochs;
-    c.batchesPerEpoch = s.batchesPerEpoch;
-    c.learningRate = s.learningRate;
-    c.l2 = s.l2;
-    c.l1 = s.l1;
-    c.linkMbps = s.linkMbps;
-    c.rpcTimeoutMs = s.rpcTimeoutMs;
-    c.iterationTimeoutMs = s.iterationTimeoutMs;
-    return c;
   }
 
   /** Mean wall time of the epochs after the first (whose first requests also set up TLS and Avro handshakes). */

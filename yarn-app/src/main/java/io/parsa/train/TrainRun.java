@@ -30,6 +30,20 @@ public final class TrainRun implements AutoCloseable {
     public long rpcTimeoutMs = 120_000;
     /** How long the driver waits for one worker's iteration before it fails the run. */
     public long iterationTimeoutMs = 30 * 60_000L;
+
+    /** A copy to vary (epochs, link rate) without touching the original. */
+    public Settings copy() {
+      Settings c = new Settings();
+      c.epochs = epochs;
+      c.batchesPerEpoch = batchesPerEpoch;
+      c.learningRate = learningRate;
+      c.l2 = l2;
+      c.l1 = l1;
+      c.linkMbps = linkMbps;
+      c.rpcTimeoutMs = rpcTimeoutMs;
+      c.iterationTimeoutMs = iterationTimeoutMs;
+      return c;
+    }
   }
 
   /** Test hook, called on a worker's thread before each of its iterations. */

@@ -122,7 +122,7 @@ class MrRefinementTest {
   }
 
   /** Working sets |N(U_i)| of an assignment, by brute force. */
-  private static long[] workingSets(Map<Long, long[]> rows, Map<Long, Integer> part, int k) {
+  static long[] workingSetsPerPart(Map<Long, long[]> rows, Map<Long, Integer> part, int k) {
     List<Set<Long>> n = new ArrayList<>();
     for (int i = 0; i < k; i++) {
       n.add(new HashSet<>());
@@ -188,8 +188,8 @@ class MrRefinementTest {
       for (int b = 0; b < files; b++) {
         assertTrue(fs.exists(io.parsa.yarn.io.AssignmentFiles.fileFor(out, b)), "aligned with the blocks");
       }
-      long[] before = workingSets(keysOf, start, k);
-      long[] after = workingSets(keysOf, refined, k);
+      long[] before = workingSetsPerPart(keysOf, start, k);
+      long[] after = workingSetsPerPart(keysOf, refined, k);
       long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
       JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
       assertEquals("mapreduce", report.get("mode").asText());

@@ -10,11 +10,9 @@ import io.parsa.jobs.mr.TestData;
 import io.parsa.jobs.mr.Jobs;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -27,22 +25,8 @@ class RefineUToolTest {
 
   /** sum_i |N(U_i)| and max_i |N(U_i)| of an assignment. */
   private static long[] workingSets(Map<Long, long[]> rows, Map<Long, Integer> part, int k) {
-    List<Set<Long>> n = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
-      n.add(new HashSet<>());
-    }
-    rows.forEach((id, keys) -> {
-      for (long key : keys) {
-        n.get(part.get(id)).add(key);
-      }
-    });
-    long sum = 0;
-    long max = 0;
-    for (Set<Long> s : n) {
-      sum += s.size();
-      max = Math.max(max, s.size());
-    }
-    return new long[] {sum, max};
+    long[] m = MrRefinementTest.workingSetsPerPart(rows, part, k);
+    return new long[] {java.util.Arrays.stream(m).sum(), java.util.Arrays.stream(m).max().orElse(0)};
   }
 
   /** Row id → part of a u-assignment directory; fails on a row assigned twice. */
