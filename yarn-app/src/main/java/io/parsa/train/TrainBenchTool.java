@@ -279,22 +279,9 @@ public final class TrainBenchTool extends ParsaTool {
     }
     int n = loaded.size();
     TrainSpec.Run[][] figures = new TrainSpec.Run[n][rates.size()];
-    List<List<List<TrainRun.Epoch>>> epochs = new ArrayList<>();
-    for (int j = 0; j < n; j++) {
-      List<List<TrainRun.Epoch>> perRate = new ArrayList<>();
-      for (int r = 0; r < rates.size(); r++) {
-        perRate.add(new ArrayList<>());
-      }
-      epochs.add(perRate);
-    }
-    List<List<List<Double>>> roundSeconds = new ArrayList<>();
-    for (int j = 0; j < n; j++) {
-      List<List<Double>> perRate = new ArrayList<>();
-      for (int r = 0; r < rates.size(); r++) {
-        perRate.add(new ArrayList<>());
-      }
-      roundSeconds.add(perRate);
-    }
+    List<List<List<TrainRun.Epoch>>> epochs = grid(n, rates.size());
+    List<List<List<Double>>> roundSeconds = grid(n, rates.size());
+    List<List<List<Double>>> roundCpu = grid(n, rates.size());
     for (int round = 0; round < rounds; round++) {
       for (int[] slot : schedule(n, rates.size(), round)) {
         Loaded l = loaded.get(slot[1]);
@@ -310,6 +297,7 @@ public final class TrainBenchTool extends ParsaTool {
           epochs.get(slot[1]).get(slot[0]).addAll(es);
         }
         roundSeconds.get(slot[1]).get(slot[0]).add(meanEpochSeconds(es));
+        roundCpu.get(slot[1]).get(slot[0]).add(meanEpochCpuSeconds(es));
       }
     }
     for (int j = 0; j < n; j++) {
@@ -317,18 +305,36 @@ public final class TrainBenchTool extends ParsaTool {
         Loaded l = loaded.get(j);
         Map<String, Object> d = describe(l.p, rates.get(r), figures[j][r], epochs.get(j).get(r), l.metrics, s);
         List<Double> perRound = roundSeconds.get(j).get(r);
+        List<Double> cpuPerRound = roundCpu.get(j).get(r);
         if (rounds > 1) {
-          double sum = 0;
-          for (double x : perRound) {
-            sum += x;
-          }
-          d.put("meanEpochSeconds", sum / perRound.size());
+          d.put("meanEpochSeconds", mean(perRound));
           d.put("meanEpochSecondsPerRound", perRound);
+          if (cpuPerRound.stream().allMatch(c -> c >= 0)) {
+            d.put("meanEpochCpuSeconds", mean(cpuPerRound));
+            d.put("meanEpochCpuSecondsPerRound", cpuPerRound);
+          }
         }
         runs.add(d);
       }
     }
     return true;
+  }
+
+  /** n × m empty lists. */
+  private static <T> List<List<List<T>>> grid(int n, int m) {
+    List<List<List<T>>> g = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      List<List<T>> row = new ArrayList<>();
+      for (int r = 0; r < m; r++) {
+        row.add(new ArrayList<>());
+      }
+      g.add(row);
+    }
+    return g;
+  }
+
+  private static double mean(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
   }
 
   /** What one embedded run measured. */
@@ -346,6 +352,22 @@ public final class TrainBenchTool extends ParsaTool {
         return null;
       }
     }
+  }
+
+  /** Mean process CPU time of the epochs after the first (embedded), or -1 if not measured. */
+  static double meanEpochCpuSeconds(List<TrainRun.Epoch> epochs) {
+    double sum = 0;
+    int n = 0;
+    for (TrainRun.Epoch e : epochs) {
+      if (e.processCpuSeconds < 0) {
+        return -1;
+      }
+      if (e.epoch > 1 || epochs.size() == 1) {
+        sum += e.processCpuSeconds;
+        n++;
+      }
+    }
+    return n == 0 ? -1 : sum / n;
   }
 
   /** Mean wall time of the epochs after the first (whose first requests also set up TLS and Avro handshakes). */
@@ -537,6 +559,9 @@ public final class TrainBenchTool extends ParsaTool {
       Map<String, Object> x = new LinkedHashMap<>();
       x.put("epoch", e.epoch);
       x.put("wallSeconds", e.wallSeconds);
+      if (e.processCpuSeconds >= 0) {
+        x.put("processCpuSeconds", e.processCpuSeconds);
+      }
       x.put("innerBytes", e.innerBytes);
       x.put("interBytes", e.interBytes);
       x.put("innerShare", share(e.innerBytes, e.interBytes));
@@ -567,6 +592,10 @@ public final class TrainBenchTool extends ParsaTool {
     }
     m.put("reconciliation", rec);
     m.put("meanEpochSeconds", meanEpochSeconds(epochs));
+    double cpu = meanEpochCpuSeconds(epochs);
+    if (cpu >= 0) {
+      m.put("meanEpochCpuSeconds", cpu);
+    }
     m.put("interBytesPerEpoch", last.interBytes);
     m.put("innerShare", share(last.innerBytes, last.interBytes));
     m.put("finalLoss", last.loss);

@@ -202,6 +202,22 @@ public final class TrainDriver {
     }
   }
 
+  private boolean processCpu;
+
+  /** Records each epoch's CPU time of this JVM (embedded runs, whose machines are all threads of it). */
+  public void measureProcessCpu() {
+    processCpu = true;
+  }
+
+  /** CPU nanoseconds of this JVM so far, or -1 where the platform does not tell. */
+  private static long processCpuNanos() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
+  }
+
   private List<TrainRun.Epoch> train(ExecutorService pool) throws IOException {
     List<TrainRun.Epoch> out = new ArrayList<>();
     long totalRows = figures.rows;
@@ -211,6 +227,7 @@ public final class TrainDriver {
       final int epoch = e;
       List<IterateResult> after = before;
       long t0 = System.nanoTime();
+      long cpu0 = processCpu ? processCpuNanos() : -1;
       TrainRun.Epoch ep = new TrainRun.Epoch();
       ep.epoch = e;
       long correct = 0;
@@ -244,6 +261,9 @@ public final class TrainDriver {
         ep.objective = 0.5 * settings.l2 * sq + settings.l1 * abs;
       }
       ep.wallSeconds = (System.nanoTime() - t0) / 1e9;
+      if (cpu0 >= 0) {
+        ep.processCpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+      }
       long[] outOf = new long[k];
       for (int i = 0; i < k; i++) {
         IterateResult a = after.get(i);

@@ -43,9 +43,9 @@ final class TrainReport {
         report.get("l2"), report.get("l1")));
     sb.append("mode: ").append(report.get("mode")).append('\n');
     sb.append("link emulation: ").append(report.get("linkEmulation")).append("\n\n");
-    String h = "%-8s %-14s %16s %8s %12s %12s %10s %9s%n";
-    sb.append(String.format(Locale.ROOT, h, "placement", "link", "inter B/epoch", "inner %", "epoch s", "vs parsa",
-        "loss", "accuracy"));
+    String h = "%-8s %-14s %16s %8s %12s %10s %12s %10s %9s%n";
+    sb.append(String.format(Locale.ROOT, h, "placement", "link", "inter B/epoch", "inner %", "epoch s", "cpu s",
+        "vs parsa", "loss", "accuracy"));
     Map<String, Double> parsaTime = new java.util.HashMap<>();
     for (Map<String, Object> r : runs(report)) {
       if ("parsa".equals(r.get("placement"))) {
@@ -54,14 +54,16 @@ final class TrainReport {
     }
     for (Map<String, Object> r : runs(report)) {
       Double base = parsaTime.get(rate(r.get("linkMbps")));
-      sb.append(String.format(Locale.ROOT, "%-8s %-14s %,16d %7.1f%% %12.3f %12s %10.6f %9.4f%n", r.get("placement"),
-          rate(r.get("linkMbps")), l(r.get("interBytesPerEpoch")), 100 * d(r.get("innerShare")),
-          d(r.get("meanEpochSeconds")),
+      sb.append(String.format(Locale.ROOT, "%-8s %-14s %,16d %7.1f%% %12.3f %10s %12s %10.6f %9.4f%n",
+          r.get("placement"), rate(r.get("linkMbps")), l(r.get("interBytesPerEpoch")), 100 * d(r.get("innerShare")),
+          d(r.get("meanEpochSeconds")), r.get("meanEpochCpuSeconds") == null ? "-"
+              : String.format(Locale.ROOT, "%.3f", d(r.get("meanEpochCpuSeconds"))),
           base == null ? "" : String.format(Locale.ROOT, "%.2fx", d(r.get("meanEpochSeconds")) / base),
           d(r.get("finalLoss")), d(r.get("finalAccuracy"))));
     }
     sb.append("\n(epoch s: mean over epochs after the first, whose first requests also set up TLS and Avro "
-        + "handshakes; bytes: last epoch, on the wire)\n");
+        + "handshakes; cpu s: CPU time of the whole process per epoch, embedded only, where every machine is a thread"
+        + " of it; bytes: last epoch, on the wire)\n");
     if (report.get("warmupEpochs") != null) {
       sb.append(String.format(Locale.ROOT, "(warm-up: %s untimed epochs on every placement before the measured runs; "
           + "%s round(s) of measured runs, placements in rotated order)%n", report.get("warmupEpochs"),

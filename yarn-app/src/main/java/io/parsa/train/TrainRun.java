@@ -65,6 +65,11 @@ public final class TrainRun implements AutoCloseable {
     public double objective;
     public double accuracy;
     public long nonZeroWeights;
+    /**
+     * CPU seconds this JVM spent during the epoch, or -1: measured embedded only, where every worker and server of
+     * the run is a thread of this process (on YARN they are other processes).
+     */
+    public double processCpuSeconds = -1;
   }
 
   private final int k;
@@ -118,6 +123,7 @@ public final class TrainRun implements AutoCloseable {
       }
       driver = new TrainDriver(workers, control, settings,
           hook == null ? null : (e, b, w) -> hook.beforeIteration(this, e, b, w), null);
+      driver.measureProcessCpu();
       driver.prepare(addresses);
     } catch (IOException | RuntimeException e) {
       close(workers);

@@ -104,7 +104,16 @@ class TrainBenchToolTest {
       assertEquals(2, perRound.size());
       assertEquals((perRound.get(0).asDouble() + perRound.get(1).asDouble()) / 2,
           r.path("meanEpochSeconds").asDouble(), 1e-12);
+      // embedded: every machine is a thread of this process, whose CPU time per epoch is reported beside the wall time
+      JsonNode cpuPerRound = r.path("meanEpochCpuSecondsPerRound");
+      assertEquals(2, cpuPerRound.size());
+      assertEquals((cpuPerRound.get(0).asDouble() + cpuPerRound.get(1).asDouble()) / 2,
+          r.path("meanEpochCpuSeconds").asDouble(), 1e-12);
+      for (JsonNode e : r.path("epochs")) {
+        assertTrue(e.path("processCpuSeconds").asDouble() > 0, e.toString());
+      }
     }
+    assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("cpu s"));
   }
 
   @Test
