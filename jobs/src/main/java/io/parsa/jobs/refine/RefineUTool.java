@@ -39,12 +39,14 @@ import org.slf4j.LoggerFactory;
  * refine-u: improves a u-assignment by rounds of balance-preserving row swaps ({@link URefinement}) and writes the
  * refined u-assignment (one {@code block-NNNNNN.avro} per block, as partition-u writes it).
  *
- * <p>What it is: a single-JVM step that reads every block and the u-assignment through the Hadoop file system
- * (HDFS on a cluster) into memory — about 4·|V|·k bytes of per-key part counts plus 8 bytes per non-zero and the
- * blocks themselves — refines in this process, and commits its output atomically. It is not distributed: it runs
- * where the driver runs (the client, or the pipeline's process). Rows keep their part counts (every part keeps
- * its row count, up to the one-row slack of ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and
- * Σ_i f(|N(U_i)|) never rises; with the max guard (default) M_max never rises either.
+ * <p>Two ways to run ({@code --mode}): <b>memory</b> reads every block and the u-assignment through the Hadoop file
+ * system (HDFS on a cluster) into this process — about 4·|V|·k bytes of per-key part counts plus 8 bytes per non-zero
+ * and the blocks themselves — and refines here, from several starts, with V-cycles and the multilevel start;
+ * <b>mapreduce</b> runs the swap rounds as MapReduce jobs whose tasks each hold one block or one key
+ * ({@link MrRefinement}), from the given start only; <b>auto</b> (default) picks memory when the data fits this
+ * JVM's heap. Either way rows keep their part counts (every part keeps its row count, up to the one-row slack of
+ * ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and with the max guard (default) M_max never rises; the output is
+ * committed atomically.
  */
 public class RefineUTool extends ParsaTool {
 
