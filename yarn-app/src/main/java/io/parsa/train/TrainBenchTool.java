@@ -73,7 +73,7 @@ public final class TrainBenchTool extends ParsaTool {
             + "emulation (loopback speed). Default 0").build());
     o.addOption(Option.builder().longOpt("warmup-epochs").hasArg().argName("W")
         .desc("embedded: untimed epochs trained on every placement before any measured run, so that no placement "
-            + "pays the JVM's warm-up (JIT) in its epoch times (default 3; 0 = none)").build());
+            + "pays the JVM's warm-up (JIT) in its epoch times (default 5; 0 = none)").build());
     o.addOption(Option.builder().longOpt("rounds").hasArg().argName("R")
         .desc("embedded: measure every (placement, link rate) R times, the order of the placements rotated from one "
             + "measured run to the next; the epoch time is the mean over the rounds (default 1)").build());
@@ -128,7 +128,7 @@ public final class TrainBenchTool extends ParsaTool {
     s.l2 = doubleOpt(cl, "l2", 1e-4);
     s.l1 = doubleOpt(cl, "l1", 0);
     long seed = Long.parseLong(cl.getOptionValue("seed", "42"));
-    int warmupEpochs = intOpt(cl, "warmup-epochs", 3, 0);
+    int warmupEpochs = intOpt(cl, "warmup-epochs", 5, 0);
     int rounds = intOpt(cl, "rounds", 1, 1);
     List<Double> rates = new ArrayList<>();
     for (String r : cl.getOptionValue("link-mbps", "0").split(",")) {

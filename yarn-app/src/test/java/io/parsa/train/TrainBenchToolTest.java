@@ -75,7 +75,7 @@ class TrainBenchToolTest {
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("payback against random"));
     assertTrue(new File(out, "report.html").length() > 0);
     assertTrue(Files.readString(new File(out, "report.txt").toPath()).contains("metrics step predicted 2"));
-    assertEquals(3, report.path("warmupEpochs").asInt());
+    assertEquals(5, report.path("warmupEpochs").asInt());
     assertEquals(1, report.path("rounds").asInt());
     // an existing report is kept unless --overwrite
     assertEquals(2, ToolRunner.run(localConf(), new TrainBenchTool(), args));
