@@ -71,6 +71,9 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     parts.clear();
     counts.clear();
     for (KeyCounts v : values) {
+      if (v.size() == 0) {
+        continue; // the block's marker (MarkerMapper)
+      }
       if (index.put(v.key(), start.size()) != -1) {
         context.getCounter(MrRefinement.Counters.DUPLICATE_KEY_COUNTS).increment(1);
       }

@@ -143,14 +143,15 @@ class MrRefinementTest {
 
   /**
    * Random instances with planted communities and a blind balanced start (aligned with the blocks, as partition-u
-   * writes it): the distributed rounds keep every part's row count, place every row once, never raise M_max or the
+   * writes it; in one, a block whose rows use no key): the distributed rounds keep every part's row count, place every row once, never raise M_max or the
    * total, lower the total, and report the exact working sets of what they wrote.
    */
   @Test
   void distributedRoundsKeepBalanceAndNeverWorsen() throws Exception {
     Random rnd = new Random(11);
     FileSystem fs = FileSystem.getLocal(conf);
-    int[][] shapes = {{2, 120, 3}, {3, 150, 4}, {5, 200, 2}};
+    // {k, rows, block files, whether the rows of the last block use no key at all}
+    int[][] shapes = {{2, 120, 3, 0}, {3, 150, 4, 0}, {5, 200, 2, 0}, {4, 120, 3, 1}};
     for (int[] shape : shapes) {
       int k = shape[0];
       int n = shape[1];
@@ -162,7 +163,7 @@ class MrRefinementTest {
       for (int i = 0; i < n; i++) {
         long id = 1000L * i + rnd.nextInt(1000); // ids not in block order
         int community = rnd.nextInt(k);
-        int deg = 1 + rnd.nextInt(6);
+        int deg = shape[3] == 1 && i % files == files - 1 ? 0 : 1 + rnd.nextInt(6);
         long[] keys = new long[deg];
         for (int j = 0; j < deg; j++) {
           // mostly the community's keys, some global ones, duplicates allowed
