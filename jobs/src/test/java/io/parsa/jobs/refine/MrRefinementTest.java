@@ -143,8 +143,9 @@ class MrRefinementTest {
 
   /**
    * Random instances with planted communities and a blind balanced start (aligned with the blocks, as partition-u
-   * writes it; in one, a block whose rows use no key): the distributed rounds keep every part's row count, place every row once, never raise M_max or the
-   * total, lower the total, and report the exact working sets of what they wrote.
+   * writes it; in one, a block whose rows use no key): the distributed rounds keep every part's row count, place
+   * every row once, never raise M_max or the total, lower the total, and report the exact working sets of what they
+   * wrote.
    */
   @Test
   void distributedRoundsKeepBalanceAndNeverWorsen() throws Exception {
