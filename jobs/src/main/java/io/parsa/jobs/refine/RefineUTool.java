@@ -103,9 +103,9 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * Why refine-u cannot run on {@code blocksDir} in a heap of {@code maxHeap} bytes (from ingest's statistics), or
-   * null if it fits or the statistics are missing (then it tries). It is a single-JVM step: data beyond its heap
-   * needs {@code --effort fast} (Parsa's own U) or a larger driver heap.
+   * Why refine-u cannot run in memory on {@code blocksDir} in a heap of {@code maxHeap} bytes (from ingest's
+   * statistics), or null if it fits or the statistics are missing (then it tries); beyond it {@code --mode auto} runs
+   * the distributed rounds.
    */
   public static String fitProblem(FileSystem fs, Path blocksDir, int k, long maxHeap) throws IOException {
     BlockStats.Found f = BlockStats.read(fs, blocksDir, BlockFiles.list(fs, blocksDir).size());
@@ -115,16 +115,13 @@ public class RefineUTool extends ParsaTool {
     BlockStats st = f.stats;
     long keys = st.distinctKeys > 0 ? st.distinctKeys : st.nonZeros;
     if (st.nonZeros > Integer.MAX_VALUE) {
-      return String.format("%,d non-zeros in %s exceed what one JVM's arrays hold (%,d); refine-u runs in one"
-          + " JVM: use partition-u's assignment as it is (pipeline --effort fast)", st.nonZeros, blocksDir,
+      return String.format("%,d non-zeros in %s exceed what one JVM's arrays hold (%,d)", st.nonZeros, blocksDir,
           Integer.MAX_VALUE);
     }
     long need = heapNeeded(st.rows, st.nonZeros, keys, k);
     if (need > maxHeap) {
-      return String.format("%,d rows, %,d non-zeros and %,d keys at k = %d need about %,d MiB of heap in this single"
-          + " JVM, which has %,d MiB (-Xmx: PARSA_HEAP locally, HADOOP_CLIENT_OPTS / HADOOP_HEAPSIZE with hadoop jar);"
-          + " or use partition-u's assignment as it is (pipeline --effort fast)", st.rows, st.nonZeros, keys, k,
-          need >> 20, maxHeap >> 20);
+      return String.format("%,d rows, %,d non-zeros and %,d keys at k = %d need about %,d MiB of heap in this"
+          + " JVM, which has %,d MiB", st.rows, st.nonZeros, keys, k, need >> 20, maxHeap >> 20);
     }
     return null;
   }
@@ -208,7 +205,9 @@ public class RefineUTool extends ParsaTool {
     String mode = choiceOpt(cl, "mode", "auto", "auto", "memory", "mapreduce");
     String tooBig = fitProblem(fs, blocksDir, k, heapLimit(conf));
     if (mode.equals("memory") && tooBig != null) {
-      throw new UsageException("refine-u: " + tooBig + "; or --mode mapreduce (distributed swap rounds)");
+      throw new UsageException("refine-u --mode memory: " + tooBig + "; give the driver more heap (-Xmx: PARSA_HEAP"
+          + " locally, HADOOP_CLIENT_OPTS / HADOOP_HEAPSIZE with hadoop jar), or use --mode mapreduce (distributed swap"
+          + " rounds) or auto");
     }
     if (mode.equals("mapreduce") || tooBig != null) {
       if (tooBig != null) {
