@@ -75,6 +75,13 @@ public final class AlignedJoin {
     Path qualified = uDir.getFileSystem(c).makeQualified(uDir);
     c.set(U_ASSIGNMENT, qualified.toString());
     Jobs.readsInTasks(job, qualified);
+    configureBlockTasks(job, blocks, mapper);
+  }
+
+  /** One map task per block file, reading the whole file in order with {@code mapper}. */
+  @SuppressWarnings("rawtypes")
+  public static void configureBlockTasks(Job job, Path blocks, Class<? extends Mapper> mapper) throws IOException {
+    Configuration c = job.getConfiguration();
     AvroJob.setDataModelClass(job, SpecificData.class);
     job.setInputFormatClass(WholeFileAvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());

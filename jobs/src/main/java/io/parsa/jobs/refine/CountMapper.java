@@ -60,6 +60,9 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       return;
     }
     context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
+    if (row.getWeight() != null) {
+      context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
+    }
     rows[part]++;
     if (keys.length < n) {
       keys = new long[Math.max(n, 2 * keys.length)];

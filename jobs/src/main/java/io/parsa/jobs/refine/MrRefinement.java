@@ -65,6 +65,8 @@ public final class MrRefinement {
     ROW_KEY_PAIRS,
     /** Count job: distinct keys. */
     KEYS,
+    /** Count job: rows that carry a weight (then the input-order start, which balances row counts, is not used). */
+    WEIGHTED_ROWS,
     /** Count job: the (row, key) pairs summed over the keys' counts (= ROW_KEY_PAIRS). */
     COUNTED_PAIRS,
     /** Count job: (block, key) records sent to the gain job. */
@@ -98,7 +100,7 @@ public final class MrRefinement {
   }
 
   /** What a count job measured on an assignment. */
-  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys) {
+  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, long weightedRows) {
     long maxWorkingSet() {
       return Arrays.stream(workingSets).max().orElse(0);
     }
@@ -123,8 +125,8 @@ public final class MrRefinement {
   }
 
   /** The outcome: the refined assignment's directory (the input's if no round was kept) and every round's log. */
-  public record Result(Path u, long[] rows, long[] workingSets, long keys, long startMaxWorkingSet,
-      long startSumTraffic, List<Map<String, Object>> log) {
+  public record Result(Path u, long[] rows, long[] workingSets, long keys, String start, long startMaxWorkingSet,
+      long startSumTraffic, List<Map<String, Object>> starts, List<Map<String, Object>> log) {
     public long maxWorkingSet() {
       return Arrays.stream(workingSets).max().orElse(0);
     }
@@ -162,8 +164,12 @@ public final class MrRefinement {
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
   }
 
-  /** Runs {@code rounds} rounds per exponent of {@code schedule} from the aligned u-assignment {@code u0}. */
-  public Result run(Path u0, double[] schedule, int rounds) throws Exception {
+  /**
+   * Runs {@code rounds} rounds per exponent of {@code schedule} from the aligned u-assignment {@code u0} or, with
+   * {@code orderStart}, from the input-order start ({@link OrderStart}) if it measures better: smaller
+   * M_max / (least M_max) + T_sum / (least T_sum) of the two (the in-memory rule without its T_max term).
+   */
+  public Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -178,8 +184,38 @@ public final class MrRefinement {
     long t0 = System.nanoTime();
     Measure cur = count(u0);
     long n = Arrays.stream(cur.rows).sum();
-    LOG.info("{}: distributed swap rounds: {} rows in {} blocks, k={}, start M_max {}, T_sum {} ({} s)", step, n,
-        numBlocks, k, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
+    String start = RefineUTool.START_GIVEN;
+    List<Map<String, Object>> starts = new ArrayList<>();
+    starts.add(startEntry(RefineUTool.START_GIVEN, cur));
+    if (orderStart && cur.weightedRows > 0) {
+      LOG.info("{}: no input-order start for weighted rows (it balances row counts, not weights)", step);
+    } else if (orderStart && n >= 2L * k) {
+      Path orderU = new Path(work, "order-start");
+      long[] rows = OrderStart.build(conf, step, blocks, work, orderU, k, n);
+      for (long r : rows) {
+        Jobs.check(r == n / k || r == (n + k - 1) / k, "%s: input-order start has %d rows in a part, expected %d..%d",
+            step, r, n / k, (n + k - 1) / k);
+      }
+      Measure order = count(orderU);
+      starts.add(startEntry(RefineUTool.START_ORDER, order));
+      double mMin = Math.max(1, Math.min(cur.maxWorkingSet(), order.maxWorkingSet()));
+      double tMin = Math.max(1, Math.min(cur.sumTraffic(), order.sumTraffic()));
+      double given = cur.maxWorkingSet() / mMin + cur.sumTraffic() / tMin;
+      double ordered = order.maxWorkingSet() / mMin + order.sumTraffic() / tMin;
+      LOG.info("{}: input-order start M_max {}, T_sum {} against the given start's {}, {}: {}", step,
+          order.maxWorkingSet(), order.sumTraffic(), cur.maxWorkingSet(), cur.sumTraffic(),
+          ordered < given - 1e-12 ? "refining the input-order start" : "refining the given start");
+      if (ordered < given - 1e-12) {
+        discard(cur, u0);
+        cur = order;
+        start = RefineUTool.START_ORDER;
+      } else {
+        discard(order, null);
+      }
+    }
+    starts.get(start.equals(RefineUTool.START_GIVEN) ? 0 : 1).put("kept", true);
+    LOG.info("{}: distributed swap rounds: {} rows in {} blocks, k={}, start '{}' M_max {}, T_sum {} ({} s)", step,
+        n, numBlocks, k, start, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
     long m0 = cur.maxWorkingSet();
     long s0 = cur.sumTraffic();
     List<Map<String, Object>> log = new ArrayList<>();
@@ -260,7 +296,16 @@ public final class MrRefinement {
         fs.delete(candidates.getParent(), true);
       }
     }
-    return new Result(cur.u, cur.rows, cur.workingSets, cur.keys, m0, s0, log);
+    return new Result(cur.u, cur.rows, cur.workingSets, cur.keys, start, m0, s0, starts, log);
+  }
+
+  private static Map<String, Object> startEntry(String name, Measure m) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("start", name);
+    e.put("maxWorkingSet", m.maxWorkingSet());
+    e.put("sumTraffic", m.sumTraffic());
+    e.put("kept", false);
+    return e;
   }
 
   private static String secs(long t0) {
@@ -300,7 +345,7 @@ public final class MrRefinement {
         Jobs.count(job, Counters.COUNTED_PAIRS));
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
-        Jobs.count(job, Counters.KEYS));
+        Jobs.count(job, Counters.KEYS), Jobs.count(job, Counters.WEIGHTED_ROWS));
   }
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */

@@ -213,13 +213,14 @@ public class RefineUTool extends ParsaTool {
       if (tooBig != null) {
         LOG.info("refine-u: does not fit in memory ({}); distributed swap rounds instead", tooBig);
       }
-      if (cl.hasOption("starts") || explicitCycles || multilevel.equals("on")) {
-        LOG.warn("refine-u: --starts, --vcycles, --capped-vcycles and --multilevel need --mode memory; the"
-            + " distributed rounds refine the given start only");
+      if (explicitCycles || multilevel.equals("on")) {
+        LOG.warn("refine-u: --vcycles, --capped-vcycles and --multilevel need --mode memory; the distributed rounds"
+            + " refine the given or the input-order start");
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
-      return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, overwrite);
+      return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
+          overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -366,7 +367,7 @@ public class RefineUTool extends ParsaTool {
 
   /** {@code --mode mapreduce}: the distributed swap rounds ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
-      double[] schedule, int rounds, int reducers, boolean overwrite) throws Exception {
+      double[] schedule, int rounds, int reducers, boolean orderStart, boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
           + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
@@ -376,8 +377,8 @@ public class RefineUTool extends ParsaTool {
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     try {
-      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, schedule,
-          rounds);
+      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
+          schedule, rounds);
       if (res.u().equals(uDir)) {
         fs.mkdirs(tmp);
         for (Path f : Jobs.avroFiles(uDir.getFileSystem(conf), uDir)) {
@@ -400,6 +401,8 @@ public class RefineUTool extends ParsaTool {
       stats.put("reducers", reducers);
       stats.put("rowsPerPart", res.rows());
       stats.put("workingSets", res.workingSets());
+      stats.put("start", res.start());
+      stats.put("starts", res.starts());
       stats.put("startMaxWorkingSet", res.startMaxWorkingSet());
       stats.put("startSumTraffic", res.startSumTraffic());
       stats.put("maxWorkingSet", res.maxWorkingSet());

@@ -179,7 +179,7 @@ class MrRefinementTest {
       Path out = new Path(dir, "refined");
       int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
           "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
-          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2"});
+          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given"});
       assertEquals(0, rc);
       Map<Long, Integer> refined = new HashMap<>();
       for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
@@ -244,5 +244,94 @@ class MrRefinementTest {
     assertNotEquals(0, rc);
     assertTrue(captured.toString().contains("one file per block"), captured.toString());
     assertTrue(!fs.exists(out));
+  }
+
+  /** The MapReduce input-order start equals the in-memory one, for sparse ids spread over a huge range. */
+  @Test
+  void orderStartMatchesTheInMemoryOne() throws Exception {
+    Random rnd = new Random(5);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int[][] shapes = {{7, 200, 3}, {2, 31, 2}, {16, 500, 4}};
+    for (int[] shape : shapes) {
+      int k = shape[0];
+      int n = shape[1];
+      int files = shape[2];
+      Path dir = TestData.tempDir("mr-order");
+      List<GraphRow> rows = new ArrayList<>();
+      Set<Long> used = new HashSet<>();
+      while (rows.size() < n) {
+        // libsvm-like ids (file ordinal << 40 | line), a few huge ones
+        long id = rnd.nextInt(10) == 0 ? Long.MAX_VALUE - rnd.nextInt(1000) : ((long) rnd.nextInt(3) << 40) + rnd.nextInt(5000);
+        if (used.add(id)) {
+          rows.add(TestData.libsvmRow(id, 1 + rnd.nextInt(50)));
+        }
+      }
+      Path blocks = new Path(dir, "blocks");
+      TestData.writeBlocks(fs, blocks, rows, files);
+      Path out = new Path(dir, "order");
+      long[] sizes = OrderStart.build(conf, "test", blocks, new Path(dir, "work"), out, k, n);
+      List<io.parsa.engine.Block> bs = new ArrayList<>();
+      for (Path f : io.parsa.yarn.io.BlockFiles.list(fs, blocks)) {
+        io.parsa.yarn.io.BlockData d = io.parsa.yarn.io.BlockFiles.read(fs, f);
+        bs.add(new io.parsa.engine.Block(d.rowIds, d.rowStart, d.rowKeys, d.weights));
+      }
+      int[][] expected = io.parsa.engine.URefinement.inputOrderStart(k, bs);
+      long[] expectedSizes = new long[k];
+      for (int b = 0; b < bs.size(); b++) {
+        io.parsa.yarn.io.AssignmentFiles.Rows a = io.parsa.yarn.io.AssignmentFiles.read(fs,
+            io.parsa.yarn.io.AssignmentFiles.fileFor(out, b));
+        assertEquals(bs.get(b).numRows(), a.n);
+        for (int r = 0; r < a.n; r++) {
+          assertEquals(bs.get(b).rowId(r), a.ids[r]);
+          assertEquals(expected[b][r], a.parts[r], "k=" + k + " row " + a.ids[r]);
+          expectedSizes[expected[b][r]]++;
+        }
+      }
+      assertArrayEquals(expectedSizes, sizes);
+    }
+  }
+
+  /** Rows whose input order follows their communities: the distributed rounds start from the input order. */
+  @Test
+  void inputOrderWithLocalityIsTheStart() throws Exception {
+    Random rnd = new Random(3);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 4;
+    int n = 160;
+    Path dir = TestData.tempDir("mr-refine-order");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      long id = 10L * i; // input order = id order
+      int community = i * k / n;
+      long[] keys = new long[4];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = community * 100L + rnd.nextInt(60);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      start.put(id, i % k); // blind
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path out = new Path(dir, "refined");
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+        "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", "4", "--mode",
+        "mapreduce", "--rounds", "2"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    assertEquals("order", report.get("start").asText(), report.toString());
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      refined.put(a.getId(), a.getPart());
+    }
+    long[] sizes = sizes(refined, k);
+    for (long s : sizes) {
+      assertEquals(n / k, s);
+    }
+    long given = java.util.Arrays.stream(workingSetsPerPart(keysOf, start, k)).sum();
+    long after = java.util.Arrays.stream(workingSetsPerPart(keysOf, refined, k)).sum();
+    // the input order is the planted partition: each part holds one community, whose keys are among 60
+    assertTrue(after <= k * 60L && after * 2 < given, "sum of working sets " + given + " (blind start) -> " + after);
   }
 }

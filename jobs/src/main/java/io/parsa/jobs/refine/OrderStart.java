@@ -1,0 +1,314 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.avro.GraphRow;
+import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.AvroInputs;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.StringJoiner;
+import org.apache.avro.mapred.AvroKey;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+
+/**
+ * The input-order start of refine-u as MapReduce jobs, equal to the in-memory {@code URefinement.inputOrderStart}:
+ * rows by ascending id (ingest's ids follow the input: file ordinal, then line; or the edge list's vertex) cut into k
+ * runs, row of rank r in part ⌊r·k/n⌋. Nothing is sorted: the k − 1 boundary ids (the ids of ranks ⌈j·n/k⌉) are
+ * found by histogram passes over the ids ({@link HistogramMapper}, {@value #BUCKETS} buckets per searched range, each
+ * pass narrowing every range to one bucket, until each range is a single id), then one map task per block writes the
+ * block's assignment file ({@link AssignMapper}). The driver holds k ranges of {@value #BUCKETS} counts.
+ */
+final class OrderStart {
+
+  /** Buckets per range and pass. */
+  static final int BUCKETS = 1024;
+  /** Ranges searched in a histogram pass: k − 1 (lo, hi) pairs, comma-separated. */
+  static final String RANGES = "parsa.refine-u.mr.order.ranges";
+  /** The k − 1 boundary ids, comma-separated, ascending. */
+  static final String BOUNDS = "parsa.refine-u.mr.order.bounds";
+  /** Part stats of a histogram pass: the counts of range j are entries j·BUCKETS .. (j+1)·BUCKETS − 1. */
+  static final String HISTOGRAM = "histogram";
+  /** Part stats of the first pass: per task its least and largest id (entries 0, 1) and whether it saw one (2). */
+  static final String MIN_MAX = "minMax";
+
+  private OrderStart() {}
+
+  /** Width of one bucket of [lo, hi]: ⌈(hi − lo + 1) / BUCKETS⌉, at least 1 (computed without overflow). */
+  static long width(long lo, long hi) {
+    // hi − lo + 1 can exceed Long.MAX_VALUE for extreme ids: divide first
+    long span = hi - lo; // ≥ 0 and ≤ 2^64 − 1 as unsigned
+    long w = Long.divideUnsigned(span, BUCKETS) + 1;
+    return Math.max(1, w);
+  }
+
+  /** Bucket of id in [lo, hi]. */
+  static int bucket(long id, long lo, long w) {
+    return (int) Long.divideUnsigned(id - lo, w);
+  }
+
+  /**
+   * Writes the input-order start of the {@code n} rows of {@code blocks} into {@code out} (one assignment file per
+   * block) and returns its rows per part (checked against ⌊n/k⌋..⌈n/k⌉ by the caller).
+   */
+  static long[] build(Configuration conf, String step, Path blocks, Path work, Path out, int k, long n)
+      throws Exception {
+    FileSystem fs = work.getFileSystem(conf);
+    // first pass: least and largest id
+    long[] minMax = minMax(conf, step, blocks, new Path(work, "order-ids"), fs);
+    long[] target = new long[k - 1];
+    long[] lo = new long[k - 1];
+    long[] hi = new long[k - 1];
+    long[] below = new long[k - 1];
+    for (int j = 1; j < k; j++) {
+      target[j - 1] = (j * n + k - 1) / k; // ⌈j·n/k⌉
+      lo[j - 1] = minMax[0];
+      hi[j - 1] = minMax[1];
+    }
+    int pass = 0;
+    while (true) {
+      boolean open = false;
+      for (int j = 0; j < k - 1; j++) {
+        open |= lo[j] != hi[j];
+      }
+      if (!open) {
+        break;
+      }
+      long[] h = histogram(conf, step, blocks, new Path(work, "order-hist-" + (++pass)), fs, lo, hi);
+      for (int j = 0; j < k - 1; j++) {
+        if (lo[j] == hi[j]) {
+          continue;
+        }
+        long w = width(lo[j], hi[j]);
+        long seen = below[j];
+        int b = 0;
+        while (seen + h[j * BUCKETS + b] <= target[j]) {
+          seen += h[j * BUCKETS + b];
+          b++;
+          if (b == BUCKETS) {
+            throw new io.parsa.jobs.mr.ConsistencyException(step + ": input-order start: rank " + target[j]
+                + " not found in ids " + lo[j] + ".." + hi[j] + " (ids changed between passes?)");
+          }
+        }
+        below[j] = seen;
+        long newLo = lo[j] + (long) b * w;
+        long newHi = b == BUCKETS - 1 || newLo + w - 1 > hi[j] || newLo + w - 1 < newLo ? hi[j] : newLo + w - 1;
+        lo[j] = newLo;
+        hi[j] = newHi;
+      }
+    }
+    StringJoiner bounds = new StringJoiner(",");
+    for (long b : lo) {
+      bounds.add(Long.toString(b));
+    }
+    Job job = Jobs.newJob(conf, step, "write the input-order start", OrderStart.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.set(BOUNDS, bounds.toString());
+    AlignedJoin.configureBlockTasks(job, blocks, AssignMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputValueClass(NullWritable.class);
+    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    long[] rows = PartStats.sum(PartStats.readPerTask(fs, out), CountMapper.ROWS, k);
+    Jobs.checkEqual(step + ": input-order start rows vs rows", n, Arrays.stream(rows).sum());
+    return rows;
+  }
+
+  private static long[] minMax(Configuration conf, String step, Path blocks, Path dir, FileSystem fs)
+      throws Exception {
+    Job job = Jobs.newJob(conf, step, "input-order start: id range", OrderStart.class);
+    job.getConfiguration().unset(RANGES);
+    scan(job, blocks, dir);
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (Map<String, long[]> t : PartStats.readPerTask(fs, dir).values()) {
+      long[] m = t.get(MIN_MAX);
+      if (m != null && m[2] > 0) {
+        min = Math.min(min, m[0]);
+        max = Math.max(max, m[1]);
+      }
+    }
+    fs.delete(dir, true);
+    return new long[] {min, max};
+  }
+
+  private static long[] histogram(Configuration conf, String step, Path blocks, Path dir, FileSystem fs, long[] lo,
+      long[] hi) throws Exception {
+    Job job = Jobs.newJob(conf, step, "input-order start: id histogram", OrderStart.class);
+    StringJoiner r = new StringJoiner(",");
+    for (int j = 0; j < lo.length; j++) {
+      r.add(Long.toString(lo[j])).add(Long.toString(hi[j]));
+    }
+    job.getConfiguration().set(RANGES, r.toString());
+    scan(job, blocks, dir);
+    long[] h = PartStats.sum(PartStats.readPerTask(fs, dir), HISTOGRAM, lo.length * BUCKETS);
+    fs.delete(dir, true);
+    return h;
+  }
+
+  private static void scan(Job job, Path blocks, Path dir) throws Exception {
+    job.setInputFormatClass(AvroInputs.GraphRows.class);
+    FileInputFormat.addInputPath(job, blocks);
+    job.setMapperClass(HistogramMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputValueClass(NullWritable.class);
+    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, dir);
+    Jobs.run(job);
+  }
+
+  /**
+   * A histogram pass: per searched range [lo, hi] (k − 1 of them, several may be equal), the ids of the split in each
+   * of its {@value #BUCKETS} buckets; without ranges, the split's least and largest id.
+   */
+  public static class HistogramMapper extends Mapper<AvroKey<GraphRow>, NullWritable, NullWritable, NullWritable> {
+    private final PartStats stats = new PartStats();
+    private long[] lo;
+    private long[] hi;
+    private long[] w;
+    private long[] h;
+    private long[] minMax;
+    /** Distinct ranges (ascending lo) and the first target index of each; equal ranges share one histogram. */
+    private long[] dLo;
+    private long[] dHi;
+    private long[] dW;
+    private int[] dFirst;
+    private long[][] dH;
+
+    @Override
+    protected void setup(Context context) {
+      String[] r = context.getConfiguration().getStrings(RANGES);
+      if (r == null) {
+        minMax = stats.array(MIN_MAX, 3);
+        minMax[0] = Long.MAX_VALUE;
+        minMax[1] = Long.MIN_VALUE;
+        return;
+      }
+      int m = r.length / 2;
+      lo = new long[m];
+      hi = new long[m];
+      w = new long[m];
+      for (int j = 0; j < m; j++) {
+        lo[j] = Long.parseLong(r[2 * j]);
+        hi[j] = Long.parseLong(r[2 * j + 1]);
+        w[j] = width(lo[j], hi[j]);
+      }
+      h = stats.array(HISTOGRAM, m * BUCKETS);
+      // ranges are nested or disjoint; count each distinct one once, spread to its targets in cleanup
+      LongArrayList l = new LongArrayList();
+      LongArrayList u = new LongArrayList();
+      IntArrayList first = new IntArrayList();
+      for (int j = 0; j < m; j++) {
+        if (lo[j] == hi[j]) {
+          continue; // resolved
+        }
+        boolean seen = false;
+        for (int t = 0; t < l.size(); t++) {
+          seen |= l.getLong(t) == lo[j] && u.getLong(t) == hi[j];
+        }
+        if (!seen) {
+          l.add(lo[j]);
+          u.add(hi[j]);
+          first.add(j);
+        }
+      }
+      dLo = l.toLongArray();
+      dHi = u.toLongArray();
+      dFirst = first.toIntArray();
+      dW = new long[dLo.length];
+      dH = new long[dLo.length][BUCKETS];
+      for (int t = 0; t < dLo.length; t++) {
+        dW[t] = width(dLo[t], dHi[t]);
+      }
+    }
+
+    @Override
+    protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
+      long id = key.datum().getId();
+      if (minMax != null) {
+        minMax[0] = Math.min(minMax[0], id);
+        minMax[1] = Math.max(minMax[1], id);
+        minMax[2] = 1;
+        return;
+      }
+      for (int t = 0; t < dLo.length; t++) {
+        if (id >= dLo[t] && id <= dHi[t]) {
+          dH[t][bucket(id, dLo[t], dW[t])]++;
+        }
+      }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      if (h != null) {
+        for (int j = 0; j < lo.length; j++) {
+          for (int t = 0; t < dLo.length; t++) {
+            if (dLo[t] == lo[j] && dHi[t] == hi[j]) {
+              System.arraycopy(dH[t], 0, h, j * BUCKETS, BUCKETS);
+            }
+          }
+        }
+      }
+      stats.write(context);
+    }
+  }
+
+  /** One task per block: the block's rows in their input-order parts, written as the block's assignment file. */
+  public static class AssignMapper extends Mapper<AvroKey<GraphRow>, NullWritable, NullWritable, NullWritable> {
+    private final PartStats stats = new PartStats();
+    private final LongArrayList ids = new LongArrayList();
+    private final IntArrayList parts = new IntArrayList();
+    private long[] bounds;
+    private long[] rows;
+
+    @Override
+    protected void setup(Context context) {
+      int k = MrKeys.k(context.getConfiguration());
+      String[] b = context.getConfiguration().getStrings(BOUNDS);
+      bounds = b == null ? new long[0] : Arrays.stream(b).mapToLong(Long::parseLong).toArray();
+      rows = stats.array(CountMapper.ROWS, k);
+    }
+
+    @Override
+    protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
+      long id = key.datum().getId();
+      // part = number of boundary ids ≤ id
+      int p = Arrays.binarySearch(bounds, id);
+      p = p >= 0 ? p + 1 : -p - 1;
+      ids.add(id);
+      parts.add(p);
+      rows[p]++;
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+      Path file = ((FileSplit) context.getInputSplit()).getPath();
+      Configuration conf = context.getConfiguration();
+      int block = BlockFiles.indexOf(file.getFileSystem(conf), file);
+      Path work = FileOutputFormat.getWorkOutputPath(context);
+      AssignmentFiles.write(work.getFileSystem(conf), work, block, context.getTaskAttemptID().getTaskID().getId(),
+          ids.toLongArray(), parts.toIntArray());
+      stats.write(context);
+    }
+  }
+}
