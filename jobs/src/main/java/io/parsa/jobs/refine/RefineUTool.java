@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * system (HDFS on a cluster) into this process — about 4·|V|·k bytes of per-key part counts plus 8 bytes per non-zero
  * and the blocks themselves — and refines here, from several starts, with V-cycles and the multilevel start;
  * <b>mapreduce</b> runs the swap rounds as MapReduce jobs whose tasks each hold one block or one key
- * ({@link MrRefinement}), from the given start only; <b>auto</b> (default) picks memory when the data fits this
- * JVM's heap. Either way rows keep their part counts (every part keeps its row count, up to the one-row slack of
+ * ({@link MrRefinement}), from the given or the input-order start ({@link OrderStart}); <b>auto</b> (default) picks
+ * memory when the data fits this JVM's heap. Either way rows keep their part counts (every part keeps its row count, up to the one-row slack of
  * ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and with the max guard (default) M_max never rises; the output is
  * committed atomically.
  */
@@ -164,8 +164,8 @@ public class RefineUTool extends ParsaTool {
             + " T_sum at most half the given start's), on, off"))
         .addOption(opt("mode", "M", "where the swap rounds run: memory (this JVM: swap rounds, V-cycles, starts),"
             + " mapreduce (distributed: four MapReduce jobs per round, each task holding one block or one key; swap"
-            + " rounds from the given start only), auto (default: memory when the data fits this JVM's heap, else"
-            + " mapreduce)"))
+            + " rounds from the given or the input-order start), auto (default: memory when the data fits this JVM's"
+            + " heap, else mapreduce)"))
         .addOption(opt("reducers", "R", "--mode mapreduce: reducers of the per-key and per-block jobs (default: one"
             + " per 256 MiB of blocks)"))
         .addOption(flag("overwrite", "replace an existing output"));
