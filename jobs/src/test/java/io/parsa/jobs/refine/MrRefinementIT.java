@@ -1,0 +1,81 @@
+package io.parsa.jobs.refine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.parsa.avro.GraphRow;
+import io.parsa.avro.UAssignment;
+import io.parsa.common.JsonFiles;
+import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.TestData;
+import io.parsa.jobs.testing.SharedMiniCluster;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+
+/**
+ * refine-u's distributed rounds on real HDFS and YARN (MiniDFSCluster + MiniYARNCluster): the count, gain, pair and
+ * apply jobs as YARN applications, their tasks reading the blocks and assignment files from HDFS, the shuffle sorting
+ * {@link SwapKey}s by their raw comparator in the task JVMs.
+ */
+class MrRefinementIT {
+
+  @Test
+  void oneRoundOnYarnKeepsEveryRowAndLowersTheTotal() throws Exception {
+    Configuration conf = SharedMiniCluster.get().conf();
+    FileSystem fs = FileSystem.get(conf);
+    Random rnd = new Random(21);
+    int k = 4;
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 400; i++) {
+      long id = 7L * i + 3;
+      int community = rnd.nextInt(k);
+      long[] keys = new long[3 + rnd.nextInt(4)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = community * 50L + rnd.nextInt(50);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      start.put(id, i % k);
+    }
+    Path dir = new Path("/it/refine-mr");
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path out = new Path(dir, "refined");
+    int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+        "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
+        "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2"});
+    assertEquals(0, rc);
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(start.keySet(), refined.keySet());
+    long[] before = new long[k];
+    long[] after = new long[k];
+    start.values().forEach(p -> before[p]++);
+    refined.values().forEach(p -> after[p]++);
+    assertArrayEquals(before, after, "rows per part unchanged");
+    long[] m0 = MrRefinementTest.workingSetsPerPart(keysOf, start, k);
+    long[] m1 = MrRefinementTest.workingSetsPerPart(keysOf, refined, k);
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    for (int i = 0; i < k; i++) {
+      assertEquals(m1[i], report.get("workingSets").get(i).asLong(), "exact working set of part " + i);
+    }
+    assertTrue(Arrays.stream(m1).sum() < Arrays.stream(m0).sum(), report.toString());
+    assertTrue(Arrays.stream(m1).max().getAsLong() <= Arrays.stream(m0).max().getAsLong(), report.toString());
+  }
+}
