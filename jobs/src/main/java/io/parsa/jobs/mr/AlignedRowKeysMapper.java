@@ -26,7 +26,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
   private Long2IntOpenHashMap partOf;
   private long[] rowsPlaced;
   private long[] rowsRandom;
-  private long[] keys = new long[64];
+  private final DistinctKeys distinct = new DistinctKeys();
   private int k;
   private long seed;
 
@@ -59,23 +59,13 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
     int random = Mix.randomRowPart(seed, id, k);
     rowsPlaced[placed]++;
     rowsRandom[random]++;
-    if (keys.length < n) {
-      keys = new long[Math.max(n, 2 * keys.length)];
-    }
-    for (int i = 0; i < n; i++) {
-      keys[i] = ks.get(i);
-    }
-    java.util.Arrays.sort(keys, 0, n);
+    distinct.of(ks);
     outValue.setPair(placed, random);
-    int d = 0;
-    for (int i = 0; i < n; i++) {
-      if (i == 0 || keys[i] != keys[i - 1]) {
-        outKey.set(keys[i]);
-        context.write(outKey, outValue);
-        d++;
-      }
+    for (int i = 0; i < distinct.size(); i++) {
+      outKey.set(distinct.get(i));
+      context.write(outKey, outValue);
     }
-    context.getCounter(RowKeysReducer.Counters.ROW_KEY_PAIRS).increment(d);
+    context.getCounter(RowKeysReducer.Counters.ROW_KEY_PAIRS).increment(distinct.size());
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.parsa.jobs.refine;
 
 import io.parsa.avro.GraphRow;
 import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.DistinctKeys;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
@@ -34,7 +35,7 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   private final IntArrayList pairParts = new IntArrayList();
   private Long2IntOpenHashMap partOf;
   private long[] rows;
-  private long[] keys = new long[64];
+  private final DistinctKeys distinct = new DistinctKeys();
   private int k;
   private int block;
 
@@ -64,22 +65,12 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
     }
     rows[part]++;
-    if (keys.length < n) {
-      keys = new long[Math.max(n, 2 * keys.length)];
+    distinct.of(ks);
+    for (int i = 0; i < distinct.size(); i++) {
+      pairKeys.add(distinct.get(i));
+      pairParts.add(part);
     }
-    for (int i = 0; i < n; i++) {
-      keys[i] = ks.get(i);
-    }
-    java.util.Arrays.sort(keys, 0, n);
-    int d = 0;
-    for (int i = 0; i < n; i++) {
-      if (i == 0 || keys[i] != keys[i - 1]) {
-        pairKeys.add(keys[i]);
-        pairParts.add(part);
-        d++;
-      }
-    }
-    context.getCounter(MrRefinement.Counters.ROW_KEY_PAIRS).increment(d);
+    context.getCounter(MrRefinement.Counters.ROW_KEY_PAIRS).increment(distinct.size());
   }
 
   @Override

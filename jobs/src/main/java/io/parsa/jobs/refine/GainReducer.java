@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import io.parsa.jobs.mr.DistinctKeys;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
@@ -41,7 +42,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   private Path uDir;
   private FileSystem blocksFs;
   private FileSystem uFs;
-  private long[] keys = new long[64];
+  private final DistinctKeys distinct = new DistinctKeys();
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -100,20 +101,11 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
         continue;
       }
-      int from = d.rowStart[r];
-      int n = d.rowStart[r + 1] - from;
-      if (keys.length < n) {
-        keys = new long[Math.max(n, 2 * keys.length)];
-      }
-      System.arraycopy(d.rowKeys, from, keys, 0, n);
-      Arrays.sort(keys, 0, n);
+      distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
       gains.begin(part);
       boolean complete = true;
-      for (int i = 0; i < n; i++) {
-        if (i > 0 && keys[i] == keys[i - 1]) {
-          continue;
-        }
-        int j = index.get(keys[i]);
+      for (int i = 0; i < distinct.size(); i++) {
+        int j = index.get(distinct.get(i));
         if (j < 0) {
           complete = false;
           continue;
