@@ -151,7 +151,8 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
-            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS))
+            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS + " (--mode mapreduce: the start that"
+            + " measures better on M_max and T_sum is refined)"))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
