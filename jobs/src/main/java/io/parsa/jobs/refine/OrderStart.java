@@ -39,11 +39,11 @@ final class OrderStart {
 
   /** Buckets per range and pass. */
   static final int BUCKETS = 1024;
-  /** Ranges searched in a histogram pass: k − 1 (lo, hi) pairs, comma-separated. */
+  /** Ranges searched in a histogram pass: distinct (lo, hi) pairs, comma-separated. */
   static final String RANGES = "parsa.refine-u.mr.order.ranges";
   /** The k − 1 boundary ids, comma-separated, ascending. */
   static final String BOUNDS = "parsa.refine-u.mr.order.bounds";
-  /** Part stats of a histogram pass: the counts of range j are entries j·BUCKETS .. (j+1)·BUCKETS − 1. */
+  /** Part stats of a histogram pass: the counts of range t are entries t·BUCKETS .. (t+1)·BUCKETS − 1. */
   static final String HISTOGRAM = "histogram";
   /** Part stats of the first pass: per task its least and largest id (entries 0, 1) and whether it saw one (2). */
   static final String MIN_MAX = "minMax";
@@ -90,16 +90,36 @@ final class OrderStart {
       if (!open) {
         break;
       }
-      long[] h = histogram(conf, step, blocks, new Path(work, "order-hist-" + (++pass)), fs, lo, hi);
+      // the open targets' ranges, each distinct range searched once (ranges are equal or disjoint: every pass
+      // narrows a range to one of its buckets)
+      LongArrayList rangeLo = new LongArrayList();
+      LongArrayList rangeHi = new LongArrayList();
+      int[] range = new int[k - 1];
+      for (int j = 0; j < k - 1; j++) {
+        range[j] = -1;
+        for (int t = 0; t < rangeLo.size() && range[j] < 0; t++) {
+          if (rangeLo.getLong(t) == lo[j] && rangeHi.getLong(t) == hi[j]) {
+            range[j] = t;
+          }
+        }
+        if (range[j] < 0 && lo[j] != hi[j]) {
+          range[j] = rangeLo.size();
+          rangeLo.add(lo[j]);
+          rangeHi.add(hi[j]);
+        }
+      }
+      long[] h = histogram(conf, step, blocks, new Path(work, "order-hist-" + (++pass)), fs, rangeLo.toLongArray(),
+          rangeHi.toLongArray());
       for (int j = 0; j < k - 1; j++) {
         if (lo[j] == hi[j]) {
           continue;
         }
         long w = width(lo[j], hi[j]);
+        int base = range[j] * BUCKETS;
         long seen = below[j];
         int b = 0;
-        while (seen + h[j * BUCKETS + b] <= target[j]) {
-          seen += h[j * BUCKETS + b];
+        while (seen + h[base + b] <= target[j]) {
+          seen += h[base + b];
           b++;
           if (b == BUCKETS) {
             throw new io.parsa.jobs.mr.ConsistencyException(step + ": input-order start: rank " + target[j]
@@ -178,8 +198,8 @@ final class OrderStart {
   }
 
   /**
-   * A histogram pass: per searched range [lo, hi] (k − 1 of them, several may be equal), the ids of the split in each
-   * of its {@value #BUCKETS} buckets; without ranges, the split's least and largest id.
+   * A histogram pass: per searched range [lo, hi] (distinct and disjoint), the ids of the split in each of its
+   * {@value #BUCKETS} buckets; without ranges, the split's least and largest id.
    */
   public static class HistogramMapper extends Mapper<AvroKey<GraphRow>, NullWritable, NullWritable, NullWritable> {
     private final PartStats stats = new PartStats();
@@ -188,12 +208,6 @@ final class OrderStart {
     private long[] w;
     private long[] h;
     private long[] minMax;
-    /** Distinct ranges (ascending lo) and the first target index of each; equal ranges share one histogram. */
-    private long[] dLo;
-    private long[] dHi;
-    private long[] dW;
-    private int[] dFirst;
-    private long[][] dH;
 
     @Override
     protected void setup(Context context) {
@@ -208,38 +222,12 @@ final class OrderStart {
       lo = new long[m];
       hi = new long[m];
       w = new long[m];
-      for (int j = 0; j < m; j++) {
-        lo[j] = Long.parseLong(r[2 * j]);
-        hi[j] = Long.parseLong(r[2 * j + 1]);
-        w[j] = width(lo[j], hi[j]);
+      for (int t = 0; t < m; t++) {
+        lo[t] = Long.parseLong(r[2 * t]);
+        hi[t] = Long.parseLong(r[2 * t + 1]);
+        w[t] = width(lo[t], hi[t]);
       }
       h = stats.array(HISTOGRAM, m * BUCKETS);
-      // ranges are nested or disjoint; count each distinct one once, spread to its targets in cleanup
-      LongArrayList l = new LongArrayList();
-      LongArrayList u = new LongArrayList();
-      IntArrayList first = new IntArrayList();
-      for (int j = 0; j < m; j++) {
-        if (lo[j] == hi[j]) {
-          continue; // resolved
-        }
-        boolean seen = false;
-        for (int t = 0; t < l.size(); t++) {
-          seen |= l.getLong(t) == lo[j] && u.getLong(t) == hi[j];
-        }
-        if (!seen) {
-          l.add(lo[j]);
-          u.add(hi[j]);
-          first.add(j);
-        }
-      }
-      dLo = l.toLongArray();
-      dHi = u.toLongArray();
-      dFirst = first.toIntArray();
-      dW = new long[dLo.length];
-      dH = new long[dLo.length][BUCKETS];
-      for (int t = 0; t < dLo.length; t++) {
-        dW[t] = width(dLo[t], dHi[t]);
-      }
     }
 
     @Override
@@ -251,24 +239,16 @@ final class OrderStart {
         minMax[2] = 1;
         return;
       }
-      for (int t = 0; t < dLo.length; t++) {
-        if (id >= dLo[t] && id <= dHi[t]) {
-          dH[t][bucket(id, dLo[t], dW[t])]++;
+      for (int t = 0; t < lo.length; t++) {
+        if (id >= lo[t] && id <= hi[t]) {
+          h[t * BUCKETS + bucket(id, lo[t], w[t])]++;
+          break; // disjoint ranges
         }
       }
     }
 
     @Override
     protected void cleanup(Context context) throws IOException, InterruptedException {
-      if (h != null) {
-        for (int j = 0; j < lo.length; j++) {
-          for (int t = 0; t < dLo.length; t++) {
-            if (dLo[t] == lo[j] && dHi[t] == hi[j]) {
-              System.arraycopy(dH[t], 0, h, j * BUCKETS, BUCKETS);
-            }
-          }
-        }
-      }
       stats.write(context);
     }
   }
