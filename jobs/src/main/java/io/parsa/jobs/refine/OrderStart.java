@@ -28,8 +28,8 @@ import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
 /**
- * The input-order start of refine-u as MapReduce jobs, equal to the in-memory {@code URefinement.inputOrderStart}:
- * rows by ascending id (ingest's ids follow the input: file ordinal, then line; or the edge list's vertex) cut into k
+ * The input-order start of refine-u as MapReduce jobs, equal to the in-memory
+ * {@code URefinement.inputOrderStart}: rows by ascending id (ingest's ids follow the input: file ordinal, then line; or the edge list's vertex) cut into k
  * runs, row of rank r in part ⌊r·k/n⌋. Nothing is sorted: the k − 1 boundary ids (the ids of ranks ⌈j·n/k⌉) are
  * found by histogram passes over the ids ({@link HistogramMapper}, {@value #BUCKETS} buckets per searched range, each
  * pass narrowing every range to one bucket, until each range is a single id), then one map task per block writes the

@@ -44,9 +44,9 @@ import org.slf4j.LoggerFactory;
  * and the blocks themselves — and refines here, from several starts, with V-cycles and the multilevel start;
  * <b>mapreduce</b> runs the swap rounds as MapReduce jobs whose tasks each hold one block or one key
  * ({@link MrRefinement}), from the given or the input-order start ({@link OrderStart}); <b>auto</b> (default) picks
- * memory when the data fits this JVM's heap. Either way rows keep their part counts (every part keeps its row count, up to the one-row slack of
- * ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and with the max guard (default) M_max never rises; the output is
- * committed atomically.
+ * memory when the data fits this JVM's heap. Either way rows keep their part counts (every part keeps its row count,
+ * up to the one-row slack of ⌈n/k⌉ vs ⌊n/k⌋), no row is lost or duplicated, and with the max guard (default; always
+ * in mapreduce mode) M_max never rises; the output is committed atomically.
  */
 public class RefineUTool extends ParsaTool {
 
@@ -151,8 +151,8 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
-            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS + " (--mode mapreduce: the start that"
-            + " measures better on M_max and T_sum is refined)"))
+            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
+            + " (--mode mapreduce: the start that measures better on M_max and T_sum is refined)"))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
@@ -217,6 +217,10 @@ public class RefineUTool extends ParsaTool {
       if (explicitCycles || multilevel.equals("on")) {
         LOG.warn("refine-u: --vcycles, --capped-vcycles and --multilevel need --mode memory; the distributed rounds"
             + " refine the given or the input-order start");
+      }
+      if (!guard) {
+        LOG.warn("refine-u: --no-max-guard needs --mode memory; the distributed rounds never keep a round that raises"
+            + " M_max");
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);

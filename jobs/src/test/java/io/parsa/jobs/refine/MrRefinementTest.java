@@ -261,7 +261,8 @@ class MrRefinementTest {
       Set<Long> used = new HashSet<>();
       while (rows.size() < n) {
         // libsvm-like ids (file ordinal << 40 | line), a few huge ones
-        long id = rnd.nextInt(10) == 0 ? Long.MAX_VALUE - rnd.nextInt(1000) : ((long) rnd.nextInt(3) << 40) + rnd.nextInt(5000);
+        long id = rnd.nextInt(10) == 0 ? Long.MAX_VALUE - rnd.nextInt(1000)
+            : ((long) rnd.nextInt(3) << 40) + rnd.nextInt(5000);
         if (used.add(id)) {
           rows.add(TestData.libsvmRow(id, 1 + rnd.nextInt(50)));
         }
@@ -316,9 +317,9 @@ class MrRefinementTest {
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
     Path out = new Path(dir, "refined");
-    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
-        "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", "4", "--mode",
-        "mapreduce", "--rounds", "2"}));
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", "4", "--mode", "mapreduce", "--rounds", "2"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertEquals("order", report.get("start").asText(), report.toString());
     Map<Long, Integer> refined = new HashMap<>();
