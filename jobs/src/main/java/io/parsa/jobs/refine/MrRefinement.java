@@ -124,17 +124,12 @@ public final class MrRefinement {
     }
   }
 
-  /** The outcome: the refined assignment's directory (the input's if no round was kept) and every round's log. */
-  public record Result(Path u, long[] rows, long[] workingSets, long keys, String start, long startMaxWorkingSet,
-      long startSumTraffic, List<Map<String, Object>> starts, List<Map<String, Object>> log) {
-    public long maxWorkingSet() {
-      return Arrays.stream(workingSets).max().orElse(0);
-    }
-
-    public long sumTraffic() {
-      return 2 * (Arrays.stream(workingSets).sum() - keys);
-    }
-  }
+  /**
+   * The outcome: {@code end} is the refined assignment as last measured (its directory is the input's if no round
+   * was kept), with the start it came from and every round's log.
+   */
+  record Result(Measure end, String start, long startMaxWorkingSet, long startSumTraffic,
+      List<Map<String, Object>> starts, List<Map<String, Object>> log) {}
 
   private final Configuration conf;
   private final String step;
@@ -169,7 +164,7 @@ public final class MrRefinement {
    * {@code orderStart}, from the input-order start ({@link OrderStart}) if it measures better: smaller
    * M_max / (least M_max) + T_sum / (least T_sum) of the two (the in-memory rule without its T_max term).
    */
-  public Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
+  Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -296,7 +291,7 @@ public final class MrRefinement {
         fs.delete(candidates.getParent(), true);
       }
     }
-    return new Result(cur.u, cur.rows, cur.workingSets, cur.keys, start, m0, s0, starts, log);
+    return new Result(cur, start, m0, s0, starts, log);
   }
 
   private static Map<String, Object> startEntry(String name, Measure m) {

@@ -384,15 +384,16 @@ public class RefineUTool extends ParsaTool {
     try {
       MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
           schedule, rounds);
-      if (res.u().equals(uDir)) {
+      MrRefinement.Measure end = res.end();
+      if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);
         for (Path f : Jobs.avroFiles(uDir.getFileSystem(conf), uDir)) {
           org.apache.hadoop.fs.FileUtil.copy(uDir.getFileSystem(conf), f, fs, new Path(tmp, f.getName()), false,
               conf);
         }
       } else {
-        if (!fs.rename(res.u(), tmp)) {
-          throw new IOException("could not rename " + res.u() + " to " + tmp);
+        if (!fs.rename(end.u(), tmp)) {
+          throw new IOException("could not rename " + end.u() + " to " + tmp);
         }
         io.parsa.jobs.mr.PartStats.delete(fs, tmp);
         fs.delete(new Path(tmp, OutputPaths.SUCCESS), false);
@@ -401,24 +402,24 @@ public class RefineUTool extends ParsaTool {
       Map<String, Object> stats = new LinkedHashMap<>();
       stats.put("k", k);
       stats.put("mode", "mapreduce");
-      stats.put("rows", Arrays.stream(res.rows()).sum());
+      stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
-      stats.put("rowsPerPart", res.rows());
-      stats.put("workingSets", res.workingSets());
+      stats.put("rowsPerPart", end.rows());
+      stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());
       stats.put("starts", res.starts());
       stats.put("startMaxWorkingSet", res.startMaxWorkingSet());
       stats.put("startSumTraffic", res.startSumTraffic());
-      stats.put("maxWorkingSet", res.maxWorkingSet());
-      stats.put("sumTraffic", res.sumTraffic());
+      stats.put("maxWorkingSet", end.maxWorkingSet());
+      stats.put("sumTraffic", end.sumTraffic());
       stats.put("refineSeconds", secs);
       stats.put("rounds", res.log());
       JsonFiles.write(fs, new Path(tmp, "_refine.json"), stats);
       OutputPaths.commit(fs, tmp, out, overwrite);
       LOG.info("refine-u: distributed swap rounds in {} s -> {}: M_max {} -> {}, T_sum {} -> {}",
-          String.format("%.2f", secs), out, res.startMaxWorkingSet(), res.maxWorkingSet(), res.startSumTraffic(),
-          res.sumTraffic());
+          String.format("%.2f", secs), out, res.startMaxWorkingSet(), end.maxWorkingSet(), res.startSumTraffic(),
+          end.sumTraffic());
       return 0;
     } finally {
       OutputPaths.discard(fs, tmp);
