@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -348,11 +347,7 @@ public final class MrRefinement {
     Job job = Jobs.newJob(conf, step, "rate each row's best move", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    StringJoiner w = new StringJoiner(",");
-    for (double x : weights) {
-      w.add(Double.toString(x));
-    }
-    c.set(GainReducer.WEIGHTS, w.toString());
+    c.setStrings(GainReducer.WEIGHTS, Arrays.stream(weights).mapToObj(Double::toString).toArray(String[]::new));
     c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
     c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());
     Jobs.readsInTasks(job, blocks, m.u);
@@ -375,23 +370,20 @@ public final class MrRefinement {
   }
 
   /** Each part's growth budget per pair: an equal share of its headroom under the largest working set. */
-  private String budgets(long[] workingSets) {
+  private String[] budgets(long[] workingSets) {
     long max = Arrays.stream(workingSets).max().orElse(0);
-    StringJoiner b = new StringJoiner(",");
-    for (long m : workingSets) {
-      b.add(Long.toString((max - m) / Math.max(1, k - 1)));
-    }
-    return b.toString();
+    return Arrays.stream(workingSets).mapToObj(m -> Long.toString((max - m) / Math.max(1, k - 1)))
+        .toArray(String[]::new);
   }
 
   /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
-  private long[] pair(Path candidates, long maxPairs, String budget, boolean safe) throws Exception {
+  private long[] pair(Path candidates, long maxPairs, String[] budget, boolean safe) throws Exception {
     Path out = new Path(candidates.getParent(), "moves");
     fs.delete(out, true);
     Job job = Jobs.newJob(conf, step, "pair swaps per part pair", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setLong(PairReducer.MAX_PAIRS, maxPairs);
-    c.set(PairReducer.BUDGET, budget);
+    c.setStrings(PairReducer.BUDGET, budget);
     c.setBoolean(PairReducer.SAFE, safe);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, candidates);

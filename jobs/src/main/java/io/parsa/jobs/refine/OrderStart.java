@@ -13,7 +13,6 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.StringJoiner;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -133,14 +132,10 @@ final class OrderStart {
         hi[j] = newHi;
       }
     }
-    StringJoiner bounds = new StringJoiner(",");
-    for (long b : lo) {
-      bounds.add(Long.toString(b));
-    }
     Job job = Jobs.newJob(conf, step, "write the input-order start", OrderStart.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    c.set(BOUNDS, bounds.toString());
+    c.setStrings(BOUNDS, Arrays.stream(lo).mapToObj(Long::toString).toArray(String[]::new));
     AlignedJoin.configureBlockTasks(job, blocks, AssignMapper.class);
     job.setNumReduceTasks(0);
     job.setOutputKeyClass(NullWritable.class);
@@ -174,11 +169,12 @@ final class OrderStart {
   private static long[] histogram(Configuration conf, String step, Path blocks, Path dir, FileSystem fs, long[] lo,
       long[] hi) throws Exception {
     Job job = Jobs.newJob(conf, step, "input-order start: id histogram", OrderStart.class);
-    StringJoiner r = new StringJoiner(",");
-    for (int j = 0; j < lo.length; j++) {
-      r.add(Long.toString(lo[j])).add(Long.toString(hi[j]));
+    String[] r = new String[2 * lo.length];
+    for (int t = 0; t < lo.length; t++) {
+      r[2 * t] = Long.toString(lo[t]);
+      r[2 * t + 1] = Long.toString(hi[t]);
     }
-    job.getConfiguration().set(RANGES, r.toString());
+    job.getConfiguration().setStrings(RANGES, r);
     scan(job, blocks, dir);
     long[] h = PartStats.sum(PartStats.readPerTask(fs, dir), HISTOGRAM, lo.length * BUCKETS);
     fs.delete(dir, true);
