@@ -61,12 +61,6 @@ public final class KeyCounts implements Writable {
     n++;
   }
 
-  /** Rows of {@code part} that use the key (0 if none), by binary search over the ascending parts. */
-  public int countOf(int part) {
-    int t = Arrays.binarySearch(parts, 0, n, part);
-    return t >= 0 ? counts[t] : 0;
-  }
-
   @Override
   public void write(DataOutput out) throws IOException {
     WritableUtils.writeVLong(out, key);
