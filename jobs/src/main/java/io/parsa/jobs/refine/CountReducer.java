@@ -11,15 +11,13 @@ import org.apache.hadoop.mapreduce.Reducer;
 
 /**
  * Count job, reduce side: per key, its rows per part summed over the blocks, sent to every block that uses it
- * (output key: the block) for the gain job. Part stats: the working sets M_i (keys that part i's rows use) and the
- * keys used by part i alone. Memory: k counts and the key's blocks.
+ * (output key: the block) for the gain job. Part stats: the working sets M_i (keys that part i's rows use).
+ * Memory: k counts and the key's blocks.
  */
-public class CountReducer extends Reducer<LongWritable, KeyCounts, org.apache.hadoop.io.IntWritable, KeyCounts> {
+public class CountReducer extends Reducer<LongWritable, KeyCounts, IntWritable, KeyCounts> {
 
   /** Part stats: |N(U_i)|. */
   public static final String WORKING_SET = "workingSet";
-  /** Part stats: keys used by part i alone. */
-  public static final String SINGLES = "singles";
 
   private final PartStats stats = new PartStats();
   private final IntArrayList blocks = new IntArrayList();
@@ -28,7 +26,6 @@ public class CountReducer extends Reducer<LongWritable, KeyCounts, org.apache.ha
   private int[] count;
   private int[] touched;
   private long[] workingSet;
-  private long[] singles;
 
   @Override
   protected void setup(Context context) {
@@ -36,7 +33,6 @@ public class CountReducer extends Reducer<LongWritable, KeyCounts, org.apache.ha
     count = new int[k];
     touched = new int[k];
     workingSet = stats.array(WORKING_SET, k);
-    singles = stats.array(SINGLES, k);
   }
 
   @Override
@@ -63,9 +59,6 @@ public class CountReducer extends Reducer<LongWritable, KeyCounts, org.apache.ha
       out.add(p, count[p]);
       workingSet[p]++;
       count[p] = 0;
-    }
-    if (n == 1) {
-      singles[touched[0]]++;
     }
     context.getCounter(MrRefinement.Counters.KEYS).increment(1);
     context.getCounter(MrRefinement.Counters.COUNTED_PAIRS).increment(pairs);
