@@ -124,6 +124,24 @@ public final class AlignedJoin {
     return partOf;
   }
 
+  /**
+   * In a map task of a map-side join: the part of {@code row} from the block's assignments ({@link #loadAssignments}),
+   * or -1 if it has none, counting ROWS_IN, NONZEROS_IN and JOINED_ROWS or ROW_WITHOUT_ASSIGNMENT. Each assignment is
+   * used once: a second row with the same id finds it gone and counts as a row without assignment.
+   */
+  public static int join(TaskInputOutputContext<?, ?, ?, ?> context, Long2IntOpenHashMap partOf, GraphRow row) {
+    context.getCounter(JoinCounters.ROWS_IN).increment(1);
+    context.getCounter(JoinCounters.NONZEROS_IN).increment(row.getKeys().size());
+    int part = partOf.remove(row.getId());
+    context.getCounter(part < 0 ? JoinCounters.ROW_WITHOUT_ASSIGNMENT : JoinCounters.JOINED_ROWS).increment(1);
+    return part;
+  }
+
+  /** In a map task's cleanup: the assignments no row met, counted as ASSIGNMENT_WITHOUT_ROW. */
+  public static void finish(TaskInputOutputContext<?, ?, ?, ?> context, Long2IntOpenHashMap partOf) {
+    context.getCounter(JoinCounters.ASSIGNMENT_WITHOUT_ROW).increment(partOf.size());
+  }
+
   /** Fails unless every row met exactly one assignment and vice versa. Returns the number of rows. */
   public static long check(Job job) throws IOException {
     Jobs.checkZero(job, JoinCounters.ROW_WITHOUT_ASSIGNMENT, JoinCounters.ASSIGNMENT_WITHOUT_ROW,

@@ -3,7 +3,6 @@ package io.parsa.jobs.mr;
 import io.parsa.avro.GraphRow;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
-import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -43,23 +42,14 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
   protected void map(AvroKey<GraphRow> key, NullWritable value, Context context)
       throws IOException, InterruptedException {
     GraphRow row = key.datum();
-    long id = row.getId();
-    List<Long> ks = row.getKeys();
-    int n = ks.size();
-    context.getCounter(JoinCounters.ROWS_IN).increment(1);
-    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
-    // each assignment is used once: a second row with this id finds it gone (counted as a duplicate row by the
-    // check below, since rows without any assignment are counted separately)
-    int placed = partOf.remove(id);
+    int placed = AlignedJoin.join(context, partOf, row);
     if (placed < 0) {
-      context.getCounter(JoinCounters.ROW_WITHOUT_ASSIGNMENT).increment(1);
       return;
     }
-    context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
-    int random = Mix.randomRowPart(seed, id, k);
+    int random = Mix.randomRowPart(seed, row.getId(), k);
     rowsPlaced[placed]++;
     rowsRandom[random]++;
-    distinct.of(ks);
+    distinct.of(row.getKeys());
     outValue.setPair(placed, random);
     for (int i = 0; i < distinct.size(); i++) {
       outKey.set(distinct.get(i));
@@ -70,7 +60,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
 
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
-    context.getCounter(JoinCounters.ASSIGNMENT_WITHOUT_ROW).increment(partOf.size());
+    AlignedJoin.finish(context, partOf);
     stats.write(context);
   }
 }

@@ -3,7 +3,6 @@ package io.parsa.jobs.refine;
 import io.parsa.avro.GraphRow;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.DistinctKeys;
-import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.yarn.io.BlockFiles;
@@ -11,7 +10,6 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
-import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -51,21 +49,15 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   @Override
   protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
     GraphRow row = key.datum();
-    List<Long> ks = row.getKeys();
-    int n = ks.size();
-    context.getCounter(JoinCounters.ROWS_IN).increment(1);
-    context.getCounter(JoinCounters.NONZEROS_IN).increment(n);
-    int part = partOf.remove(row.getId());
+    int part = AlignedJoin.join(context, partOf, row);
     if (part < 0) {
-      context.getCounter(JoinCounters.ROW_WITHOUT_ASSIGNMENT).increment(1);
       return;
     }
-    context.getCounter(JoinCounters.JOINED_ROWS).increment(1);
     if (row.getWeight() != null) {
       context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
     }
     rows[part]++;
-    distinct.of(ks);
+    distinct.of(row.getKeys());
     for (int i = 0; i < distinct.size(); i++) {
       pairKeys.add(distinct.get(i));
       pairParts.add(part);
@@ -75,7 +67,7 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
 
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
-    context.getCounter(JoinCounters.ASSIGNMENT_WITHOUT_ROW).increment(partOf.size());
+    AlignedJoin.finish(context, partOf);
     int m = pairKeys.size();
     long[] ks = pairKeys.elements();
     int[] ps = pairParts.elements();
