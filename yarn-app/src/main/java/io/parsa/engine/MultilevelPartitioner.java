@@ -40,17 +40,22 @@ import java.util.function.Consumer;
  */
 public final class MultilevelPartitioner {
 
-  /** Tuning of one run. */
-  public record Settings(int maxNetSize, int coarsestPerPart, double imbalance, int initialTries, int refineRounds,
-      int fmPasses, long seed) {
-    /** The defaults, chosen by measurement (docs/quality.md). */
+  /**
+   * Tuning of one run. A fresh partition coarsens to {@code coarsestPerPart}·k vertices and places the coarsest
+   * level by the best of {@code initialTries}; a V-cycle (which keeps the given parts at its coarsest level) stops
+   * coarsening at {@code vcyclePerPart}·k.
+   */
+  public record Settings(int maxNetSize, int coarsestPerPart, int vcyclePerPart, double imbalance, int initialTries,
+      int refineRounds, int fmPasses, long seed) {
+    /** The defaults, chosen by measurement (docs/quality.md §7 and §9). */
     public static Settings defaults() {
-      return new Settings(300, 160, 0.03, 8, 8, 4, 1);
+      return new Settings(300, 10, 160, 0.03, 128, 8, 4, 1);
     }
 
     /** The same settings with another seed. */
     public Settings withSeed(long s) {
-      return new Settings(maxNetSize, coarsestPerPart, imbalance, initialTries, refineRounds, fmPasses, s);
+      return new Settings(maxNetSize, coarsestPerPart, vcyclePerPart, imbalance, initialTries, refineRounds, fmPasses,
+          s);
     }
   }
 
@@ -180,7 +185,7 @@ public final class MultilevelPartitioner {
     List<Level> levels = new ArrayList<>();
     levels.add(fine);
     long total = fine.totalWeight();
-    int limit = Math.max(2 * k, settings.coarsestPerPart() * k);
+    int limit = Math.max(2 * k, (given == null ? settings.coarsestPerPart() : settings.vcyclePerPart()) * k);
     int maxWeight = (int) Math.max(1, Math.ceil(1.5 * total / limit));
     int[] restrict = given;
     while (levels.get(levels.size() - 1).n > limit) {
@@ -220,8 +225,17 @@ public final class MultilevelPartitioner {
         fp[v] = part[coarse.fineToCoarse[v]];
       }
       part = fp;
-      refine(finer, part, cap, floorCap, settings.refineRounds(), rnd);
-      fm(finer, part, cap, floorCap, settings.fmPasses());
+      long levelCap = cap;
+      if (given == null) {
+        // a fresh partition: the allowed imbalance shrinks level by level towards the finest one (ε·l/L, and ε/2L
+        // there), so the final exact balancing has little left to undo (on cnr-2000 it had cost 25–35 % of the
+        // connectivity at a fixed ε)
+        double eps = settings.imbalance() * Math.max(0.5, l - 1) / (levels.size() - 1);
+        levelCap = capOf(total, eps);
+        balance(finer, part, levelCap, floorCap);
+      }
+      refine(finer, part, levelCap, floorCap, settings.refineRounds(), rnd);
+      fm(finer, part, levelCap, floorCap, settings.fmPasses());
     }
     if (levels.size() == 1) {
       refine(fine, part, cap, floorCap, settings.refineRounds(), rnd);
@@ -276,6 +290,34 @@ public final class MultilevelPartitioner {
             touched[nt++] = c;
           }
           rating[c] += s;
+        }
+      }
+      if (nt == 0) {
+        // every key of u is used by more rows than are rated (a page linked only from hubs): rate a bounded window
+        // of each such key's rows, so these rows still cluster with rows sharing their keys instead of staying
+        // single and stalling the coarsening
+        for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
+          int e = h.vNets[t];
+          int sz = h.netSize(e);
+          if (sz <= maxNet) {
+            continue;
+          }
+          double s = 1.0 / (sz - 1);
+          int from = rnd.nextInt(sz);
+          for (int i = 0; i < LARGE_NET_SCAN; i++) {
+            int v = h.nPins[h.nStart[e] + (from + i) % sz];
+            if (v == u) {
+              continue;
+            }
+            int c = cluster[v] == -1 ? v : cluster[v];
+            if (restrict != null && restrict[c] != restrict[u]) {
+              continue;
+            }
+            if (rating[c] == 0) {
+              touched[nt++] = c;
+            }
+            rating[c] += s;
+          }
         }
       }
       int best = -1;
@@ -725,6 +767,8 @@ public final class MultilevelPartitioner {
   private static final long NO_MOVE = Long.MIN_VALUE;
   /** Coarsening stops when a level has fewer than this share of vertices less than the one before. */
   private static final double MIN_SHRINK = 0.01;
+  /** Rows of a key above the rated size looked at for a row whose keys are all that large. */
+  private static final int LARGE_NET_SCAN = 64;
   /** Largest coarsest level placed by greedy growing. */
   private static final int GROW_LIMIT = 20_000;
   /** FM recomputes the gains of the rows of keys up to this size after a move (larger keys: lazily). */
@@ -750,9 +794,15 @@ public final class MultilevelPartitioner {
 
   /** Moves rows, cheapest first, until every part has ⌊n/k⌋ or ⌈n/k⌉ rows (unit weights). */
   private void balance(Level h, int[] part) {
+    balance(h, part, (h.n + k - 1) / k, h.n / k);
+  }
+
+  /**
+   * Moves vertices, cheapest first, until every part weighs at most {@code ceil} and at least {@code floor} (or no
+   * vertex fits anywhere: a coarse level whose vertices are too heavy for the bounds is left as close as it gets).
+   */
+  private void balance(Level h, int[] part, long ceil, long floor) {
     int n = h.n;
-    int floor = n / k;
-    int ceil = (n + k - 1) / k;
     State st = new State(h, part);
     long[] size = st.weight;
     while (true) {
@@ -778,8 +828,14 @@ public final class MultilevelPartitioner {
           recv[nr++] = p;
         }
       }
-      int[] rows = new int[(int) size[donor]];
       int nd = 0;
+      for (int v = 0; v < n; v++) {
+        if (part[v] == donor) {
+          nd++;
+        }
+      }
+      int[] rows = new int[nd];
+      nd = 0;
       for (int v = 0; v < n; v++) {
         if (part[v] == donor) {
           rows[nd++] = v;
@@ -817,20 +873,30 @@ public final class MultilevelPartitioner {
         int i = idx / nr;
         int j = idx % nr;
         int v = rows[i];
-        if (gone[i] || room[j] == 0
+        int w = h.weight[v];
+        if (gone[i] || room[j] < w || (w > shed && w > 1)
             || (mCap != Long.MAX_VALUE && st.m[recv[j]] + newKeys(st, v, recv[j]) > mCap)) {
           continue;
         }
         st.move(v, recv[j]);
         gone[i] = true;
-        room[j]--;
-        shed--;
+        room[j] -= w;
+        shed -= w;
         movedAny++;
       }
       if (movedAny == 0) {
-        // every move would cross the cap: balance comes first, the cheapest one is made
-        int idx = (int) cand[0];
-        st.move(rows[idx / nr], recv[idx % nr]);
+        // every move would cross the working-set cap: balance comes first, the cheapest that fits is made
+        boolean moved = false;
+        for (int x = 0; x < c && !moved; x++) {
+          int idx = (int) cand[x];
+          if (room[idx % nr] >= h.weight[rows[idx / nr]]) {
+            st.move(rows[idx / nr], recv[idx % nr]);
+            moved = true;
+          }
+        }
+        if (!moved) {
+          return; // no vertex of the heaviest part fits into any lighter one (coarse levels only)
+        }
       }
     }
   }

@@ -154,8 +154,10 @@ class MultilevelPartitionerTest {
       List<Block> blocks = planted(rnd, rows, 1 + rnd.nextInt(6), 5 + rnd.nextInt(50), 1 + rnd.nextInt(6),
           rnd.nextDouble(), 1 + rnd.nextInt(4), groupOf);
       MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
-      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(d.maxNetSize(), 1 + rnd.nextInt(40),
-          rnd.nextDouble() * 0.2, 1 + rnd.nextInt(4), d.refineRounds(), rnd.nextInt(3), rnd.nextLong());
+      // small rated key sizes too, so rows whose keys are all larger take the bounded-window rating
+      MultilevelPartitioner.Settings s = new MultilevelPartitioner.Settings(2 + rnd.nextInt(d.maxNetSize()),
+          1 + rnd.nextInt(40), 1 + rnd.nextInt(40), rnd.nextDouble() * 0.2, 1 + rnd.nextInt(4), d.refineRounds(),
+          rnd.nextInt(3), rnd.nextLong());
       int[][] parts = new MultilevelPartitioner(k, s, null).partition(blocks);
       assertBalancedAndComplete(k, blocks, parts);
       int[][] again = new MultilevelPartitioner(k, s, null).partition(blocks, parts);

@@ -25,7 +25,7 @@ import java.util.Locale;
  *                      [start=parsa|order|multilevel|parsa-vcycle|order-vcycle]
  * </pre>
  *
- * <p>The multilevel start reads its settings from system properties {@code ml.maxNet}, {@code ml.perPart},
+ * <p>The multilevel start reads its settings from system properties {@code ml.maxNet}, {@code ml.perPart}, {@code ml.vcyclePerPart},
  * {@code ml.eps}, {@code ml.tries}, {@code ml.rounds}, {@code ml.fm} (defaults: {@link MultilevelPartitioner.Settings#defaults()}).
  */
 public final class QualityBench {
@@ -120,7 +120,7 @@ public final class QualityBench {
   private static MultilevelPartitioner.Settings mlSettings(long seed) {
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     return new MultilevelPartitioner.Settings(Integer.getInteger("ml.maxNet", d.maxNetSize()),
-        Integer.getInteger("ml.perPart", d.coarsestPerPart()),
+        Integer.getInteger("ml.perPart", d.coarsestPerPart()), Integer.getInteger("ml.vcyclePerPart", d.vcyclePerPart()),
         Double.parseDouble(System.getProperty("ml.eps", String.valueOf(d.imbalance()))),
         Integer.getInteger("ml.tries", d.initialTries()), Integer.getInteger("ml.rounds", d.refineRounds()),
         Integer.getInteger("ml.fm", d.fmPasses()), seed);
