@@ -76,7 +76,7 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
         + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " + "
         + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles per start up to 8*10^6 non-zeros, multilevel start"
-        + " where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, "
+        + " for short rows (graphs) or where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, "
         + BEST_VCYCLES + " + " + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));

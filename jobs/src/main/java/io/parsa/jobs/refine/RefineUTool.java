@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -64,6 +65,12 @@ public class RefineUTool extends ParsaTool {
   /** {@code --multilevel auto}: the multilevel start runs when the input-order start's T_sum is at most this share
    * of the given start's (the input order carries locality, as in web crawls). */
   public static final double LOCALITY_RATIO = 0.5;
+  /**
+   * {@code --multilevel auto}: the multilevel start also runs when rows have at most this many keys on average (graphs:
+   * cnr-2000 17, ego-twitter 33). There it costs 4–10 s and was kept on both; on the text sets (news20 149,
+   * reuters21578 75) it cost 19–32 s and lost to the other starts (docs/quality.md §9).
+   */
+  public static final double SHORT_ROWS = 48;
   /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
   /**
@@ -162,8 +169,9 @@ public class RefineUTool extends ParsaTool {
             + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
             + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + "; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
-            + " place, refine while uncoarsening): auto (default: when the input-order start shows locality, its"
-            + " T_sum at most half the given start's), on, off"))
+            + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
+            + " keys on average, as graphs do, or the input-order start shows locality, its T_sum at most half the"
+            + " given start's), on, off"))
         .addOption(opt("mode", "M", "where the swap rounds run: memory (this JVM: swap rounds, V-cycles, starts),"
             + " mapreduce (distributed: four MapReduce jobs per round, each task holding one block or one key; swap"
             + " rounds from the given or the input-order start), auto (default: memory when the data fits this JVM's"
@@ -299,7 +307,7 @@ public class RefineUTool extends ParsaTool {
     } finally {
       pool.shutdownNow();
     }
-    String multilevelReason = multilevelReason(multilevel, weighted, candidates);
+    String multilevelReason = multilevelReason(multilevel, weighted, candidates, rows, nonZeros);
     if (multilevelReason.startsWith("run")) {
       long tm = System.nanoTime();
       int[][] from = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
@@ -584,7 +592,7 @@ public class RefineUTool extends ParsaTool {
   }
 
   /** Whether the multilevel start runs ("run: why") or not ("skipped: why"). */
-  static String multilevelReason(String when, boolean weighted, List<Candidate> done) {
+  static String multilevelReason(String when, boolean weighted, List<Candidate> done, long rows, long nonZeros) {
     if (weighted) {
       return "skipped: weighted rows (it balances row counts, not weights)";
     }
@@ -594,16 +602,24 @@ public class RefineUTool extends ParsaTool {
     if (when.equals("off")) {
       return "skipped: --multilevel off";
     }
+    double meanKeys = rows == 0 ? 0 : nonZeros / (double) rows;
+    if (meanKeys <= SHORT_ROWS) {
+      return String.format(Locale.ROOT, "run: short rows (%.1f keys per row on average, at most %.0f)", meanKeys,
+          SHORT_ROWS);
+    }
     Candidate given = done.stream().filter(c -> c.start.equals(START_GIVEN)).findFirst().orElse(null);
     Candidate order = done.stream().filter(c -> c.start.equals(START_ORDER)).findFirst().orElse(null);
+    String keys = String.format(Locale.ROOT, "%.1f keys per row on average", meanKeys);
     if (given == null || order == null) {
-      return "skipped: auto needs both the 'given' and the 'order' starts to detect locality";
+      return "skipped: long rows (" + keys + ") and auto needs both the 'given' and the 'order' starts to detect"
+          + " locality";
     }
     String figures = String.format("input-order start T_sum %,d vs given start %,d", order.startTSum,
         given.startTSum);
     return order.startTSum <= LOCALITY_RATIO * given.startTSum
         ? "run: the input order shows locality (" + figures + ")"
-        : "skipped: no locality in the input order (" + figures + "; --multilevel on to run it anyway)";
+        : "skipped: long rows (" + keys + ") and no locality in the input order (" + figures
+            + "; --multilevel on to run it anyway)";
   }
 
   /**

@@ -126,14 +126,14 @@ class RefineUToolTest {
       Path out = new Path(dir, "u-" + starts.replace(',', '-'));
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", out.toString(), "--k", "" + k, "--starts", starts,
-          "--vcycles", "0", "--capped-vcycles", "0"}));
+          "--vcycles", "0", "--capped-vcycles", "0", "--multilevel", "off"}));
     }
     // the starts refined on two threads at once give the same assignment as one after the other
     Configuration two = new Configuration(conf);
     two.setInt(RefineUTool.THREADS, 2);
     assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u-parallel", "--k", "" + k, "--starts", "given,order",
-        "--vcycles", "0", "--capped-vcycles", "0"}));
+        "--vcycles", "0", "--capped-vcycles", "0", "--multilevel", "off"}));
     Map<Long, Integer> parallel = readParts(fs, new Path(dir, "u-parallel"));
     Map<Long, Integer> both = readParts(fs, new Path(dir, "u-given-order"));
     Map<Long, Integer> given = readParts(fs, new Path(dir, "u-given"));
@@ -154,9 +154,9 @@ class RefineUToolTest {
   }
 
   /**
-   * Communities whose row ids are shuffled (no locality in the input order): --multilevel auto skips the multilevel
-   * start and says why; --multilevel on runs it, it finds the communities that swap rounds from a round-robin start
-   * do not, and every row keeps exactly one part with the part sizes unchanged.
+   * Communities whose row ids are shuffled (no locality in the input order): --multilevel off skips the multilevel
+   * start; on runs it, it finds the communities that swap rounds from a round-robin start do not, and every row keeps
+   * exactly one part with the part sizes unchanged; auto runs it too, for the rows are short (4.9 keys on average), and says why.
    */
   @Test
   void multilevelStartFindsCommunitiesTheInputOrderHides() throws Exception {
@@ -172,7 +172,7 @@ class RefineUToolTest {
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> assign = new HashMap<>();
     writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
-    for (String when : new String[] {"auto", "on"}) {
+    for (String when : new String[] {"off", "on", "auto"}) {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when,
           "--vcycles", "0", "--capped-vcycles", "0"}));
@@ -188,12 +188,16 @@ class RefineUToolTest {
     assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(vcSizes).boxed().toList());
     String auto = new String(fs.open(new Path(dir, "u-auto/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
-    assertTrue(auto.contains("\"multilevel\" : \"skipped: no locality in the input order"), auto);
+    assertTrue(auto.contains("\"multilevel\" : \"run: short rows (4.9 keys per row on average, at most 48)"), auto);
+    assertTrue(auto.contains("\"start\" : \"multilevel\""), auto);
+    String off = new String(fs.open(new Path(dir, "u-off/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(off.contains("\"multilevel\" : \"skipped: --multilevel off"), off);
     String on = new String(fs.open(new Path(dir, "u-on/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(on.contains("\"start\" : \"multilevel\""), on);
     Map<Long, Integer> ml = readParts(fs, new Path(dir, "u-on"));
-    Map<Long, Integer> swaps = readParts(fs, new Path(dir, "u-auto"));
+    Map<Long, Integer> swaps = readParts(fs, new Path(dir, "u-off"));
     assertEquals(assign.keySet(), ml.keySet());
     int[] sizes = new int[k];
     ml.values().forEach(p -> sizes[p]++);
@@ -205,6 +209,16 @@ class RefineUToolTest {
     long[] withVc = workingSets(keysOf, vc, k);
     assertTrue(withVc[0] < without[0] && withVc[1] < without[1], "V-cycle: sum/max M " + withVc[0] + "/"
         + withVc[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
+  }
+
+  /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
+  @Test
+  void multilevelAutoRuleSaysWhy() {
+    assertTrue(RefineUTool.multilevelReason("auto", false, List.of(), 100, 4_800).startsWith("run: short rows (48.0"));
+    assertEquals("skipped: long rows (48.5 keys per row on average) and auto needs both the 'given' and the 'order'"
+        + " starts to detect locality", RefineUTool.multilevelReason("auto", false, List.of(), 200, 9_700));
+    assertEquals("run: --multilevel on", RefineUTool.multilevelReason("on", false, List.of(), 200, 9_700));
+    assertTrue(RefineUTool.multilevelReason("auto", true, List.of(), 100, 100).startsWith("skipped: weighted rows"));
   }
 
   @Test
