@@ -844,6 +844,7 @@ public final class MultilevelPartitioner {
       // every (row, receiver) by the keys the move adds minus the keys it frees, cheapest first
       long[] cand = new long[nd * nr];
       int[] cost = new int[nr];
+      int[] added = new int[nd * nr];
       int c = 0;
       for (int i = 0; i < nd; i++) {
         int v = rows[i];
@@ -861,6 +862,7 @@ public final class MultilevelPartitioner {
           }
         }
         for (int j = 0; j < nr; j++) {
+          added[i * nr + j] = cost[j] + h.internal[v];
           cand[c++] = ((long) (cost[j] - freed + (1 << 30)) << 32) | ((long) i * nr + j);
         }
       }
@@ -885,16 +887,28 @@ public final class MultilevelPartitioner {
         movedAny++;
       }
       if (movedAny == 0) {
-        // every move would cross the working-set cap: balance comes first, the cheapest that fits is made
-        boolean moved = false;
-        for (int x = 0; x < c && !moved; x++) {
+        // every move would cross the working-set cap: balance comes first, and the moves that leave the receiving
+        // part with the smallest working set are made (so the cap is crossed by as little as it can be)
+        for (int x = 0; x < c; x++) {
           int idx = (int) cand[x];
-          if (room[idx % nr] >= h.weight[rows[idx / nr]]) {
-            st.move(rows[idx / nr], recv[idx % nr]);
-            moved = true;
-          }
+          cand[x] = ((st.m[recv[idx % nr]] + added[idx]) << 32) | idx;
         }
-        if (!moved) {
+        Arrays.sort(cand, 0, c);
+        for (int x = 0; x < c && shed > 0; x++) {
+          int idx = (int) cand[x];
+          int i = idx / nr;
+          int j = idx % nr;
+          int w = h.weight[rows[i]];
+          if (gone[i] || room[j] < w || (w > shed && w > 1)) {
+            continue;
+          }
+          st.move(rows[i], recv[j]);
+          gone[i] = true;
+          room[j] -= w;
+          shed -= w;
+          movedAny++;
+        }
+        if (movedAny == 0) {
           return; // no vertex of the heaviest part fits into any lighter one (coarse levels only)
         }
       }

@@ -18,8 +18,8 @@ import java.util.Locale;
  * of a that want b and the rows of b that want a are sorted by gain and paired best with best while the sum of
  * the two estimated gains is positive; each pair is applied only if its exact change of F, recomputed from the
  * live counts, is negative, else undone. With the max guard, a swap is also undone if it leaves a part above the
- * round's largest M_i or above its largest base_i = M_i − (keys used by part i alone), the floor of T_i, so neither
- * M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
+ * round's largest M_i or (unless {@link #setFloorGuard} turned it off) above its largest base_i = M_i − (keys used by
+ * part i alone), the floor of T_i, so neither M_max nor that floor of T_max rises. So F never increases, no row is lost or duplicated (a row only changes
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
  * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
@@ -52,6 +52,7 @@ public final class URefinement {
   private double exponent;
   private final double mean;
   private final boolean guardMax;
+  private boolean holdFloor = true;
 
   /** Statistics of one round. */
   public record RoundStats(int moves, int pairsTried, double objectiveBefore, double objectiveAfter, long mMax,
@@ -148,6 +149,16 @@ public final class URefinement {
     mean = Math.max(1.0, sum / (double) k);
   }
 
+  /**
+   * With the max guard, whether swaps must also keep max_i base_i (T_max's floor) from rising (default true). The
+   * connectivity phase needs it (at k = 256 it moved one-part keys away from the largest part and lifted T_max above
+   * random's); a max-weighted phase may go without it, where it blocks lowering M_max on data with locality
+   * (cnr-2000: M_max held at 25,942 with it, 22,891 without; docs/quality.md §9).
+   */
+  public void setFloorGuard(boolean hold) {
+    this.holdFloor = hold;
+  }
+
   /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
   public void setExponent(double exponent) {
     if (!(exponent >= 1)) {
@@ -238,12 +249,13 @@ public final class URefinement {
     double before = objective();
     long cap = Long.MAX_VALUE;
     long capBase = Long.MAX_VALUE;
+    boolean floorGuard = guardMax && holdFloor;
     if (guardMax) {
       cap = 0;
       capBase = Long.MIN_VALUE;
       for (int i = 0; i < k; i++) {
         cap = Math.max(cap, m[i]);
-        capBase = Math.max(capBase, m[i] - singles[i]);
+        capBase = floorGuard ? Math.max(capBase, m[i] - singles[i]) : Long.MAX_VALUE;
       }
     }
     int top = Math.min(TOP, k - 1);

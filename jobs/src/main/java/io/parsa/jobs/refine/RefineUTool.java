@@ -71,6 +71,14 @@ public class RefineUTool extends ParsaTool {
    * reuters21578 75) it cost 19–32 s and lost to the other starts (docs/quality.md §9).
    */
   public static final double SHORT_ROWS = 48;
+  /** A capped V-cycle whose result has an M_max more than this share above its start's is not kept. */
+  static final double CAP_SLACK = 0.01;
+  /**
+   * Default number of multilevel starts (seeds) when the multilevel start runs: two, refined side by side on two
+   * cores, for about the time of one (cnr-2000 refine-u 45 s vs 42.5 s; the second seed was kept on cnr-2000 and
+   * ego-twitter, docs/quality.md §9).
+   */
+  public static final int DEFAULT_MULTILEVEL_SEEDS = 2;
   /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
   /**
@@ -172,6 +180,8 @@ public class RefineUTool extends ParsaTool {
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, or the input-order start shows locality, its T_sum at most half the"
             + " given start's), on, off"))
+        .addOption(opt("multilevel-seeds", "N", "multilevel starts, each from its own seed, when the multilevel"
+            + " start runs (default " + DEFAULT_MULTILEVEL_SEEDS + ")"))
         .addOption(opt("mode", "M", "where the swap rounds run: memory (this JVM: swap rounds, V-cycles, starts),"
             + " mapreduce (distributed: four MapReduce jobs per round, each task holding one block or one key; swap"
             + " rounds from the given or the input-order start), auto (default: memory when the data fits this JVM's"
@@ -202,6 +212,7 @@ public class RefineUTool extends ParsaTool {
       }
     }
     String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
+    int multilevelSeeds = intOpt(cl, "multilevel-seeds", DEFAULT_MULTILEVEL_SEEDS, 1);
     boolean explicitCycles = cl.hasOption("vcycles") || cl.hasOption("capped-vcycles");
     int vcycles = intOpt(cl, "vcycles", DEFAULT_VCYCLES, 0);
     int cappedVcycles = intOpt(cl, "capped-vcycles", DEFAULT_CAPPED_VCYCLES, 0);
@@ -289,11 +300,7 @@ public class RefineUTool extends ParsaTool {
     }
     int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
     LOG.info("refine-u: {} start(s) on {} thread(s)", toRun.size(), threads);
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "refine-u-start");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool = pool(threads);
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
@@ -309,11 +316,22 @@ public class RefineUTool extends ParsaTool {
     }
     String multilevelReason = multilevelReason(multilevel, weighted, candidates, rows, nonZeros);
     if (multilevelReason.startsWith("run")) {
-      long tm = System.nanoTime();
-      int[][] from = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
-          line -> LOG.info("refine-u: {}", line)).partition(blocks);
-      LOG.info("refine-u: multilevel start placed in {} s", String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-      candidates.add(refine(START_MULTILEVEL, k, blocks, from, schedule, rounds, guard, cappedVcycles));
+      // one multilevel start per seed, refined like the others, on parallel threads where they fit the heap
+      int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
+      ExecutorService mlPool = pool(mlThreads);
+      try {
+        List<Future<Candidate>> running = new ArrayList<>();
+        for (int i = 0; i < multilevelSeeds; i++) {
+          final int seedIndex = i;
+          running.add(mlPool.submit(() -> multilevelStart(k, blocks, seedIndex, schedule, rounds, guard,
+              postCycles)));
+        }
+        for (Future<Candidate> f : running) {
+          candidates.add(result(f));
+        }
+      } finally {
+        mlPool.shutdownNow();
+      }
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     Candidate best = choose(candidates);
@@ -487,9 +505,13 @@ public class RefineUTool extends ParsaTool {
       Result polished = result(after);
       // kept if the three objectives improve on balance (the rule that chooses between starts)
       boolean better = score(polished, res.maxWorkingSet(), res.maxTrafficBound(), res.sumTrafficIfHome()) < 3 - 1e-9;
+      // the cycle is capped at M_max: one whose final row balancing crossed the cap by more than CAP_SLACK is not kept
+      boolean held = polished.maxWorkingSet() <= (long) Math.floor((1 + CAP_SLACK) * res.maxWorkingSet());
       LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
-          res.sumTrafficIfHome(), polished.sumTrafficIfHome(), better ? "kept" : "dropped (not better on balance)");
+          res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? "dropped (M_max rose by more than "
+              + Math.round(100 * CAP_SLACK) + " %)" : better ? "kept" : "dropped (not better on balance)");
+      better &= held;
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("cappedVCycle", cycle);
       e.put("kept", better);
@@ -514,6 +536,8 @@ public class RefineUTool extends ParsaTool {
   private static void rounds(String start, String phase, URefinement ref, double p, int rounds,
       List<Map<String, Object>> log) {
     ref.setExponent(p);
+    // T_max's floor is held in the connectivity phase; a max-weighted phase holds M_max only (URefinement)
+    ref.setFloorGuard(p == 1.0);
     for (int round = 1; round <= rounds; round++) {
       long tr = System.nanoTime();
       URefinement.RoundStats st = ref.round();
@@ -575,6 +599,30 @@ public class RefineUTool extends ParsaTool {
     long shared = (long) (1.5 * 8 * st.nonZeros);
     long fit = (heapLimit(conf) - shared) / Math.max(1, perStart);
     return (int) Math.max(1, Math.min(threads, fit));
+  }
+
+  /** Daemon threads for refining starts side by side. */
+  private static ExecutorService pool(int threads) {
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "refine-u-start");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
+   * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
+   */
+  private static Candidate multilevelStart(int k, List<Block> blocks, int seedIndex, double[] schedule, int rounds,
+      boolean guard, int cappedVcycles) {
+    String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    long tm = System.nanoTime();
+    int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks);
+    LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
+    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {
