@@ -68,7 +68,8 @@ public class RefineUTool extends ParsaTool {
   /**
    * {@code --multilevel auto}: the multilevel start also runs when rows have at most this many keys on average (graphs:
    * cnr-2000 17, ego-twitter 33). There it costs 4–10 s and was kept on both; on the text sets (news20 149,
-   * reuters21578 75) it cost 19–32 s and lost to the other starts (docs/quality.md §9).
+   * reuters21578 75) it cost 19–32 s and lost to the other starts (docs/quality.md §9). Only up to
+   * {@link #AUTO_VCYCLE_MAX_NONZEROS}, like the V-cycles.
    */
   public static final double SHORT_ROWS = 48;
   /** A capped V-cycle whose result has an M_max more than this share above its start's is not kept. */
@@ -178,7 +179,8 @@ public class RefineUTool extends ParsaTool {
             + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + "; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
-            + " keys on average, as graphs do, or the input-order start shows locality, its T_sum at most half the"
+            + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
+            + " start shows locality, its T_sum at most half the"
             + " given start's), on, off"))
         .addOption(opt("multilevel-seeds", "N", "multilevel starts, each from its own seed, when the multilevel"
             + " start runs (default " + DEFAULT_MULTILEVEL_SEEDS + ")"))
@@ -479,9 +481,20 @@ public class RefineUTool extends ParsaTool {
   private record Result(int[][] parts, int[] sizes, long[] workingSets, long maxWorkingSet, long sumTrafficIfHome,
       long maxTrafficBound, String summary) {}
 
-  /** Runs the schedule's rounds from {@code parts}, logging every round. */
+  /** Runs the schedule's rounds from {@code parts}, logging every round, with both guards in every phase. */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
       int rounds, boolean guard, int polishCycles) {
+    return refine(start, k, blocks, parts, schedule, rounds, guard, polishCycles, true);
+  }
+
+  /**
+   * Runs the schedule's rounds from {@code parts}, logging every round; {@code floorInMaxPhases} false lets the
+   * max-weighted phases (p &gt; 1) hold M_max alone (URefinement#setFloorGuard): for the multilevel starts, whose nearly
+   * self-contained parts the floor guard freezes (cnr-2000: M_max 25,942 with it, 22,891 without). From Parsa's U it
+   * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
+   */
+  private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
+      int rounds, boolean guard, int polishCycles, boolean floorInMaxPhases) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
@@ -490,7 +503,7 @@ public class RefineUTool extends ParsaTool {
     long t0Sum = ref.sumTrafficIfHome();
     List<Map<String, Object>> log = new ArrayList<>();
     for (double p : schedule) {
-      rounds(start, "", ref, p, rounds, log);
+      rounds(start, "", ref, p, rounds, log, floorInMaxPhases);
     }
     Result res = result(ref);
     ref = null;
@@ -501,7 +514,7 @@ public class RefineUTool extends ParsaTool {
       int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, cur, 0.0);
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
-      rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log);
+      rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
       // kept if the three objectives improve on balance (the rule that chooses between starts)
       boolean better = score(polished, res.maxWorkingSet(), res.maxTrafficBound(), res.sumTrafficIfHome()) < 3 - 1e-9;
@@ -534,10 +547,10 @@ public class RefineUTool extends ParsaTool {
 
   /** Up to {@code rounds} rounds at exponent p, until a round gains under {@link #MIN_ROUND_GAIN_PERCENT}. */
   private static void rounds(String start, String phase, URefinement ref, double p, int rounds,
-      List<Map<String, Object>> log) {
+      List<Map<String, Object>> log, boolean floorInMaxPhase) {
     ref.setExponent(p);
-    // T_max's floor is held in the connectivity phase; a max-weighted phase holds M_max only (URefinement)
-    ref.setFloorGuard(p == 1.0);
+    // T_max's floor is always held in the connectivity phase (p = 1)
+    ref.setFloorGuard(p == 1.0 || floorInMaxPhase);
     for (int round = 1; round <= rounds; round++) {
       long tr = System.nanoTime();
       URefinement.RoundStats st = ref.round();
@@ -622,7 +635,7 @@ public class RefineUTool extends ParsaTool {
     int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles);
+    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, false);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {
@@ -651,22 +664,26 @@ public class RefineUTool extends ParsaTool {
       return "skipped: --multilevel off";
     }
     double meanKeys = rows == 0 ? 0 : nonZeros / (double) rows;
-    if (meanKeys <= SHORT_ROWS) {
+    boolean shortRows = meanKeys <= SHORT_ROWS;
+    if (shortRows && nonZeros <= AUTO_VCYCLE_MAX_NONZEROS) {
       return String.format(Locale.ROOT, "run: short rows (%.1f keys per row on average, at most %.0f)", meanKeys,
           SHORT_ROWS);
     }
     Candidate given = done.stream().filter(c -> c.start.equals(START_GIVEN)).findFirst().orElse(null);
     Candidate order = done.stream().filter(c -> c.start.equals(START_ORDER)).findFirst().orElse(null);
-    String keys = String.format(Locale.ROOT, "%.1f keys per row on average", meanKeys);
+    String keys = shortRows
+        ? String.format(Locale.ROOT, "%.1f keys per row on average, but %,d non-zeros, above the %,d up to which"
+            + " short rows run it", meanKeys, nonZeros, AUTO_VCYCLE_MAX_NONZEROS)
+        : String.format(Locale.ROOT, "%.1f keys per row on average", meanKeys);
     if (given == null || order == null) {
-      return "skipped: long rows (" + keys + ") and auto needs both the 'given' and the 'order' starts to detect"
+      return "skipped: " + (shortRows ? "large input (" : "long rows (") + keys + ") and auto needs both the 'given' and the 'order' starts to detect"
           + " locality";
     }
     String figures = String.format("input-order start T_sum %,d vs given start %,d", order.startTSum,
         given.startTSum);
     return order.startTSum <= LOCALITY_RATIO * given.startTSum
         ? "run: the input order shows locality (" + figures + ")"
-        : "skipped: long rows (" + keys + ") and no locality in the input order (" + figures
+        : "skipped: " + (shortRows ? "large input (" : "long rows (") + keys + ") and no locality in the input order (" + figures
             + "; --multilevel on to run it anyway)";
   }
 

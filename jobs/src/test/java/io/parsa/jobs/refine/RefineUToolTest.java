@@ -218,6 +218,10 @@ class RefineUToolTest {
     assertEquals("skipped: long rows (48.5 keys per row on average) and auto needs both the 'given' and the 'order'"
         + " starts to detect locality", RefineUTool.multilevelReason("auto", false, List.of(), 200, 9_700));
     assertEquals("run: --multilevel on", RefineUTool.multilevelReason("on", false, List.of(), 200, 9_700));
+    // short rows above the size up to which they run it by default
+    assertTrue(RefineUTool.multilevelReason("auto", false, List.of(), 1_000_000, 10_000_000)
+        .startsWith("skipped: large input (10.0 keys per row on average, but 10,000,000 non-zeros, above the 8,000,000"),
+        RefineUTool.multilevelReason("auto", false, List.of(), 1_000_000, 10_000_000));
     assertTrue(RefineUTool.multilevelReason("auto", true, List.of(), 100, 100).startsWith("skipped: weighted rows"));
   }
 
