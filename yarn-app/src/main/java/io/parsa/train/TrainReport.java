@@ -83,7 +83,11 @@ final class TrainReport {
                     ? String.format(Locale.ROOT, "never at this rate (the %.0f s pipeline saves no epoch time: %+.3f s"
                         + " per epoch)", pipeline, d(p.get("savedSecondsPerEpoch")))
                     : String.format(Locale.ROOT, "after %.0f epochs (the %.0f s pipeline against %.3f s saved per"
-                        + " epoch)", Math.ceil(d(n)), pipeline, d(p.get("savedSecondsPerEpoch")))));
+                        + " epoch)", Math.ceil(d(n)), pipeline, d(p.get("savedSecondsPerEpoch")))
+                        + (p.get("epochsToPayBackExtra") == null ? "" : String.format(Locale.ROOT, "; after %.0f"
+                            + " counting only its %.0f s beyond the %s pipeline's own %.0f s",
+                            Math.ceil(d(p.get("epochsToPayBackExtra"))), Math.max(0, d(p.get("extraPipelineSeconds"))),
+                            p.get("against"), d(p.get("baselinePipelineSeconds"))))));
       }
       if (!payback.isEmpty()) {
         sb.append('\n');

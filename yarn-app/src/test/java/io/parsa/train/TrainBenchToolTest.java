@@ -169,17 +169,23 @@ class TrainBenchToolTest {
   void paybackIsThePipelineTimeOverTheEpochTimeSaved() {
     java.util.List<java.util.Map<String, Object>> runs = java.util.List.of(run("parsa", 10.0, 1.0),
         run("parsa", 1000.0, 0.9), run("random", 10.0, 3.0), run("random", 1000.0, 0.5), run("hash", 10.0, 1.5));
-    java.util.List<java.util.Map<String, Object>> p = TrainBenchTool.payback(runs, 100);
+    java.util.List<java.util.Map<String, Object>> p = TrainBenchTool.payback(runs,
+        java.util.Map.of("parsa", 100.0, "random", 60.0));
     assertEquals(3, p.size());
     assertEquals("random", p.get(0).get("against"));
     assertEquals(2.0, (Double) p.get(0).get("savedSecondsPerEpoch"), 1e-12);
     assertEquals(50.0, (Double) p.get(0).get("epochsToPayBack"), 1e-12);
+    // beyond random's own 60 s pipeline parsa's costs 40 s: 20 epochs at 2 s saved each
+    assertEquals(40.0, (Double) p.get(0).get("extraPipelineSeconds"), 1e-12);
+    assertEquals(20.0, (Double) p.get(0).get("epochsToPayBackExtra"), 1e-12);
+    // hash's pipeline was not timed: no extra figure
+    assertEquals(null, p.get(1).get("epochsToPayBackExtra"));
     assertEquals("hash", p.get(1).get("against"));
     assertEquals(200.0, (Double) p.get(1).get("epochsToPayBack"), 1e-9);
     // at 1 Gbit/s the placed run saves nothing: it never pays back
     assertEquals(1000.0, p.get(2).get("linkMbps"));
     assertEquals(null, p.get(2).get("epochsToPayBack"));
     // without the pipeline's timings the payback is unknown
-    assertEquals(null, TrainBenchTool.payback(runs, -1).get(0).get("epochsToPayBack"));
+    assertEquals(null, TrainBenchTool.payback(runs, java.util.Map.of()).get(0).get("epochsToPayBack"));
   }
 }
