@@ -80,6 +80,8 @@ public final class PipelineTool extends ParsaTool {
         + BEST_VCYCLES + " + " + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
+    o.addOption(opt("objective", "O", "what refine-u optimises: balanced (default: the busiest machine's working set"
+        + " and traffic and the total traffic on balance), max (the busiest machine), total (the total traffic)"));
     o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
         + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
@@ -108,6 +110,8 @@ public final class PipelineTool extends ParsaTool {
     }
     Path dir = new Path(required(cl, "output"));
     String algorithm = choiceOpt(cl, "algorithm", "parsa", "parsa", "random", "hash");
+    String objective = cl.hasOption("objective")
+        ? choiceOpt(cl, "objective", "balanced", "balanced", "max", "total") : null;
     String seed = String.valueOf(longOpt(cl, "seed", 1, Long.MIN_VALUE));
     boolean overwrite = cl.hasOption("overwrite");
     boolean renumber = cl.hasOption("renumber");
@@ -146,6 +150,9 @@ public final class PipelineTool extends ParsaTool {
         if (effort.equals("best")) {
           ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES), "--capped-vcycles",
               String.valueOf(BEST_CAPPED_VCYCLES)));
+        }
+        if (objective != null) {
+          ru.addAll(args("--objective", objective));
         }
         String refineMode = choiceOpt(cl, "refine-mode", "auto", "auto", "memory", "mapreduce");
         if (!refineMode.equals("auto")) {

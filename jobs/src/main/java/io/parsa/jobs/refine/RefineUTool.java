@@ -57,6 +57,79 @@ public class RefineUTool extends ParsaTool {
   public static final int DEFAULT_ROUNDS = 10;
   /** Default exponent schedule: max-weighted rounds (p = 8), then connectivity rounds (p = 1), both guarded. */
   public static final String DEFAULT_SCHEDULE = "8,1";
+  /**
+   * What refine-u optimises ({@code --objective}): the three figures on balance (default), the busiest machine (M_max,
+   * then T_max), or the total traffic (T_sum). It sets the default schedule and decides which start is kept and
+   * whether a capped V-cycle is kept; rows stay balanced and the max guard holds either way.
+   */
+  public enum Objective {
+    /** M_max, T_max and T_sum on balance: the smallest M_max/min + T_max/min + T_sum/min; schedule 8,1. */
+    BALANCED("8,1"),
+    /** The busiest machine: the smallest M_max/min + T_max/min (T_sum breaks ties); schedule 8,1. */
+    MAX("8,1"),
+    /** All the traffic (a shared switch): the smallest T_sum (the balanced score breaks ties); schedule 1. */
+    TOTAL("1");
+
+    final String schedule;
+
+    Objective(String schedule) {
+      this.schedule = schedule;
+    }
+
+    /** The lower-case name users type. */
+    public String id() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * Primary score of the figures {@code f} = {M_max, T_max (bound), T_sum} against the references m, b, t (smaller
+     * is better).
+     */
+    double primary(long[] f, double m, double b, double t) {
+      return switch (this) {
+        case BALANCED -> f[0] / Math.max(1, m) + f[1] / Math.max(1, b) + f[2] / Math.max(1, t);
+        case MAX -> f[0] / Math.max(1, m) + f[1] / Math.max(1, b);
+        case TOTAL -> f[2] / Math.max(1, t);
+      };
+    }
+
+    /** Tie-breaker of {@link #primary} (smaller is better). */
+    double secondary(long[] f, double m, double b, double t) {
+      return this == MAX ? f[2] / Math.max(1, t) : BALANCED.primary(f, m, b, t);
+    }
+
+    /**
+     * Index of the best of {@code figures} (each {M_max, T_max, T_sum}), each scored against the smallest of every
+     * figure among them; the first of equals.
+     */
+    public int best(List<long[]> figures) {
+      double m = figures.stream().mapToLong(f -> f[0]).min().orElse(1);
+      double b = figures.stream().mapToLong(f -> f[1]).min().orElse(1);
+      double t = figures.stream().mapToLong(f -> f[2]).min().orElse(1);
+      int best = -1;
+      double bestPrimary = Double.POSITIVE_INFINITY;
+      double bestSecondary = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < figures.size(); i++) {
+        double p = primary(figures.get(i), m, b, t);
+        double q = secondary(figures.get(i), m, b, t);
+        if (p < bestPrimary - 1e-12 || (p <= bestPrimary + 1e-12 && q < bestSecondary - 1e-12)) {
+          best = i;
+          bestPrimary = p;
+          bestSecondary = q;
+        }
+      }
+      return best;
+    }
+
+    /** Whether {@code now} is better than {@code was} for this objective (each {M_max, T_max, T_sum}). */
+    public boolean improves(long[] now, long[] was) {
+      double p = primary(now, was[0], was[1], was[2]);
+      double p0 = primary(was, was[0], was[1], was[2]);
+      return p < p0 - 1e-9 || (p <= p0 + 1e-9
+          && secondary(now, was[0], was[1], was[2]) < secondary(was, was[0], was[1], was[2]) - 1e-9);
+    }
+  }
+
   /** Refinement starts. */
   public static final String START_GIVEN = "given";
   public static final String START_ORDER = "order";
@@ -162,8 +235,12 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("output", "DIR", "refined u-assignment directory"))
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
         .addOption(opt("rounds", "N", "at most N swap rounds per phase (default " + DEFAULT_ROUNDS + "; 0 copies)"))
+        .addOption(opt("objective", "O", "what to optimise: balanced (default: M_max, T_max and T_sum on balance),"
+            + " max (the busiest machine: M_max, then T_max), total (the total traffic T_sum, for a network whose"
+            + " shared switch is the bottleneck); sets the schedule and which start and capped V-cycle is kept"))
         .addOption(opt("schedule", "P[,P..]", "objective exponent of each phase, sum_i |N(U_i)|^p: large p weighs"
-            + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + ")"))
+            + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + "; 1 with --objective"
+            + " total)"))
         .addOption(flag("no-max-guard", "allow swaps that raise the largest working set"))
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
@@ -201,7 +278,9 @@ public class RefineUTool extends ParsaTool {
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 2);
     int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
-    double[] schedule = schedule(cl.getOptionValue("schedule", DEFAULT_SCHEDULE));
+    Objective objective = Objective.valueOf(choiceOpt(cl, "objective", "balanced", "balanced", "max", "total")
+        .toUpperCase(java.util.Locale.ROOT));
+    double[] schedule = schedule(cl.getOptionValue("schedule", objective.schedule));
     boolean guard = !cl.hasOption("no-max-guard");
     List<String> starts = new ArrayList<>();
     for (String st : cl.getOptionValue("starts", DEFAULT_STARTS).split(",")) {
@@ -239,6 +318,10 @@ public class RefineUTool extends ParsaTool {
       if (explicitCycles || multilevel.equals("on")) {
         LOG.warn("refine-u: --vcycles, --capped-vcycles and --multilevel need --mode memory; the distributed rounds"
             + " refine the given or the input-order start");
+      }
+      if (objective != Objective.BALANCED) {
+        LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
+            + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
       }
       if (!guard) {
         LOG.warn("refine-u: --no-max-guard needs --mode memory; the distributed rounds never keep a round that raises"
@@ -308,7 +391,7 @@ public class RefineUTool extends ParsaTool {
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : preCycles,
             start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
-            weighted ? 0 : postCycles)));
+            weighted ? 0 : postCycles, objective, true)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -326,7 +409,7 @@ public class RefineUTool extends ParsaTool {
         for (int i = 0; i < multilevelSeeds; i++) {
           final int seedIndex = i;
           running.add(mlPool.submit(() -> multilevelStart(k, blocks, seedIndex, schedule, rounds, guard,
-              postCycles)));
+              postCycles, objective)));
         }
         for (Future<Candidate> f : running) {
           candidates.add(result(f));
@@ -336,7 +419,7 @@ public class RefineUTool extends ParsaTool {
       }
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
-    Candidate best = choose(candidates);
+    Candidate best = choose(candidates, objective);
     Result ref = best.ref;
     if (candidates.size() > 1) {
       for (Candidate c : candidates) {
@@ -363,6 +446,7 @@ public class RefineUTool extends ParsaTool {
       Map<String, Object> stats = new LinkedHashMap<>();
       stats.put("k", k);
       stats.put("rows", rows);
+      stats.put("objective", objective.id());
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard);
       stats.put("vcycles", weighted ? 0 : vcycles);
@@ -481,12 +565,6 @@ public class RefineUTool extends ParsaTool {
   private record Result(int[][] parts, int[] sizes, long[] workingSets, long maxWorkingSet, long sumTrafficIfHome,
       long maxTrafficBound, String summary) {}
 
-  /** Runs the schedule's rounds from {@code parts}, logging every round, with both guards in every phase. */
-  private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
-      int rounds, boolean guard, int polishCycles) {
-    return refine(start, k, blocks, parts, schedule, rounds, guard, polishCycles, true);
-  }
-
   /**
    * Runs the schedule's rounds from {@code parts}, logging every round; {@code floorInMaxPhases} false lets the
    * max-weighted phases (p &gt; 1) hold M_max alone (URefinement#setFloorGuard): for the multilevel starts, whose nearly
@@ -494,7 +572,7 @@ public class RefineUTool extends ParsaTool {
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
-      int rounds, boolean guard, int polishCycles, boolean floorInMaxPhases) {
+      int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
@@ -516,14 +594,15 @@ public class RefineUTool extends ParsaTool {
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
-      // kept if the three objectives improve on balance (the rule that chooses between starts)
-      boolean better = score(polished, res.maxWorkingSet(), res.maxTrafficBound(), res.sumTrafficIfHome()) < 3 - 1e-9;
+      // kept if it improves the objective (the rule that chooses between starts)
+      boolean better = objective.improves(figures(polished), figures(res));
       // the cycle is capped at M_max: one whose final row balancing crossed the cap by more than CAP_SLACK is not kept
       boolean held = polished.maxWorkingSet() <= (long) Math.floor((1 + CAP_SLACK) * res.maxWorkingSet());
       LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
           res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? "dropped (M_max rose by more than "
-              + Math.round(100 * CAP_SLACK) + " %)" : better ? "kept" : "dropped (not better on balance)");
+              + Math.round(100 * CAP_SLACK) + " %)" : better ? "kept" : "dropped (not better for --objective "
+              + objective.id() + ")");
       better &= held;
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("cappedVCycle", cycle);
@@ -628,14 +707,14 @@ public class RefineUTool extends ParsaTool {
    * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
    */
   private static Candidate multilevelStart(int k, List<Block> blocks, int seedIndex, double[] schedule, int rounds,
-      boolean guard, int cappedVcycles) {
+      boolean guard, int cappedVcycles, Objective objective) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, false);
+    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, objective, false);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {
@@ -688,30 +767,18 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * The refined start to keep: the one with the smallest M_max / (least M_max) + T_max / (least T_max) + T_sum /
-   * (least T_sum) over the candidates, T_max being the LP lower bound of the start's U (which the default V placement
-   * meets); the three objectives weigh alike, a start better on all of them always wins, the first on a tie.
+   * The refined start to keep for the objective ({@link Objective#best}); by default the one with the smallest M_max /
+   * (least M_max) + T_max / (least T_max) + T_sum / (least T_sum) over the candidates, T_max being the LP lower bound
+   * of the start's U (which the default V placement meets); the three objectives weigh alike, a start better on all
+   * of them always wins, the first on a tie.
    */
-  static Candidate choose(List<Candidate> cs) {
-    double mMin = cs.stream().mapToLong(c -> c.ref.maxWorkingSet()).min().orElse(1);
-    double bMin = cs.stream().mapToLong(c -> c.ref.maxTrafficBound()).min().orElse(1);
-    double tMin = cs.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(1);
-    Candidate best = null;
-    double bestScore = Double.POSITIVE_INFINITY;
-    for (Candidate c : cs) {
-      double score = score(c.ref, mMin, bMin, tMin);
-      if (score < bestScore - 1e-12) {
-        best = c;
-        bestScore = score;
-      }
-    }
-    return best;
+  static Candidate choose(List<Candidate> cs, Objective objective) {
+    return cs.get(objective.best(cs.stream().map(c -> figures(c.ref)).toList()));
   }
 
-  /** M_max / m + T_max / b + T_sum / t of r (each against a reference, at least 1): 3 means "as good on balance". */
-  private static double score(Result r, double m, double b, double t) {
-    return r.maxWorkingSet() / Math.max(1, m) + r.maxTrafficBound() / Math.max(1, b)
-        + r.sumTrafficIfHome() / Math.max(1, t);
+  /** {M_max, T_max (bound), T_sum} of a result. */
+  private static long[] figures(Result r) {
+    return new long[] {r.maxWorkingSet(), r.maxTrafficBound(), r.sumTrafficIfHome()};
   }
 
   private static double[] schedule(String s) {

@@ -77,4 +77,28 @@ class PipelineRefineFitTest {
     assertNotEquals(0, rc, "--mode memory refuses data beyond the heap");
     assertFalse(tmp.resolve("r").toFile().exists());
   }
+  @Test
+  void pipelineHandsTheObjectiveToRefineUAndRefusesAnUnknownOneBeforeWritingAnything() throws Exception {
+    Configuration conf = PipelineLocalTest.localConf();
+    File bad = tmp.resolve("bad").toFile();
+    assertEquals(2, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", bad.getAbsolutePath(), "--objective", "fastest"));
+    assertFalse(bad.exists(), "nothing written for a refused run");
+
+    File out = tmp.resolve("total").toFile();
+    assertEquals(0, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded",
+        "--objective", "total"));
+    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    assertEquals("total", refine.get("objective").asText(), refine.toString());
+    assertEquals(1, refine.get("schedule").size(), refine.toString());
+    assertEquals(1.0, refine.get("schedule").get(0).asDouble(), 0.0);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int rows = 0;
+    for (List<String> s : PlacementCheck.shardLines(fs,
+        new org.apache.hadoop.fs.Path(new File(out, "shards").getAbsolutePath()), 4)) {
+      rows += s.size();
+    }
+    assertEquals(4_000, rows);
+  }
 }

@@ -211,6 +211,68 @@ class RefineUToolTest {
         + withVc[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
   }
 
+  /**
+   * --objective decides which refined start is kept: the three figures on balance, the two maxima, or the total (the
+   * ego-twitter figures of docs/quality.md §10, plus a start with lower maxima and a higher total).
+   */
+  @Test
+  void objectiveDecidesWhichStartIsKept() {
+    long[] balanced = {13_586, 13_627, 206_388};
+    long[] total = {34_557, 31_409, 169_176};
+    long[] maxima = {12_000, 14_000, 230_000};
+    List<long[]> starts = List.of(balanced, total, maxima);
+    assertEquals(0, RefineUTool.Objective.BALANCED.best(starts));
+    assertEquals(1, RefineUTool.Objective.TOTAL.best(starts));
+    assertEquals(2, RefineUTool.Objective.MAX.best(starts));
+    // a start better on all three wins under every objective; the first of equals is kept
+    long[] dominant = {12_000, 13_000, 160_000};
+    for (RefineUTool.Objective o : RefineUTool.Objective.values()) {
+      assertEquals(3, o.best(List.of(balanced, total, maxima, dominant)), o.id());
+      assertEquals(0, o.best(List.of(balanced, balanced.clone())), o.id());
+    }
+    // ties on the primary figure are broken by the others
+    assertEquals(1, RefineUTool.Objective.TOTAL.best(List.of(new long[] {20, 20, 100}, new long[] {10, 10, 100})));
+    assertEquals(1, RefineUTool.Objective.MAX.best(List.of(new long[] {10, 10, 200}, new long[] {10, 10, 100})));
+    // a capped V-cycle is kept only if it improves the objective
+    assertTrue(RefineUTool.Objective.TOTAL.improves(new long[] {14_000, 14_000, 200_000}, balanced));
+    assertTrue(!RefineUTool.Objective.MAX.improves(new long[] {14_000, 14_000, 200_000}, balanced));
+    assertTrue(!RefineUTool.Objective.BALANCED.improves(balanced, balanced));
+  }
+
+  /** --objective total refines with the connectivity schedule and records it; an unknown objective is refused. */
+  @Test
+  void objectiveTotalRunsTheConnectivityScheduleAndKeepsRowsBalanced() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-objective");
+    int k = 4;
+    Random rnd = new Random(5);
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      ids.add(id);
+    }
+    java.util.Collections.shuffle(ids, rnd);
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u-total", "--k", "" + k, "--objective", "total"}));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u-total"));
+    assertEquals(assign.keySet(), refined.keySet());
+    int[] sizes = new int[k];
+    refined.values().forEach(p -> sizes[p]++);
+    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[0] < before[0] && after[1] <= before[1], "sum/max M " + before[0] + "/" + before[1] + " -> "
+        + after[0] + "/" + after[1]);
+    String json = new String(fs.open(new Path(dir, "u-total/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"objective\" : \"total\""), json);
+    assertTrue(json.replaceAll("\\s", "").contains("\"schedule\":[1.0]"), json);
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u-bad", "--k", "" + k, "--objective", "speed"}));
+  }
+
   /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
   @Test
   void multilevelAutoRuleSaysWhy() {
