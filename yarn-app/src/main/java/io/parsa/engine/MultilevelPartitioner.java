@@ -255,6 +255,27 @@ public final class MultilevelPartitioner {
     return (long) Math.ceil((1 + eps) * Math.ceil(total / (double) k));
   }
 
+  /**
+   * Adds {@code s} to the rating of the cluster of row {@code v} as a partner of row {@code u} (none if v is u or,
+   * in a V-cycle, in another given part), recording the cluster in {@code touched} when first rated; returns the new
+   * count of touched clusters.
+   */
+  private static int rate(int u, int v, double s, int[] cluster, int[] restrict, double[] rating, int[] touched,
+      int nt) {
+    if (v == u) {
+      return nt;
+    }
+    int c = cluster[v] == -1 ? v : cluster[v];
+    if (restrict != null && restrict[c] != restrict[u]) {
+      return nt;
+    }
+    if (rating[c] == 0) {
+      touched[nt++] = c;
+    }
+    rating[c] += s;
+    return nt;
+  }
+
   /** One level of clustering. */
   private Level coarsen(Level h, int maxWeight, int[] restrict, SplittableRandom rnd) {
     int n = h.n;
@@ -278,18 +299,7 @@ public final class MultilevelPartitioner {
         }
         double s = 1.0 / (sz - 1);
         for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
-          int v = h.nPins[q];
-          if (v == u) {
-            continue;
-          }
-          int c = cluster[v] == -1 ? v : cluster[v];
-          if (restrict != null && restrict[c] != restrict[u]) {
-            continue;
-          }
-          if (rating[c] == 0) {
-            touched[nt++] = c;
-          }
-          rating[c] += s;
+          nt = rate(u, h.nPins[q], s, cluster, restrict, rating, touched, nt);
         }
       }
       if (nt == 0) {
@@ -305,18 +315,7 @@ public final class MultilevelPartitioner {
           double s = 1.0 / (sz - 1);
           int from = rnd.nextInt(sz);
           for (int i = 0; i < LARGE_NET_SCAN; i++) {
-            int v = h.nPins[h.nStart[e] + (from + i) % sz];
-            if (v == u) {
-              continue;
-            }
-            int c = cluster[v] == -1 ? v : cluster[v];
-            if (restrict != null && restrict[c] != restrict[u]) {
-              continue;
-            }
-            if (rating[c] == 0) {
-              touched[nt++] = c;
-            }
-            rating[c] += s;
+            nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, cluster, restrict, rating, touched, nt);
           }
         }
       }

@@ -57,12 +57,7 @@ class PipelineRefineFitTest {
     assertTrue(refine.get("sumTraffic").asLong() <= refine.get("startSumTraffic").asLong(), refine.toString());
     // later steps read the refined assignment: the shards hold every row once
     FileSystem fs = FileSystem.getLocal(conf);
-    int rows = 0;
-    for (List<String> s : PlacementCheck.shardLines(fs,
-        new org.apache.hadoop.fs.Path(new File(out, "shards").getAbsolutePath()), 4)) {
-      rows += s.size();
-    }
-    assertEquals(4_000, rows);
+    assertEquals(4_000, shardRows(fs, out));
 
     // the step alone refuses with the numbers, before reading anything
     String why = RefineUTool.fitProblem(fs, new org.apache.hadoop.fs.Path(new File(out, "blocks").getAbsolutePath()),
@@ -94,11 +89,16 @@ class PipelineRefineFitTest {
     assertEquals(1, refine.get("schedule").size(), refine.toString());
     assertEquals(1.0, refine.get("schedule").get(0).asDouble(), 0.0);
     FileSystem fs = FileSystem.getLocal(conf);
+    assertEquals(4_000, shardRows(fs, out));
+  }
+
+  /** Lines in the k = 4 shards of a pipeline directory. */
+  private static int shardRows(FileSystem fs, File out) throws java.io.IOException {
     int rows = 0;
     for (List<String> s : PlacementCheck.shardLines(fs,
         new org.apache.hadoop.fs.Path(new File(out, "shards").getAbsolutePath()), 4)) {
       rows += s.size();
     }
-    assertEquals(4_000, rows);
+    return rows;
   }
 }

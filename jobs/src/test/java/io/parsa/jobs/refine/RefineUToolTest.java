@@ -61,6 +61,24 @@ class RefineUToolTest {
     TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
   }
 
+  /** {@link #writeCommunities} with the row ids 0..399 shuffled: no locality in the input order. */
+  private static void writeShuffledCommunities(FileSystem fs, Path dir, Random rnd, int k, Map<Long, long[]> keysOf,
+      Map<Long, Integer> assign) throws java.io.IOException {
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      ids.add(id);
+    }
+    java.util.Collections.shuffle(ids, rnd);
+    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
+  }
+
+  /** Rows per part of an assignment. */
+  private static List<Integer> partSizes(Map<Long, Integer> parts, int k) {
+    int[] sizes = new int[k];
+    parts.values().forEach(p -> sizes[p]++);
+    return java.util.Arrays.stream(sizes).boxed().toList();
+  }
+
   @Test
   void refinedAssignmentKeepsEveryRowAndPartSizesAndLowersWorkingSets() throws Exception {
     FileSystem fs = FileSystem.get(conf);
@@ -88,11 +106,7 @@ class RefineUToolTest {
         "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
     Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
     assertEquals(assign.keySet(), refined.keySet());
-    int[] sizes = new int[k];
-    refined.values().forEach(p -> sizes[p]++);
-    for (int i = 0; i < k; i++) {
-      assertEquals(100, sizes[i], "rows of part " + i);
-    }
+    assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k));
     long[] before = workingSets(keysOf, assign, k);
     long[] after = workingSets(keysOf, refined, k);
     assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
@@ -139,9 +153,7 @@ class RefineUToolTest {
     Map<Long, Integer> given = readParts(fs, new Path(dir, "u-given"));
     assertEquals(assign.keySet(), both.keySet());
     assertEquals(both, parallel);
-    int[] sizes = new int[k];
-    both.values().forEach(p -> sizes[p]++);
-    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(both, k));
     long[] kept = workingSets(keysOf, both, k);
     long[] fromGiven = workingSets(keysOf, given, k);
     assertTrue(kept[0] < fromGiven[0] && kept[1] < fromGiven[1], "order start: sum/max M " + kept[0] + "/" + kept[1]
@@ -163,15 +175,9 @@ class RefineUToolTest {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine-ml");
     int k = 4;
-    Random rnd = new Random(9);
-    List<Long> ids = new ArrayList<>();
-    for (long id = 0; id < 400; id++) {
-      ids.add(id);
-    }
-    java.util.Collections.shuffle(ids, rnd);
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> assign = new HashMap<>();
-    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
+    writeShuffledCommunities(fs, dir, new Random(9), k, keysOf, assign);
     for (String when : new String[] {"off", "on", "auto"}) {
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
           "--u-assignment", dir + "/u", "--output", dir + "/u-" + when, "--k", "" + k, "--multilevel", when,
@@ -183,9 +189,7 @@ class RefineUToolTest {
         "--vcycles", "1"}));
     Map<Long, Integer> vc = readParts(fs, new Path(dir, "u-vcycle"));
     assertEquals(assign.keySet(), vc.keySet());
-    int[] vcSizes = new int[k];
-    vc.values().forEach(p -> vcSizes[p]++);
-    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(vcSizes).boxed().toList());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(vc, k));
     String auto = new String(fs.open(new Path(dir, "u-auto/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(auto.contains("\"multilevel\" : \"run: short rows (4.9 keys per row on average, at most 48)"), auto);
@@ -199,9 +203,7 @@ class RefineUToolTest {
     Map<Long, Integer> ml = readParts(fs, new Path(dir, "u-on"));
     Map<Long, Integer> swaps = readParts(fs, new Path(dir, "u-off"));
     assertEquals(assign.keySet(), ml.keySet());
-    int[] sizes = new int[k];
-    ml.values().forEach(p -> sizes[p]++);
-    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(ml, k));
     long[] withMl = workingSets(keysOf, ml, k);
     long[] without = workingSets(keysOf, swaps, k);
     assertTrue(withMl[0] < without[0] && withMl[1] < without[1], "multilevel: sum/max M " + withMl[0] + "/"
@@ -245,22 +247,14 @@ class RefineUToolTest {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine-objective");
     int k = 4;
-    Random rnd = new Random(5);
-    List<Long> ids = new ArrayList<>();
-    for (long id = 0; id < 400; id++) {
-      ids.add(id);
-    }
-    java.util.Collections.shuffle(ids, rnd);
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> assign = new HashMap<>();
-    writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
+    writeShuffledCommunities(fs, dir, new Random(5), k, keysOf, assign);
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u", "--output", dir + "/u-total", "--k", "" + k, "--objective", "total"}));
     Map<Long, Integer> refined = readParts(fs, new Path(dir, "u-total"));
     assertEquals(assign.keySet(), refined.keySet());
-    int[] sizes = new int[k];
-    refined.values().forEach(p -> sizes[p]++);
-    assertEquals(List.of(100, 100, 100, 100), java.util.Arrays.stream(sizes).boxed().toList());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k));
     long[] before = workingSets(keysOf, assign, k);
     long[] after = workingSets(keysOf, refined, k);
     assertTrue(after[0] < before[0] && after[1] <= before[1], "sum/max M " + before[0] + "/" + before[1] + " -> "
