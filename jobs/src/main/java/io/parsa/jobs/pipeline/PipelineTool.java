@@ -111,7 +111,7 @@ public final class PipelineTool extends ParsaTool {
     Path dir = new Path(required(cl, "output"));
     String algorithm = choiceOpt(cl, "algorithm", "parsa", "parsa", "random", "hash");
     String objective = cl.hasOption("objective")
-        ? choiceOpt(cl, "objective", "balanced", "balanced", "max", "total") : null;
+        ? choiceOpt(cl, "objective", null, RefineUTool.Objective.ids()) : null;
     String seed = String.valueOf(longOpt(cl, "seed", 1, Long.MIN_VALUE));
     boolean overwrite = cl.hasOption("overwrite");
     boolean renumber = cl.hasOption("renumber");

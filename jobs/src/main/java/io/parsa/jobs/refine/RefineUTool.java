@@ -64,9 +64,9 @@ public class RefineUTool extends ParsaTool {
    */
   public enum Objective {
     /** M_max, T_max and T_sum on balance: the smallest M_max/min + T_max/min + T_sum/min; schedule 8,1. */
-    BALANCED("8,1"),
+    BALANCED(DEFAULT_SCHEDULE),
     /** The busiest machine: the smallest M_max/min + T_max/min (T_sum breaks ties); schedule 8,1. */
-    MAX("8,1"),
+    MAX(DEFAULT_SCHEDULE),
     /** All the traffic (a shared switch): the smallest T_sum (the balanced score breaks ties); schedule 1. */
     TOTAL("1");
 
@@ -79,6 +79,16 @@ public class RefineUTool extends ParsaTool {
     /** The lower-case name users type. */
     public String id() {
       return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The names users may type, the default first. */
+    public static String[] ids() {
+      return java.util.Arrays.stream(values()).map(Objective::id).toArray(String[]::new);
+    }
+
+    /** The objective of a name from {@link #ids}. */
+    public static Objective of(String id) {
+      return valueOf(id.toUpperCase(java.util.Locale.ROOT));
     }
 
     /**
@@ -278,8 +288,7 @@ public class RefineUTool extends ParsaTool {
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 2);
     int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
-    Objective objective = Objective.valueOf(choiceOpt(cl, "objective", "balanced", "balanced", "max", "total")
-        .toUpperCase(java.util.Locale.ROOT));
+    Objective objective = Objective.of(choiceOpt(cl, "objective", Objective.BALANCED.id(), Objective.ids()));
     double[] schedule = schedule(cl.getOptionValue("schedule", objective.schedule));
     boolean guard = !cl.hasOption("no-max-guard");
     List<String> starts = new ArrayList<>();

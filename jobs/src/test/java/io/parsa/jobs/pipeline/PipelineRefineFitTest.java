@@ -72,6 +72,7 @@ class PipelineRefineFitTest {
     assertNotEquals(0, rc, "--mode memory refuses data beyond the heap");
     assertFalse(tmp.resolve("r").toFile().exists());
   }
+
   @Test
   void pipelineHandsTheObjectiveToRefineUAndRefusesAnUnknownOneBeforeWritingAnything() throws Exception {
     Configuration conf = PipelineLocalTest.localConf();
