@@ -23,7 +23,10 @@ import java.util.Locale;
  * its part), and part sizes never change except by the balance-preserving single moves.
  *
  * <p>Memory: 4·|V|·k bytes of counts and |V|·k/8 bytes of presence bits plus the rows' key lists (4 bytes per non-zero) and 12 bytes per candidate.
- * Unweighted (row counts); weighted balance is not handled.
+ * Weighted rows ({@link Block#weighted}): a swap or a single move is made only if it leaves every part's weight
+ * within [lo, hi], a window as wide as the heaviest row (what partition-u's lightest-part rule guarantees) placed
+ * around the start's weights, or the start's own spread where that is wider ({@link #weightWindow}); row counts may
+ * then change.
  */
 public final class URefinement {
   /** Targets kept per row. */
@@ -49,6 +52,11 @@ public final class URefinement {
   private final int[] size;
   private final int floor;
   private final int ceil;
+  /** Row weights (null: every row weighs 1 and row counts are kept as described above). */
+  private final double[] weight;
+  private final double[] load;
+  private final double lo;
+  private final double hi;
   private double exponent;
   private final double mean;
   private final boolean guardMax;
@@ -116,9 +124,21 @@ public final class URefinement {
     cnt = new int[Math.multiplyExact(numKeys, k)];
     m = new long[k];
     size = new int[k];
+    boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    weight = weighted ? new double[n] : null;
+    load = new double[k];
+    double heaviest = 0;
+    for (int b = 0; weighted && b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      for (int r = 0; r < blk.numRows(); r++) {
+        weight[blockStart[b] + r] = blk.weight(r);
+        heaviest = Math.max(heaviest, blk.weight(r));
+      }
+    }
     for (int g = 0; g < n; g++) {
       int p = part[g];
       size[p]++;
+      load[p] += weighted ? weight[g] : 1.0;
       for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
         if (cnt[rowKeys[t] * k + p]++ == 0) {
           m[p]++;
@@ -142,11 +162,43 @@ public final class URefinement {
     }
     floor = n / k;
     ceil = (n + k - 1) / k;
+    double[] window = weightWindow(load, heaviest);
+    lo = window[0];
+    hi = window[1];
     long sum = 0;
     for (long x : m) {
       sum += x;
     }
     mean = Math.max(1.0, sum / (double) k);
+  }
+
+  /**
+   * The weights every part must keep, {lo, hi}: a window as wide as the heaviest row, placed as near the mean weight
+   * as it can be while it still holds every part's start weight; the start's own [min, max] where that is wider (a
+   * refinement never makes the balance worse than its start's).
+   */
+  static double[] weightWindow(double[] loads, double heaviest) {
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    double sum = 0;
+    for (double x : loads) {
+      min = Math.min(min, x);
+      max = Math.max(max, x);
+      sum += x;
+    }
+    // room for rounding: sums of doubles taken in another order differ in the last bits
+    double eps = 1e-9 * Math.max(1.0, Math.abs(max));
+    if (max - min >= heaviest) {
+      return new double[] {min - eps, max + eps};
+    }
+    double half = heaviest / 2;
+    double c = Math.max(max - half, Math.min(min + half, sum / loads.length));
+    return new double[] {c - half - eps, c + half + eps};
+  }
+
+  /** Whether part weights x and y (after a change) both stay in the window. */
+  private boolean inWindow(double x, double y) {
+    return x >= lo && x <= hi && y >= lo && y <= hi;
   }
 
   /**
@@ -242,6 +294,9 @@ public final class URefinement {
     part[g] = b;
     size[a]--;
     size[b]++;
+    double w = weight == null ? 1.0 : weight[g];
+    load[a] -= w;
+    load[b] += w;
   }
 
   /** One round of pairwise swaps (and balance-preserving single moves). */
@@ -333,7 +388,9 @@ public final class URefinement {
         ia = skipMoved(cand, ia, bucketStart[a * k + b], moved);
         ib = skipMoved(cand, ib, bucketStart[b * k + a], moved);
         // balance-preserving single move from a larger part
-        if (ia >= 0 && gainOf(cand[ia]) > 0 && size[a] > size[b] && size[a] > floor && size[b] < ceil) {
+        if (ia >= 0 && gainOf(cand[ia]) > 0 && (weight == null
+            ? size[a] > size[b] && size[a] > floor && size[b] < ceil
+            : inWindow(load[a] - weight[rowOf(cand[ia])], load[b] + weight[rowOf(cand[ia])]))) {
           int g = rowOf(cand[ia]);
           ia--;
           tried++;
@@ -362,6 +419,10 @@ public final class URefinement {
         ia--;
         ib--;
         tried++;
+        if (weight != null && !inWindow(load[a] - weight[ga] + weight[gb], load[b] - weight[gb] + weight[ga])) {
+          failures++;
+          continue;
+        }
         double d1 = delta(ga, b);
         move(ga, b);
         double d2 = delta(gb, a);
@@ -477,6 +538,16 @@ public final class URefinement {
     return size.clone();
   }
 
+  /** Weight per part (rows per part when the rows are unweighted). */
+  public double[] loads() {
+    return load.clone();
+  }
+
+  /** The window {lo, hi} every part's weight stays in (weighted rows; see {@link #weightWindow}). */
+  public double[] weightBounds() {
+    return new double[] {lo, hi};
+  }
+
   /** Keys used by part i alone, per part. */
   public long[] singleKeys() {
     return singles.clone();
@@ -556,6 +627,8 @@ public final class URefinement {
       mSum += x;
     }
     return String.format(Locale.ROOT, "F %.4g, M_max %,d, sum M %,d, T_sum %,d, rows/part %d..%d", objective(), mMax,
-        mSum, 2 * (mSum - numKeys), Arrays.stream(size).min().orElse(0), Arrays.stream(size).max().orElse(0));
+        mSum, 2 * (mSum - numKeys), Arrays.stream(size).min().orElse(0), Arrays.stream(size).max().orElse(0))
+        + (weight == null ? "" : String.format(Locale.ROOT, ", weight/part %.6g..%.6g (window %.6g..%.6g)",
+            Arrays.stream(load).min().orElse(0), Arrays.stream(load).max().orElse(0), lo, hi));
   }
 }

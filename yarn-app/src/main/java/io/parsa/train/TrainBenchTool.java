@@ -77,6 +77,10 @@ public final class TrainBenchTool extends ParsaTool {
     o.addOption(Option.builder().longOpt("rounds").hasArg().argName("R")
         .desc("embedded: measure every (placement, link rate) R times, the order of the placements rotated from one "
             + "measured run to the next; the epoch time is the mean over the rounds (default 1)").build());
+    o.addOption(Option.builder().longOpt("time-dilation").hasArg().argName("auto|D")
+        .desc("embedded: run every link D times slower and report every time divided by D, so that k machines sharing"
+            + " this host's cores behave like k machines of one core each (time-dilated emulation); auto = k / the"
+            + " host's cores, at least 1; 1 = wall time as measured. Default auto").build());
     o.addOption(Option.builder().longOpt("seed").hasArg().argName("N").desc("seed of the random key placement (default 42)").build());
     o.addOption(Option.builder().longOpt("mode").hasArg().argName("MODE")
         .desc("embedded (default: k machines as threads of this JVM) | yarn (a YARN application per placement: a "
@@ -139,6 +143,11 @@ public final class TrainBenchTool extends ParsaTool {
       }
     }
     boolean yarn = "yarn".equals(choiceOpt(cl, "mode", "embedded", "embedded", "yarn"));
+    String dilationArg = cl.getOptionValue("time-dilation", "auto");
+    if (yarn && cl.hasOption("time-dilation") && !dilationArg.equals("auto") && parseDilation(dilationArg) != 1) {
+      throw new UsageException("--time-dilation applies to --mode embedded only: on YARN every machine's containers"
+          + " run on their own cores");
+    }
     Configuration conf = new Configuration(getConf());
     if (yarn) {
       conf.setInt(ParsaYarnConfig.AM_MEMORY_MB, intOpt(cl, "am-memory", 512, 128));
@@ -192,7 +201,7 @@ public final class TrainBenchTool extends ParsaTool {
           return 1;
         }
         for (TrainSpec.Run r : result.runs) {
-          runs.add(describe(p, r.linkMbps, r, r.epochs, metrics, s));
+          runs.add(describe(p, r.linkMbps, r, r.epochs, metrics, s, 1));
         }
         continue;
       }
@@ -206,7 +215,12 @@ public final class TrainBenchTool extends ParsaTool {
           String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
       loaded.add(new Loaded(p, shards, owner, metrics));
     }
-    if (!yarn && !measure(loaded, rates, s, warmupEpochs, rounds, runs)) {
+    double dilation = yarn ? 1 : dilation(dilationArg, k, Runtime.getRuntime().availableProcessors());
+    if (!yarn) {
+      report.put("timeDilation", dilation);
+      report.put("timeDilationNote", dilationNote(dilation, k, Runtime.getRuntime().availableProcessors()));
+    }
+    if (!yarn && !measure(loaded, rates, s, warmupEpochs, rounds, dilation, runs)) {
       return 1;
     }
     report.put("k", k);
@@ -263,11 +277,11 @@ public final class TrainBenchTool extends ParsaTool {
    * false after printing why a run failed.
    */
   private static boolean measure(List<Loaded> loaded, List<Double> rates, TrainRun.Settings s, int warmupEpochs,
-      int rounds, List<Map<String, Object>> runs) throws IOException {
+      int rounds, double dilation, List<Map<String, Object>> runs) throws IOException {
     if (warmupEpochs > 0) {
       TrainRun.Settings w = s.copy();
       w.epochs = warmupEpochs;
-      w.linkMbps = rates.get(0);
+      w.linkMbps = rates.get(0) / dilation;
       for (Loaded l : loaded) {
         long t0 = System.nanoTime();
         if (train(l, w) == null) {
@@ -286,7 +300,7 @@ public final class TrainBenchTool extends ParsaTool {
       for (int[] slot : schedule(n, rates.size(), round)) {
         Loaded l = loaded.get(slot[1]);
         TrainRun.Settings m = s.copy();
-        m.linkMbps = rates.get(slot[0]);
+        m.linkMbps = rates.get(slot[0]) / dilation;
         Trained result = train(l, m);
         if (result == null) {
           return false;
@@ -296,19 +310,23 @@ public final class TrainBenchTool extends ParsaTool {
         if (round == 0) {
           epochs.get(slot[1]).get(slot[0]).addAll(es);
         }
-        roundSeconds.get(slot[1]).get(slot[0]).add(meanEpochSeconds(es));
+        roundSeconds.get(slot[1]).get(slot[0]).add(meanEpochSeconds(es) / dilation);
         roundCpu.get(slot[1]).get(slot[0]).add(meanEpochCpuSeconds(es));
       }
     }
     for (int j = 0; j < n; j++) {
       for (int r = 0; r < rates.size(); r++) {
         Loaded l = loaded.get(j);
-        Map<String, Object> d = describe(l.p, rates.get(r), figures[j][r], epochs.get(j).get(r), l.metrics, s);
+        Map<String, Object> d = describe(l.p, rates.get(r), figures[j][r], epochs.get(j).get(r), l.metrics, s,
+            dilation);
         List<Double> perRound = roundSeconds.get(j).get(r);
         List<Double> cpuPerRound = roundCpu.get(j).get(r);
         if (rounds > 1) {
           d.put("meanEpochSeconds", mean(perRound));
           d.put("meanEpochSecondsPerRound", perRound);
+          if (dilation != 1) {
+            d.put("measuredMeanEpochSeconds", mean(perRound) * dilation);
+          }
           if (cpuPerRound.stream().allMatch(c -> c >= 0)) {
             d.put("meanEpochCpuSeconds", mean(cpuPerRound));
             d.put("meanEpochCpuSecondsPerRound", cpuPerRound);
@@ -342,6 +360,9 @@ public final class TrainBenchTool extends ParsaTool {
 
   /** One embedded run, or null after printing why it failed. */
   private static Trained train(Loaded l, TrainRun.Settings s) throws IOException {
+    // the garbage of the run before is collected now, not in this run's epochs (the epochs' CPU time had varied 2x
+    // between rounds of the same run with a full heap of three placements' shards)
+    System.gc();
     try (TrainRun run = new TrainRun(l.shards, l.owner, s, null)) {
       try {
         TrainSpec.Run figures = run.figures();
@@ -558,8 +579,51 @@ public final class TrainBenchTool extends ParsaTool {
     }
   }
 
+  /**
+   * {@code --time-dilation}: "auto" is k machines over the host's cores (each emulated machine then gets about one
+   * core's worth of the host's time per dilated second), at least 1; otherwise a number &ge; 1.
+   */
+  static double dilation(String arg, int k, int cores) {
+    if (arg.equals("auto")) {
+      return Math.max(1.0, k / (double) Math.max(1, cores));
+    }
+    return parseDilation(arg);
+  }
+
+  private static double parseDilation(String arg) {
+    double d;
+    try {
+      d = Double.parseDouble(arg);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--time-dilation expects 'auto' or a number >= 1, got '" + arg + "'");
+    }
+    if (!(d >= 1) || Double.isInfinite(d)) {
+      throw new UsageException("--time-dilation expects 'auto' or a number >= 1, got '" + arg + "'");
+    }
+    return d;
+  }
+
+  /** What the dilation means, for the report. */
+  static String dilationNote(double d, int k, int cores) {
+    if (d == 1) {
+      return "none: times are this host's wall time, where all " + k + " machines share its " + cores + " cores (the"
+          + " CPU work of an epoch is not spread over k machines as on a cluster, so the network's share of an epoch"
+          + " is understated)";
+    }
+    return String.format(Locale.ROOT, "%s: the %d machines share this host's %d cores, so each runs at about"
+        + " 1/%s of a core; every link runs %s times slower than the rate named and every time is divided by %s,"
+        + " which emulates a cluster of %d machines of about %s core(s) each at the named rate (the cores are pooled"
+        + " here: a machine that waits on its link leaves its share to the others, which a cluster cannot do)",
+        num(d), k, cores, num(k / (double) cores), num(d), num(d), k, num(d * cores / k));
+  }
+
+  /** Three significant digits, no trailing zeros. */
+  static String num(double x) {
+    return new java.math.BigDecimal(x).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+  }
+
   private static Map<String, Object> describe(Placement p, double rate, TrainSpec.Run run, List<TrainRun.Epoch> epochs,
-      JsonNode metrics, TrainRun.Settings s) {
+      JsonNode metrics, TrainRun.Settings s, double dilation) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("placement", p.name);
     m.put("source", p.dir.toString());
@@ -572,7 +636,10 @@ public final class TrainBenchTool extends ParsaTool {
     for (TrainRun.Epoch e : epochs) {
       Map<String, Object> x = new LinkedHashMap<>();
       x.put("epoch", e.epoch);
-      x.put("wallSeconds", e.wallSeconds);
+      x.put("wallSeconds", e.wallSeconds / dilation);
+      if (dilation != 1) {
+        x.put("measuredWallSeconds", e.wallSeconds);
+      }
       if (e.processCpuSeconds >= 0) {
         x.put("processCpuSeconds", e.processCpuSeconds);
       }
@@ -605,7 +672,10 @@ public final class TrainBenchTool extends ParsaTool {
       rec.put("metricsAgree", s.batchesPerEpoch == 1 && predicted == run.interKeyAccessesPerEpoch);
     }
     m.put("reconciliation", rec);
-    m.put("meanEpochSeconds", meanEpochSeconds(epochs));
+    m.put("meanEpochSeconds", meanEpochSeconds(epochs) / dilation);
+    if (dilation != 1) {
+      m.put("measuredMeanEpochSeconds", meanEpochSeconds(epochs));
+    }
     double cpu = meanEpochCpuSeconds(epochs);
     if (cpu >= 0) {
       m.put("meanEpochCpuSeconds", cpu);

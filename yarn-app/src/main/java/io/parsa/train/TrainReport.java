@@ -42,7 +42,11 @@ final class TrainReport {
         report.get("k"), report.get("epochs"), report.get("batchesPerEpoch"), report.get("learningRate"),
         report.get("l2"), report.get("l1")));
     sb.append("mode: ").append(report.get("mode")).append('\n');
-    sb.append("link emulation: ").append(report.get("linkEmulation")).append("\n\n");
+    sb.append("link emulation: ").append(report.get("linkEmulation")).append('\n');
+    if (report.get("timeDilation") != null) {
+      sb.append("time dilation: ").append(report.get("timeDilationNote")).append('\n');
+    }
+    sb.append('\n');
     String h = "%-8s %-14s %16s %8s %12s %10s %12s %10s %9s%n";
     sb.append(String.format(Locale.ROOT, h, "placement", "link", "inter B/epoch", "inner %", "epoch s", "cpu s",
         "vs parsa", "loss", "accuracy"));
@@ -62,7 +66,9 @@ final class TrainReport {
           d(r.get("finalLoss")), d(r.get("finalAccuracy"))));
     }
     sb.append("\n(epoch s: mean over epochs after the first, whose first requests also set up TLS and Avro "
-        + "handshakes; cpu s: CPU time of the whole process per epoch, embedded only, where every machine is a thread"
+        + "handshakes" + (report.get("timeDilation") == null ? "" : ", the measured wall time divided by the time"
+            + " dilation " + TrainBenchTool.num(d(report.get("timeDilation"))))
+        + "; cpu s: CPU time of the whole process per epoch, embedded only, where every machine is a thread"
         + " of it; bytes: last epoch, on the wire)\n");
     if (report.get("warmupEpochs") != null) {
       sb.append(String.format(Locale.ROOT, "(warm-up: %s untimed epochs on every placement before the measured runs; "
@@ -133,6 +139,9 @@ final class TrainReport {
         .append("th{background:#eee}td:first-child{text-align:left}</style></head><body>\n");
     sb.append("<h1>Parsa train-bench report</h1>\n<p>").append(esc(report.get("mode"))).append(".<br>Link emulation: ")
         .append(esc(report.get("linkEmulation"))).append(".</p>\n");
+    if (report.get("timeDilation") != null) {
+      sb.append("<p>Time dilation: ").append(esc(report.get("timeDilationNote"))).append(".</p>\n");
+    }
     sb.append(String.format(Locale.ROOT, "<p>k = %s, %s epochs &times; %s synchronous iterations, learning rate %s,"
             + " L2 %s, L1 %s.</p>%n", report.get("k"), report.get("epochs"), report.get("batchesPerEpoch"),
         esc(report.get("learningRate")), esc(report.get("l2")), esc(report.get("l1"))));

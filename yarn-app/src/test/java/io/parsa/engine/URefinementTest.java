@@ -144,6 +144,138 @@ class URefinementTest {
     }
   }
 
+  /** The same blocks with a weight per row: its key count times a factor from 1 to 4 (heavy rows exist). */
+  private static List<Block> weighted(SplittableRandom rnd, List<Block> blocks) {
+    List<Block> out = new ArrayList<>();
+    for (Block b : blocks) {
+      int n = b.numRows();
+      long[] ids = new long[n];
+      double[] w = new double[n];
+      long[] keys = new long[(int) b.numEdges()];
+      int[] start = new int[n + 1];
+      int e = 0;
+      for (int r = 0; r < n; r++) {
+        ids[r] = b.rowId(r);
+        for (int t = b.localRowStart()[r]; t < b.localRowStart()[r + 1]; t++) {
+          keys[e++] = b.keys()[b.localKeys()[t]];
+        }
+        start[r + 1] = e;
+        w[r] = (start[r + 1] - start[r]) * (1 + rnd.nextInt(4)) + 0.25;
+      }
+      out.add(new Block(ids, start, keys, w));
+    }
+    return out;
+  }
+
+  /** Rows in random order, each to the lightest part so far (partition-u's rule: weights within the heaviest row). */
+  private static int[][] lightestPartStart(SplittableRandom rnd, List<Block> blocks, int k) {
+    int[][] parts = new int[blocks.size()][];
+    double[] load = new double[k];
+    for (int b = 0; b < blocks.size(); b++) {
+      parts[b] = new int[blocks.get(b).numRows()];
+    }
+    List<int[]> rows = new ArrayList<>();
+    for (int b = 0; b < blocks.size(); b++) {
+      for (int r = 0; r < parts[b].length; r++) {
+        rows.add(new int[] {b, r});
+      }
+    }
+    for (int i = rows.size() - 1; i > 0; i--) {
+      java.util.Collections.swap(rows, i, rnd.nextInt(i + 1));
+    }
+    for (int[] br : rows) {
+      int p = 0;
+      for (int i = 1; i < k; i++) {
+        if (load[i] < load[p]) {
+          p = i;
+        }
+      }
+      parts[br[0]][br[1]] = p;
+      load[p] += blocks.get(br[0]).weight(br[1]);
+    }
+    return parts;
+  }
+
+  private static double[] loads(int k, List<Block> blocks, int[][] parts) {
+    double[] l = new double[k];
+    for (int b = 0; b < blocks.size(); b++) {
+      for (int r = 0; r < parts[b].length; r++) {
+        l[parts[b][r]] += blocks.get(b).weight(r);
+      }
+    }
+    return l;
+  }
+
+  @Test
+  void weightedRoundsKeepEveryPartWithinTheHeaviestRowsWeightAndNeverRaiseTheObjective() {
+    SplittableRandom rnd = new SplittableRandom(23);
+    int movedTrials = 0;
+    for (int trial = 0; trial < 10; trial++) {
+      int k = 2 + rnd.nextInt(7);
+      List<Block> blocks = weighted(rnd, blocks(rnd, 1 + rnd.nextInt(4), 40 + rnd.nextInt(60), 300,
+          1 + rnd.nextInt(6)));
+      double heaviest = 0;
+      int n = 0;
+      for (Block b : blocks) {
+        n += b.numRows();
+        for (int r = 0; r < b.numRows(); r++) {
+          heaviest = Math.max(heaviest, b.weight(r));
+        }
+      }
+      int[][] start = lightestPartStart(rnd, blocks, k);
+      double[] l0 = loads(k, blocks, start);
+      double spread0 = java.util.Arrays.stream(l0).max().getAsDouble() - java.util.Arrays.stream(l0).min().getAsDouble();
+      assertTrue(spread0 <= heaviest + 1e-9, "the lightest-part start is within the heaviest row");
+      double exponent = trial % 2 == 0 ? 1.0 : 4.0;
+      URefinement ref = new URefinement(k, blocks, start, exponent, trial % 3 != 0);
+      double[] window = ref.weightBounds();
+      assertTrue(window[1] - window[0] <= heaviest + 1e-5, java.util.Arrays.toString(window));
+      double f = ref.objective();
+      int moves = 0;
+      for (int round = 0; round < 5; round++) {
+        URefinement.RoundStats st = ref.round();
+        moves += st.moves();
+        assertTrue(st.objectiveAfter() <= st.objectiveBefore() + 1e-9, "trial " + trial + ": " + st);
+        assertEquals(f, st.objectiveBefore(), 1e-6 * Math.max(1, f));
+        f = st.objectiveAfter();
+        int[][] parts = ref.parts();
+        int seen = 0;
+        for (int b = 0; b < blocks.size(); b++) {
+          assertEquals(blocks.get(b).numRows(), parts[b].length);
+          seen += parts[b].length;
+        }
+        assertEquals(n, seen);
+        double[] l = loads(k, blocks, parts);
+        assertArrayEquals(l, ref.loads(), 1e-6);
+        for (int i = 0; i < k; i++) {
+          assertTrue(l[i] >= window[0] && l[i] <= window[1], "trial " + trial + ": part " + i + " weighs " + l[i]
+              + ", outside " + java.util.Arrays.toString(window));
+        }
+        double spread = java.util.Arrays.stream(l).max().getAsDouble() - java.util.Arrays.stream(l).min().getAsDouble();
+        assertTrue(spread <= heaviest + 1e-5, "trial " + trial + ": weights spread " + spread + " > " + heaviest);
+        assertArrayEquals(recomputedWorkingSets(k, blocks, parts), ref.workingSets(), "trial " + trial);
+      }
+      movedTrials += moves > 0 ? 1 : 0;
+    }
+    assertTrue(movedTrials >= 8, "weighted refinement moved rows in only " + movedTrials + " of 10 trials");
+  }
+
+  @Test
+  void theWeightWindowIsTheHeaviestRowWideOrTheStartsSpread() {
+    // spread 2 under a heaviest row of 5: a window of 5 around the mean 11, holding 10 and 12
+    double[] w = URefinement.weightWindow(new double[] {10, 12}, 5);
+    assertEquals(8.5, w[0], 1e-6);
+    assertEquals(13.5, w[1], 1e-6);
+    // the mean is near one end: the window shifts to still hold both start weights
+    w = URefinement.weightWindow(new double[] {10, 10, 10, 13}, 4);
+    assertEquals(9.0, w[0], 1e-6);
+    assertEquals(13.0, w[1], 1e-6);
+    // a start wider than the heaviest row keeps its own spread (never worse than the start)
+    w = URefinement.weightWindow(new double[] {0, 10}, 3);
+    assertEquals(0.0, w[0], 1e-6);
+    assertEquals(10.0, w[1], 1e-6);
+  }
+
   @Test
   void connectivityObjectiveLowersTotalTrafficOnPlantedClusters() {
     SplittableRandom rnd = new SplittableRandom(5);

@@ -118,6 +118,37 @@ class TrainBenchToolTest {
   }
 
   @Test
+  void timeDilationSlowsTheLinksAndDividesEveryTime() throws Exception {
+    // auto: k machines over the host's cores, never below 1
+    assertEquals(8.0, TrainBenchTool.dilation("auto", 16, 2), 0.0);
+    assertEquals(1.0, TrainBenchTool.dilation("auto", 2, 4), 0.0);
+    assertEquals(2.5, TrainBenchTool.dilation("2.5", 16, 2), 0.0);
+    Path random = tmp.resolve("random");
+    shard(random.resolve("shards"), 0, "+1 1:1 2:1", "+1 3:1 4:1");
+    shard(random.resolve("shards"), 1, "-1 2:0.5 3:1", "-1 1:1 4:1");
+    File out = tmp.resolve("report").toFile();
+    String[] args = {"--random", random.toString(), "--epochs", "2", "--link-mbps", "1000", "--warmup-epochs", "0",
+        "--time-dilation", "4", "--output", out.toString()};
+    assertEquals(0, ToolRunner.run(localConf(), new TrainBenchTool(), args));
+    JsonNode report = new ObjectMapper().readTree(new File(out, "report.json"));
+    assertEquals(4.0, report.path("timeDilation").asDouble(), 0.0);
+    JsonNode r = report.path("runs").get(0);
+    // the link is named at the rate asked for; the emulation ran it 4x slower
+    assertEquals(1000.0, r.path("linkMbps").asDouble(), 0.0);
+    assertEquals(4 * r.path("meanEpochSeconds").asDouble(), r.path("measuredMeanEpochSeconds").asDouble(), 1e-12);
+    for (JsonNode e : r.path("epochs")) {
+      assertEquals(4 * e.path("wallSeconds").asDouble(), e.path("measuredWallSeconds").asDouble(), 1e-12);
+    }
+    String text = Files.readString(new File(out, "report.txt").toPath());
+    assertTrue(text.contains("time dilation: 4: the 2 machines share"), text);
+    // not a number >= 1: a usage error before anything runs
+    String[] bad = {"--random", random.toString(), "--time-dilation", "0.5", "--output",
+        tmp.resolve("r2").toString()};
+    assertEquals(2, ToolRunner.run(localConf(), new TrainBenchTool(), bad));
+    assertTrue(!tmp.resolve("r2").toFile().exists());
+  }
+
+  @Test
   void theScheduleRotatesWhichPlacementGoesFirst() {
     // 3 placements, 2 rates, 2 rounds: every slot starts with the next placement
     java.util.List<String> firsts = new java.util.ArrayList<>();

@@ -181,6 +181,10 @@ public final class MrRefinement {
     String start = RefineUTool.START_GIVEN;
     List<Map<String, Object>> starts = new ArrayList<>();
     starts.add(startEntry(RefineUTool.START_GIVEN, cur));
+    if (cur.weightedRows > 0) {
+      LOG.warn("{}: {} rows carry weights; the distributed swap rounds keep row counts per part, not weights (--mode"
+          + " memory keeps every part's weight within the heaviest row's)", step, cur.weightedRows);
+    }
     if (orderStart && cur.weightedRows > 0) {
       LOG.info("{}: no input-order start for weighted rows (it balances row counts, not weights)", step);
     } else if (orderStart && n >= 2L * k) {

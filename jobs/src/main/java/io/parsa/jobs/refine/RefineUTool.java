@@ -351,7 +351,8 @@ public class RefineUTool extends ParsaTool {
     for (int b = 0; b < blockFiles.size(); b++) {
       BlockData d = BlockFiles.read(fs, blockFiles.get(b));
       if (d.weights != null && b == 0) {
-        LOG.warn("refine-u: the blocks carry row weights; refinement keeps row counts per part, not weights");
+        LOG.info("refine-u: the blocks carry row weights; every part's weight stays within a window as wide as the"
+            + " heaviest row (or the start's own spread, if wider), and row counts may change");
       }
       blocks.add(new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights));
       parts[b] = new int[d.numRows()];
@@ -461,6 +462,9 @@ public class RefineUTool extends ParsaTool {
       stats.put("vcycles", weighted ? 0 : vcycles);
       stats.put("cappedVcycles", weighted ? 0 : cappedVcycles);
       stats.put("rowsPerPart", ref.sizes());
+      if (weighted) {
+        stats.put("weightPerPart", ref.loads());
+      }
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
       stats.put("refineSeconds", refineSec);
@@ -571,8 +575,8 @@ public class RefineUTool extends ParsaTool {
   }
 
   /** A refined assignment and its figures. */
-  private record Result(int[][] parts, int[] sizes, long[] workingSets, long maxWorkingSet, long sumTrafficIfHome,
-      long maxTrafficBound, String summary) {}
+  private record Result(int[][] parts, int[] sizes, double[] loads, long[] workingSets, long maxWorkingSet,
+      long sumTrafficIfHome, long maxTrafficBound, String summary) {}
 
   /**
    * Runs the schedule's rounds from {@code parts}, logging every round; {@code floorInMaxPhases} false lets the
@@ -629,8 +633,8 @@ public class RefineUTool extends ParsaTool {
   }
 
   private static Result result(URefinement ref) {
-    return new Result(ref.parts(), ref.sizes(), ref.workingSets(), ref.maxWorkingSet(), ref.sumTrafficIfHome(),
-        ref.trafficLowerBound(), ref.summary());
+    return new Result(ref.parts(), ref.sizes(), ref.loads(), ref.workingSets(), ref.maxWorkingSet(),
+        ref.sumTrafficIfHome(), ref.trafficLowerBound(), ref.summary());
   }
 
   /** Up to {@code rounds} rounds at exponent p, until a round gains under {@link #MIN_ROUND_GAIN_PERCENT}. */

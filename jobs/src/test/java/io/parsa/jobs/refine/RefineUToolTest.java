@@ -267,6 +267,56 @@ class RefineUToolTest {
         "--u-assignment", dir + "/u", "--output", dir + "/u-bad", "--k", "" + k, "--objective", "speed"}));
   }
 
+  /**
+   * Weighted rows (weight = key count, 1 to 8): a start balanced by weight (each row to the lightest part, as
+   * partition-u --weighted does) is refined with every part's weight still within the heaviest row's weight, no row
+   * lost, and the working sets lower; _refine.json records the weights per part.
+   */
+  @Test
+  void weightedRowsKeepEveryPartsWeightWithinTheHeaviestRow() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-weighted");
+    int k = 4;
+    Random rnd = new Random(17);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    Map<Long, Double> weightOf = new HashMap<>();
+    double[] load = new double[k];
+    for (long id = 0; id < 400; id++) {
+      int cluster = rnd.nextInt(k);
+      long[] keys = rnd.longs(1 + rnd.nextInt(8), 0, 60).distinct().map(x -> 1 + cluster * 60 + x).toArray();
+      GraphRow row = TestData.libsvmRow(id, keys);
+      row.setWeight((double) keys.length);
+      rows.add(row);
+      keysOf.put(id, keys);
+      weightOf.put(id, (double) keys.length);
+      int p = 0;
+      for (int i = 1; i < k; i++) {
+        p = load[i] < load[p] ? i : p;
+      }
+      assign.put(id, p);
+      load[p] += keys.length;
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
+    assertEquals(assign.keySet(), refined.keySet());
+    double[] w = new double[k];
+    refined.forEach((id, p) -> w[p] += weightOf.get(id));
+    double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
+    assertTrue(spread <= 8 + 1e-9, "part weights " + java.util.Arrays.toString(w));
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[1] <= before[1] && after[0] < before[0] * 0.8, "sum/max M " + before[0] + "/" + before[1]
+        + " -> " + after[0] + "/" + after[1]);
+    String json = new String(fs.open(new Path(dir, "u2/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"weightPerPart\""), json);
+  }
+
   /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
   @Test
   void multilevelAutoRuleSaysWhy() {
