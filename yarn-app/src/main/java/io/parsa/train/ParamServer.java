@@ -162,7 +162,7 @@ public final class ParamServer implements TrainProtocol {
         abs += Math.abs(v);
       }
     }
-    return new ServerState(id, (long) w.size(), nonZeros, sq, abs);
+    return new ServerState(id, (long) w.size(), nonZeros, sq, abs, TrainDriver.processCpuNanos());
   }
 
   @Override

@@ -375,15 +375,18 @@ public final class TrainBenchTool extends ParsaTool {
     }
   }
 
-  /** Mean process CPU time of the epochs after the first (embedded), or -1 if not measured. */
+  /**
+   * Mean CPU time of the epochs after the first (embedded: the process's; on YARN: summed over the containers, not
+   * known for the first epoch), or -1 if not measured.
+   */
   static double meanEpochCpuSeconds(List<TrainRun.Epoch> epochs) {
     double sum = 0;
     int n = 0;
     for (TrainRun.Epoch e : epochs) {
-      if (e.processCpuSeconds < 0) {
-        return -1;
-      }
       if (e.epoch > 1 || epochs.size() == 1) {
+        if (e.processCpuSeconds < 0) {
+          return -1;
+        }
         sum += e.processCpuSeconds;
         n++;
       }

@@ -204,13 +204,17 @@ public final class TrainDriver {
 
   private boolean processCpu;
 
-  /** Records each epoch's CPU time of this JVM (embedded runs, whose machines are all threads of it). */
+  /**
+   * Records each epoch's CPU time of this JVM (embedded runs, whose machines are all threads of it). Without it (on
+   * YARN) an epoch's CPU time is the growth of every worker's and server's own process CPU time over it, from the
+   * second epoch on (the servers' figure before the first is not known).
+   */
   public void measureProcessCpu() {
     processCpu = true;
   }
 
   /** CPU nanoseconds of this JVM so far, or -1 where the platform does not tell. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
@@ -223,6 +227,7 @@ public final class TrainDriver {
     long totalRows = figures.rows;
     // byte counters are cumulative: an epoch's traffic is its last answers' counters minus those before it
     List<IterateResult> before = onAll(pool, "epoch 1", i -> workers[i].counters());
+    long[] lastServerCpu = null;
     for (int e = 1; e <= settings.epochs; e++) {
       final int epoch = e;
       List<IterateResult> after = before;
@@ -231,6 +236,7 @@ public final class TrainDriver {
       TrainRun.Epoch ep = new TrainRun.Epoch();
       ep.epoch = e;
       long correct = 0;
+      long[] serverCpu = new long[k];
       for (int b = 0; b < settings.batchesPerEpoch; b++) {
         final int batch = b;
         after = onAll(pool, "epoch " + e, i -> {
@@ -253,6 +259,7 @@ public final class TrainDriver {
             sq += st.getSquaredNorm();
             abs += st.getAbsNorm();
             nz += st.getNonZeros();
+            serverCpu[j] = st.getCpuNanos();
           } catch (io.parsa.avro.rpc.TrainRejected | org.apache.avro.AvroRuntimeException x) {
             throw new IOException("epoch " + e + ": server " + j + " failed to apply the step: " + x.getMessage(), x);
           }
@@ -263,7 +270,10 @@ public final class TrainDriver {
       ep.wallSeconds = (System.nanoTime() - t0) / 1e9;
       if (cpu0 >= 0) {
         ep.processCpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+      } else if (!processCpu) {
+        ep.processCpuSeconds = containerCpuSeconds(before, after, lastServerCpu, serverCpu);
       }
+      lastServerCpu = serverCpu;
       long[] outOf = new long[k];
       for (int i = 0; i < k; i++) {
         IterateResult a = after.get(i);
@@ -297,6 +307,34 @@ public final class TrainDriver {
       before = after;
     }
     return out;
+  }
+
+  /**
+   * CPU seconds of an epoch summed over the worker and server processes (each its own container on YARN): the growth
+   * of every worker's figure from {@code before} to {@code after} and of every server's from {@code serversBefore} to
+   * {@code serversAfter}; -1 if any figure is unknown (the first epoch has no servers' figure before it).
+   */
+  static double containerCpuSeconds(List<IterateResult> before, List<IterateResult> after, long[] serversBefore,
+      long[] serversAfter) {
+    if (serversBefore == null) {
+      return -1;
+    }
+    long sum = 0;
+    for (int i = 0; i < after.size(); i++) {
+      long a = after.get(i).getCpuNanos();
+      long b = before.get(i).getCpuNanos();
+      if (a < 0 || b < 0) {
+        return -1;
+      }
+      sum += a - b;
+    }
+    for (int j = 0; j < serversAfter.length; j++) {
+      if (serversAfter[j] < 0 || serversBefore[j] < 0) {
+        return -1;
+      }
+      sum += serversAfter[j] - serversBefore[j];
+    }
+    return sum / 1e9;
   }
 
   /** Tells every worker and server that the run is over (best effort). */

@@ -68,8 +68,8 @@ final class TrainReport {
     sb.append("\n(epoch s: mean over epochs after the first, whose first requests also set up TLS and Avro "
         + "handshakes" + (report.get("timeDilation") == null ? "" : ", the measured wall time divided by the time"
             + " dilation " + TrainBenchTool.num(d(report.get("timeDilation"))))
-        + "; cpu s: CPU time of the whole process per epoch, embedded only, where every machine is a thread"
-        + " of it; bytes: last epoch, on the wire)\n");
+        + "; cpu s: CPU time per epoch, of the whole process embedded (every machine is a thread of it), summed"
+        + " over the worker and server containers on YARN; bytes: last epoch, on the wire)\n");
     if (report.get("warmupEpochs") != null) {
       sb.append(String.format(Locale.ROOT, "(warm-up: %s untimed epochs on every placement before the measured runs; "
           + "%s round(s) of measured runs, placements in rotated order)%n", report.get("warmupEpochs"),

@@ -66,8 +66,9 @@ public final class TrainRun implements AutoCloseable {
     public double accuracy;
     public long nonZeroWeights;
     /**
-     * CPU seconds this JVM spent during the epoch, or -1: measured embedded only, where every worker and server of
-     * the run is a thread of this process (on YARN they are other processes).
+     * CPU seconds of the epoch, or -1: embedded, what this JVM spent (every worker and server of the run is a thread
+     * of it); on YARN, the growth of every worker and server container's own process CPU time, summed (from the
+     * second epoch on).
      */
     public double processCpuSeconds = -1;
   }

@@ -113,7 +113,8 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
   @Override
   public synchronized IterateResult counters() {
     long[][] c = links == null ? new long[4][k] : links.workerCounters(id);
-    return new IterateResult(id, 0L, 0L, 0L, list(c[0]), list(c[1]), list(c[2]), list(c[3]));
+    return new IterateResult(id, 0L, 0L, 0L, list(c[0]), list(c[1]), list(c[2]), list(c[3]),
+        TrainDriver.processCpuNanos());
   }
 
   private static List<Long> list(long[] a) {

@@ -75,6 +75,7 @@ class TrainBenchYarnIT {
     for (int r = 0; r < 4; r++) {
       JsonNode yr = y.path("runs").get(r);
       JsonNode er = e.path("runs").get(r);
+      assertTrue(yr.path("meanEpochCpuSeconds").asDouble() > 0, yr.toString());
       assertEquals(er.path("placement").asText(), yr.path("placement").asText());
       assertEquals(er.path("rows").asLong(), yr.path("rows").asLong());
       assertEquals(er.path("interKeyAccessesPerEpoch").asLong(), yr.path("interKeyAccessesPerEpoch").asLong());
@@ -84,6 +85,9 @@ class TrainBenchYarnIT {
         String what = yr.path("placement").asText() + " at " + yr.path("linkMbps").asDouble() + " Mbit/s, epoch "
             + (ep + 1);
         assertEquals(ee.path("loss").asDouble(), ye.path("loss").asDouble(), 0.0, "loss, " + what);
+        // on YARN an epoch's CPU time is the containers' own, summed: known from the second epoch on
+        assertEquals(ep > 0, ye.has("processCpuSeconds"), "cpu, " + what);
+        assertTrue(ep == 0 || ye.path("processCpuSeconds").asDouble() > 0, "cpu, " + what + ": " + ye);
         if (ep > 0) {
           // epoch 1 also carries Avro's connection handshake, whose size depends on the endpoint
           assertEquals(ee.path("interFrameBytes").asLong(), ye.path("interFrameBytes").asLong(), "frames, " + what);
