@@ -25,9 +25,9 @@ import java.util.function.Consumer;
  * outgoing link before they arrived). The server side needs no change.
  *
  * <p>On YARN, worker i and server i are separate containers: the worker's {@code Links} delays only its own requests
- * ({@code delayResponses} false), and server j holds each answer to another machine's worker on its own link
- * ({@link #serialLink(double)}) before returning it. Machine i's two processes then each have a link of the given
- * rate instead of sharing one, which the report says.
+ * ({@code delayResponses} false) and keeps machine i's link; server i holds each answer to another machine's worker
+ * for the time worker i reserves on that same link for it ({@link #reserveNanos}, over the worker's RPC endpoint), so
+ * the machine's two processes share one link as they do embedded.
  */
 public final class Links {
   private final int k;
@@ -38,6 +38,7 @@ public final class Links {
   private final AtomicLongArray frameUp;
   private final AtomicLongArray frameDown;
   private final long[] linkFreeAtNanos;
+  private final AtomicLongArray heldForOthers;
   private final double nanosPerByte;
   private final boolean delayResponses;
 
@@ -58,6 +59,7 @@ public final class Links {
     this.frameUp = new AtomicLongArray(k * k);
     this.frameDown = new AtomicLongArray(k * k);
     this.linkFreeAtNanos = new long[k];
+    this.heldForOthers = new AtomicLongArray(k);
     this.nanosPerByte = linkMbps > 0 ? 8_000.0 / linkMbps : 0;
   }
 
@@ -149,6 +151,20 @@ public final class Links {
       frameDown.addAndGet(worker * k + server, size(msg));
       ctx.fireChannelRead(msg);
     }
+  }
+
+  /**
+   * Reserves machine {@code machine}'s outgoing link for {@code n} bytes that another process of the machine sends (on
+   * YARN: server i's answers, reserved on the link worker i keeps); how long to hold them, in nanoseconds.
+   */
+  public long reserveNanos(int machine, int n) {
+    heldForOthers.addAndGet(machine, n);
+    return reserve(machine, n);
+  }
+
+  /** Bytes reserved on machine {@code machine}'s link through {@link #reserveNanos} so far. */
+  public long reservedForOthers(int machine) {
+    return heldForOthers.get(machine);
   }
 
   /** Reserves machine {@code from}'s link for {@code n} bytes; returns how long to hold them, in nanoseconds. */

@@ -165,6 +165,52 @@ public final class ParamServer implements TrainProtocol {
     return new ServerState(id, (long) w.size(), nonZeros, sq, abs, TrainDriver.processCpuNanos());
   }
 
+  private io.parsa.yarn.rpc.RpcSecurity security;
+  private io.parsa.yarn.rpc.Rpc.Client<io.parsa.avro.rpc.TrainWorkerProtocol> machineWorker;
+  private String machineWorkerAddress;
+
+  /** The credentials with which {@link #shareLink} connects to this machine's worker (YARN containers). */
+  public void setSecurity(io.parsa.yarn.rpc.RpcSecurity security) {
+    this.security = security;
+  }
+
+  /**
+   * Holds every answer to another machine for the time this machine's worker (at {@code address}) reserves for
+   * it on the machine's one outgoing link. One connection per worker address, kept across runs (the worker's endpoint
+   * then has only the driver's connection and this one, each on its own request thread).
+   */
+  @Override
+  public synchronized int shareLink(String address) {
+    if (security == null) {
+      throw new org.apache.avro.AvroRuntimeException("server " + id + ": no credentials to reach worker " + address);
+    }
+    if (machineWorker == null || !address.equals(machineWorkerAddress)) {
+      if (machineWorker != null) {
+        machineWorker.close();
+      }
+      try {
+        machineWorker = io.parsa.yarn.rpc.Rpc.connect(io.parsa.avro.rpc.TrainWorkerProtocol.class, address, 10_000,
+            security);
+      } catch (java.io.IOException e) {
+        throw new org.apache.avro.AvroRuntimeException("server " + id + ": cannot reach worker " + address + ": "
+            + e.getMessage(), e);
+      }
+      machineWorkerAddress = address;
+    }
+    io.parsa.avro.rpc.TrainWorkerProtocol w = machineWorker.proxy();
+    Object lock = new Object();
+    link = n -> {
+      long wait;
+      synchronized (lock) {
+        wait = w.reserveLink(n);
+      }
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+    };
+    return 0;
+  }
+
   @Override
   public synchronized long reset(double linkMbps) {
     link = linkMbps > 0 ? Links.serialLink(linkMbps) : null;
@@ -180,6 +226,12 @@ public final class ParamServer implements TrainProtocol {
 
   @Override
   public int finish() {
+    synchronized (this) {
+      if (machineWorker != null) {
+        machineWorker.close();
+        machineWorker = null;
+      }
+    }
     finished.countDown();
     return 0;
   }

@@ -168,9 +168,10 @@ public final class TrainBenchTool extends ParsaTool {
             + " between containers"
         : "embedded: k machines as threads of one JVM on one host, loopback TLS sockets");
     report.put("linkEmulation", yarn
-        ? "each worker container's requests to other machines, and each server container's answers to other"
-            + " machines, pass a serialised link of the given rate (one per container: a machine's two processes do"
-            + " not share one link); inner-machine traffic (worker i <-> server i) is counted, never delayed"
+        ? "each machine's outgoing inter-machine bytes pass one serialised link of the given rate, kept by its"
+            + " worker container: the worker's requests to other machines reserve it directly, the server"
+            + " container's answers to other machines through the worker's endpoint (an extra local round trip per"
+            + " answer); inner-machine traffic (worker i <-> server i) is counted, never delayed"
         : "each machine's outgoing inter-machine bytes (TLS records included) pass a serialised"
         + " link of the given rate; inner-machine traffic (worker i <-> server i) is counted, never delayed");
     report.put("epochs", s.epochs);

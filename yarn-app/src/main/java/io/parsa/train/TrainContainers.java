@@ -58,6 +58,7 @@ public final class TrainContainers {
       try {
         if ("server".equals(role)) {
           ParamServer ps = server(spec, id, conf);
+          ps.setSecurity(security);
           endpoint = Rpc.serve(TrainProtocol.class, ps, bind, security);
           await = () -> uninterruptibly(ps::awaitFinish);
         } else {

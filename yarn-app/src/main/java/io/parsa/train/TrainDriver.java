@@ -192,6 +192,25 @@ public final class TrainDriver {
     }
   }
 
+  /**
+   * YARN, after {@link #prepare}: server j holds its answers to other machines on the link worker j keeps (at
+   * {@code workerAddresses[j]}), so that machine j's two containers share one outgoing link; nothing without link
+   * emulation.
+   */
+  public void shareLinks(List<String> workerAddresses) throws IOException {
+    if (settings.linkMbps <= 0) {
+      return;
+    }
+    for (int j = 0; j < k; j++) {
+      try {
+        servers[j].shareLink(workerAddresses.get(j));
+      } catch (org.apache.avro.AvroRuntimeException x) {
+        throw new IOException("server " + j + " cannot share machine " + j + "'s link with its worker: "
+            + x.getMessage(), x);
+      }
+    }
+  }
+
   /** Runs every epoch; a failed worker or server ends the run with an {@link IOException} naming it. */
   public List<TrainRun.Epoch> train() throws IOException {
     ExecutorService pool = newPool();

@@ -31,7 +31,7 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
   private final Links shared;
   private final List<Rpc.Client<?>> clients = new ArrayList<>();
   private final CountDownLatch finished = new CountDownLatch(1);
-  private Links links;
+  private volatile Links links;
   private TrainWorker worker;
 
   /**
@@ -123,6 +123,16 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
       l.add(v);
     }
     return l;
+  }
+
+  /**
+   * Not synchronized: server i calls it while the driver's {@code iterate} runs here (on another of the endpoint's
+   * request threads: the driver's connection and server i's are the only two, each on its own executor).
+   */
+  @Override
+  public long reserveLink(int bytes) {
+    Links l = links != null ? links : shared;
+    return l == null ? 0 : l.reserveNanos(id, bytes);
   }
 
   @Override

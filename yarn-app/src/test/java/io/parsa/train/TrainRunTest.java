@@ -47,6 +47,37 @@ class TrainRunTest {
    * is three: [handshake (0 bytes once connected)], [metadata map (1)] and [error flag (1) + the response]. Inside
    * the records: worker id (1-byte varint), each packed array as a varint length (1) + 8 bytes per entry.
    */
+  /**
+   * YARN: server 0 holds its answers to machine 1's worker on the one link machine 0's worker keeps (the worker's
+   * endpoint reserves it), and never holds an answer to its own machine's worker.
+   */
+  @Test
+  void aServerHoldsItsAnswersToOtherMachinesOnTheLinkItsWorkerKeeps() throws Exception {
+    io.parsa.yarn.rpc.RpcSecurity security = io.parsa.yarn.rpc.RpcSecurity.forSecret("link-test");
+    Links machine0 = new Links(2, 1000, false);
+    WorkerEndpoint worker0 = new WorkerEndpoint(0, 2, Shard.ofLines("w0", List.of(R0)), key -> 0, security, 10_000,
+        machine0);
+    org.apache.avro.ipc.Server endpoint = io.parsa.yarn.rpc.Rpc.serve(io.parsa.avro.rpc.TrainWorkerProtocol.class,
+        worker0, "127.0.0.1", security);
+    ParamServer server0 = new ParamServer(0, new long[] {1, 2, 3}, null, 0.5, 0, 0);
+    try {
+      // without credentials it cannot reach its worker, and says so
+      assertThrows(org.apache.avro.AvroRuntimeException.class, () -> server0.shareLink("127.0.0.1:1"));
+      server0.setSecurity(security);
+      server0.shareLink("127.0.0.1:" + endpoint.getPort());
+      java.nio.ByteBuffer two = java.nio.ByteBuffer.allocate(16).putLong(1).putLong(2).flip();
+      assertEquals(16, server0.pull(new io.parsa.avro.rpc.ParamPull(1, two)).getValues().remaining());
+      assertEquals(16, machine0.reservedForOthers(0), "two values to machine 1 pass machine 0's link");
+      java.nio.ByteBuffer one = java.nio.ByteBuffer.allocate(8).putLong(3).flip();
+      server0.pull(new io.parsa.avro.rpc.ParamPull(0, one));
+      assertEquals(16, machine0.reservedForOthers(0), "an answer to its own machine's worker is inner");
+      assertEquals(0, machine0.reservedForOthers(1));
+    } finally {
+      server0.finish();
+      endpoint.close();
+    }
+  }
+
   @Test
   void bytesPerLinkMatchTheHandCount() throws Exception {
     int request = 8 + (4 + 1 + 5) + 4;

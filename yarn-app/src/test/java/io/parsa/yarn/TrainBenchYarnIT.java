@@ -71,6 +71,8 @@ class TrainBenchYarnIT {
     JsonNode y = report(fs, onYarn);
     JsonNode e = report(fs, embedded);
     assertTrue(y.path("mode").asText().startsWith("yarn"), y.path("mode").asText());
+    // one link per machine: the server's answers reserve the link its machine's worker keeps
+    assertTrue(y.path("linkEmulation").asText().contains("one serialised link"), y.path("linkEmulation").asText());
     assertEquals(4, y.path("runs").size());
     for (int r = 0; r < 4; r++) {
       JsonNode yr = y.path("runs").get(r);
