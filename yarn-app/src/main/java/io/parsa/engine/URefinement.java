@@ -316,8 +316,6 @@ public final class URefinement {
     int top = Math.min(TOP, k - 1);
     // (1) best targets per row: packed (sortable gain bits << 32 | row) per (from, to) bucket
     int[] bucketCount = new int[k * k];
-    float[] bestGain = new float[k * k];
-    Arrays.fill(bestGain, Float.NEGATIVE_INFINITY);
     int[] tgt = new int[n * top];
     float[] gains = new float[n * top];
     int[] zeros = new int[k];
@@ -354,27 +352,12 @@ public final class URefinement {
       for (int j = 0; j < top; j++) {
         tgt[g * top + j] = order[j];
         gains[g * top + j] = (float) -dg[order[j]];
-        int x = a * k + order[j];
-        bucketCount[x]++;
-        bestGain[x] = Math.max(bestGain[x], gains[g * top + j]);
-      }
-    }
-    // only candidates that some move can use: a single move needs a positive gain, a swap a positive sum with the
-    // other direction's best (the pairing below walks both buckets from their best and stops at a sum <= 0), so the
-    // rest (most of them once a round has little left to gain) are never sorted
-    int[] kept = new int[k * k];
-    for (int g = 0; g < n; g++) {
-      int a = part[g];
-      for (int j = 0; j < top; j++) {
-        int b = tgt[g * top + j];
-        if (usable(gains[g * top + j], bucketCount[b * k + a] > 0 ? bestGain[b * k + a] : Float.NaN)) {
-          kept[a * k + b]++;
-        }
+        bucketCount[a * k + order[j]]++;
       }
     }
     int[] bucketStart = new int[k * k + 1];
     for (int x = 0; x < k * k; x++) {
-      bucketStart[x + 1] = bucketStart[x] + kept[x];
+      bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
     }
     long[] cand = new long[bucketStart[k * k]];
     int[] fill = Arrays.copyOf(bucketStart, k * k);
@@ -382,21 +365,18 @@ public final class URefinement {
       int a = part[g];
       for (int j = 0; j < top; j++) {
         int b = tgt[g * top + j];
-        if (usable(gains[g * top + j], bucketCount[b * k + a] > 0 ? bestGain[b * k + a] : Float.NaN)) {
-          cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
-        }
+        cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
       }
     }
     tgt = null;
     gains = null;
     for (int x = 0; x < k * k; x++) {
-      // radix sort: a fifth of a round's time went to sorting the candidates with Arrays.sort (10^7 non-zeros, k = 16)
-      it.unimi.dsi.fastutil.longs.LongArrays.radixSort(cand, bucketStart[x], bucketStart[x + 1]);
+      Arrays.sort(cand, bucketStart[x], bucketStart[x + 1]);
     }
     // (2) pairs of parts, in order of their best estimated swap
     int moves = 0;
     int tried = 0;
-    int[] pairOrder = pairsByEstimate(bucketCount, bestGain);
+    int[] pairOrder = pairsByEstimate(cand, bucketStart);
     boolean[] moved = new boolean[n];
     for (int pi : pairOrder) {
       int a = pi / k;
@@ -481,19 +461,8 @@ public final class URefinement {
     return i >= lo ? i : -1;
   }
 
-  /**
-   * Whether a candidate of gain {@code g} for a → b can take part in a move: a single move (g &gt; 0) or a swap with
-   * the best candidate of b → a ({@code partnerBest}, NaN if there is none) whose summed gain is positive.
-   */
-  private static boolean usable(float g, float partnerBest) {
-    return g > 0 || (!Float.isNaN(partnerBest) && (double) g + (double) partnerBest > 0);
-  }
-
-  /**
-   * Unordered part pairs a &lt; b (encoded a·k + b), by decreasing best estimated swap gain: the sum of the best
-   * candidates of a → b and b → a (of the one direction that has candidates).
-   */
-  private int[] pairsByEstimate(int[] bucketCount, float[] bestGain) {
+  /** Unordered part pairs a &lt; b (encoded a·k + b), by decreasing best estimated swap gain. */
+  private int[] pairsByEstimate(long[] cand, int[] bucketStart) {
     int np = k * (k - 1) / 2;
     long[] keyed = new long[np];
     int c = 0;
@@ -502,12 +471,12 @@ public final class URefinement {
         int xa = a * k + b;
         int xb = b * k + a;
         double est = Double.NEGATIVE_INFINITY;
-        if (bucketCount[xa] > 0 && bucketCount[xb] > 0) {
-          est = (double) bestGain[xa] + (double) bestGain[xb];
-        } else if (bucketCount[xa] > 0) {
-          est = bestGain[xa];
-        } else if (bucketCount[xb] > 0) {
-          est = bestGain[xb];
+        if (bucketStart[xa + 1] > bucketStart[xa] && bucketStart[xb + 1] > bucketStart[xb]) {
+          est = gainOf(cand[bucketStart[xa + 1] - 1]) + gainOf(cand[bucketStart[xb + 1] - 1]);
+        } else if (bucketStart[xa + 1] > bucketStart[xa]) {
+          est = gainOf(cand[bucketStart[xa + 1] - 1]);
+        } else if (bucketStart[xb + 1] > bucketStart[xb]) {
+          est = gainOf(cand[bucketStart[xb + 1] - 1]);
         }
         keyed[c++] = pack((float) est, a * k + b);
       }
