@@ -72,6 +72,22 @@ class RefineUToolTest {
     writeCommunities(fs, dir, rnd, k, ids, keysOf, assign);
   }
 
+  /**
+   * Rows 0..399, each in a random one of k clusters with 1 to {@code maxKeys} distinct keys from its cluster's
+   * {@code width} (keys 1 + cluster·width + x); every row's keys go to {@code keysOf}.
+   */
+  private static List<GraphRow> clusteredRows(Random rnd, int k, int maxKeys, int width, Map<Long, long[]> keysOf) {
+    List<GraphRow> rows = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      int cluster = rnd.nextInt(k);
+      long[] keys = rnd.longs(1 + rnd.nextInt(maxKeys), 0, width).distinct().map(x -> 1 + cluster * width + x)
+          .toArray();
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+    }
+    return rows;
+  }
+
   /** Rows per part of an assignment. */
   private static List<Integer> partSizes(Map<Long, Integer> parts, int k) {
     int[] sizes = new int[k];
@@ -84,19 +100,10 @@ class RefineUToolTest {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine");
     int k = 4;
-    Random rnd = new Random(3);
-    List<GraphRow> rows = new ArrayList<>();
     Map<Long, long[]> keysOf = new HashMap<>();
+    List<GraphRow> rows = clusteredRows(new Random(3), k, 6, 50, keysOf);
     Map<Long, Integer> assign = new HashMap<>();
-    for (long id = 0; id < 400; id++) {
-      int cluster = rnd.nextInt(k);
-      int n = 1 + rnd.nextInt(6);
-      long[] keys = new long[n];
-      for (int j = 0; j < n; j++) {
-        keys[j] = 1 + cluster * 50 + rnd.nextInt(50);
-      }
-      rows.add(TestData.libsvmRow(id, keys));
-      keysOf.put(id, keys);
+    for (long id = 0; id < rows.size(); id++) {
       assign.put(id, (int) (id % k)); // round robin: balanced, blind to the clusters
     }
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
@@ -277,19 +284,15 @@ class RefineUToolTest {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine-weighted");
     int k = 4;
-    Random rnd = new Random(17);
-    List<GraphRow> rows = new ArrayList<>();
     Map<Long, long[]> keysOf = new HashMap<>();
+    List<GraphRow> rows = clusteredRows(new Random(17), k, 8, 60, keysOf);
     Map<Long, Integer> assign = new HashMap<>();
     Map<Long, Double> weightOf = new HashMap<>();
     double[] load = new double[k];
-    for (long id = 0; id < 400; id++) {
-      int cluster = rnd.nextInt(k);
-      long[] keys = rnd.longs(1 + rnd.nextInt(8), 0, 60).distinct().map(x -> 1 + cluster * 60 + x).toArray();
-      GraphRow row = TestData.libsvmRow(id, keys);
+    for (GraphRow row : rows) {
+      long id = row.getId();
+      long[] keys = keysOf.get(id);
       row.setWeight((double) keys.length);
-      rows.add(row);
-      keysOf.put(id, keys);
       weightOf.put(id, (double) keys.length);
       int p = 0;
       for (int i = 1; i < k; i++) {
