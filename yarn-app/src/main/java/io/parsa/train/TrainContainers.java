@@ -54,6 +54,7 @@ public final class TrainContainers {
       String bind = ContainerHost.bindAddress(conf, host);
       long t0 = System.nanoTime();
       Server endpoint;
+      Server linkEndpoint = null;
       Runnable await;
       try {
         if ("server".equals(role)) {
@@ -63,6 +64,7 @@ public final class TrainContainers {
           await = () -> uninterruptibly(ps::awaitFinish);
         } else {
           WorkerEndpoint w = worker(spec, id, conf, security);
+          linkEndpoint = w.serveLink(bind, host);
           endpoint = Rpc.serve(TrainWorkerProtocol.class, w, bind, security);
           await = () -> uninterruptibly(w::awaitFinish);
         }
@@ -78,6 +80,9 @@ public final class TrainContainers {
       await.run();
       LOG.info("{} {}: the run is over", role, id);
       Rpc.closeAsync(endpoint);
+      if (linkEndpoint != null) {
+        Rpc.closeAsync(linkEndpoint);
+      }
     }
     return 0;
   }

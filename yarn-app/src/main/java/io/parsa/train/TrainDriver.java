@@ -45,6 +45,8 @@ public final class TrainDriver {
   private final Supplier<String> aborted;
   /** What {@link #prepare} learned from the workers (rows, predicted accesses); epochs empty. */
   private TrainSpec.Run figures = new TrainSpec.Run();
+  /** The workers' link endpoints from {@link #prepare} (empty strings embedded). */
+  private List<String> linkAddresses = List.of();
 
   /**
    * @param aborted polled while waiting for workers: a non-null answer ends the run with that reason (a container
@@ -91,6 +93,7 @@ public final class TrainDriver {
       throw new IOException("the shards hold no rows");
     }
     figures = f;
+    linkAddresses = infos.stream().map(w -> w.getLinkAddress().toString()).toList();
   }
 
   /**
@@ -193,17 +196,20 @@ public final class TrainDriver {
   }
 
   /**
-   * YARN, after {@link #prepare}: server j holds its answers to other machines on the link worker j keeps (at
-   * {@code workerAddresses[j]}), so that machine j's two containers share one outgoing link; nothing without link
-   * emulation.
+   * YARN, after {@link #prepare}: server j holds its answers to other machines on the link worker j keeps (reserved
+   * on worker j's link endpoint, {@code WorkerInfo.linkAddress}), so that machine j's two containers share one
+   * outgoing link; nothing without link emulation.
    */
-  public void shareLinks(List<String> workerAddresses) throws IOException {
+  public void shareLinks() throws IOException {
     if (settings.linkMbps <= 0) {
       return;
     }
     for (int j = 0; j < k; j++) {
+      if (linkAddresses.get(j).isEmpty()) {
+        throw new IOException("worker " + j + " serves no link endpoint to share machine " + j + "'s link");
+      }
       try {
-        servers[j].shareLink(workerAddresses.get(j));
+        servers[j].shareLink(linkAddresses.get(j));
       } catch (org.apache.avro.AvroRuntimeException x) {
         throw new IOException("server " + j + " cannot share machine " + j + "'s link with its worker: "
             + x.getMessage(), x);

@@ -135,7 +135,7 @@ public final class TrainMaster implements TrainMasterProtocol, ContainerEvents {
             (before * epochs + e - 1) / (double) (runs * epochs)), () -> failure);
         driver.resetServers();
         driver.prepare(Arrays.asList(servers));
-        driver.shareLinks(Arrays.asList(workers));
+        driver.shareLinks();
         TrainSpec.Run run = driver.figures();
         run.epochs = driver.train();
         result.runs.add(run);

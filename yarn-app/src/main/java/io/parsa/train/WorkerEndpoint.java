@@ -32,6 +32,7 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
   private final List<Rpc.Client<?>> clients = new ArrayList<>();
   private final CountDownLatch finished = new CountDownLatch(1);
   private volatile Links links;
+  private volatile String linkAddress = "";
   private TrainWorker worker;
 
   /**
@@ -82,7 +83,7 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
       keys.add(n);
       requests.add(r);
     }
-    return new WorkerInfo(id, (long) shard.rows(), shard.nonZeros(), keys, requests);
+    return new WorkerInfo(id, (long) shard.rows(), shard.nonZeros(), keys, requests, linkAddress);
   }
 
   @Override
@@ -126,9 +127,18 @@ public final class WorkerEndpoint implements TrainWorkerProtocol {
   }
 
   /**
-   * Not synchronized: server i calls it while the driver's {@code iterate} runs here (on another of the endpoint's
-   * request threads: the driver's connection and server i's are the only two, each on its own executor).
+   * YARN: serves this worker's link endpoint, where its machine's server reserves the machine's link
+   * ({@link #reserveLink}), apart from the main endpoint: there the driver's {@code iterate} waits for the servers'
+   * answers on a request thread that a server's reservation would otherwise queue behind (a deadlock seen on the
+   * pseudo-cluster with four machines). {@code prepare} reports its address as {@code host:port}.
    */
+  public org.apache.avro.ipc.Server serveLink(String bindHost, String advertisedHost) throws IOException {
+    org.apache.avro.ipc.Server s = Rpc.serve(TrainWorkerProtocol.class, this, bindHost, security);
+    linkAddress = advertisedHost + ":" + s.getPort();
+    return s;
+  }
+
+  /** Not synchronized: server i calls it (on the link endpoint) while {@code iterate} runs. */
   @Override
   public long reserveLink(int bytes) {
     Links l = links != null ? links : shared;

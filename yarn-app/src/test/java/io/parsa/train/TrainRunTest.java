@@ -48,6 +48,81 @@ class TrainRunTest {
    * the records: worker id (1-byte varint), each packed array as a varint length (1) + 8 bytes per entry.
    */
   /**
+   * The YARN wiring in one JVM: servers and workers each behind their own RPC endpoint (as containers), the driver
+   * over proxies, the workers keeping their machine's link and the servers sharing it; four machines, so every
+   * server has more connections than request threads. Trains to the same losses and bytes as the embedded run.
+   */
+  @Test
+  void yarnWiringWithOneLinkPerMachineTrainsLikeTheEmbeddedRun() throws Exception {
+    List<List<String>> rows = List.of(List.of(R0, R1), List.of(R2), List.of(R3), List.of(R0, R2));
+    java.util.function.LongToIntFunction owner = key -> (int) (key % 4);
+    TrainRun.Settings s = settings(3);
+    s.linkMbps = 1000;
+    List<TrainRun.Epoch> embedded;
+    List<Shard> shards = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      shards.add(Shard.ofLines("m" + i, rows.get(i)));
+    }
+    try (TrainRun run = new TrainRun(shards, owner, s, null)) {
+      embedded = run.train();
+    }
+    io.parsa.yarn.rpc.RpcSecurity security = io.parsa.yarn.rpc.RpcSecurity.forSecret("wiring-test");
+    List<org.apache.avro.ipc.Server> endpoints = new java.util.ArrayList<>();
+    List<io.parsa.yarn.rpc.Rpc.Client<?>> clients = new java.util.ArrayList<>();
+    try {
+      io.parsa.avro.rpc.TrainProtocol[] servers = new io.parsa.avro.rpc.TrainProtocol[4];
+      io.parsa.avro.rpc.TrainWorkerProtocol[] workers = new io.parsa.avro.rpc.TrainWorkerProtocol[4];
+      List<String> serverAddresses = new java.util.ArrayList<>();
+      List<String> workerAddresses = new java.util.ArrayList<>();
+      for (int j = 0; j < 4; j++) {
+        final int id = j;
+        ParamServer ps = new ParamServer(j, new long[0], key -> owner.applyAsInt(key) == id, s.learningRate, s.l2,
+            s.l1);
+        ps.setSecurity(security);
+        endpoints.add(io.parsa.yarn.rpc.Rpc.serve(io.parsa.avro.rpc.TrainProtocol.class, ps, "127.0.0.1", security));
+        serverAddresses.add("127.0.0.1:" + endpoints.get(endpoints.size() - 1).getPort());
+        WorkerEndpoint w = new WorkerEndpoint(j, 4, shards.get(j), owner, security, s.rpcTimeoutMs, null);
+        endpoints.add(w.serveLink("127.0.0.1", "127.0.0.1"));
+        endpoints.add(io.parsa.yarn.rpc.Rpc.serve(io.parsa.avro.rpc.TrainWorkerProtocol.class, w, "127.0.0.1",
+            security));
+        workerAddresses.add("127.0.0.1:" + endpoints.get(endpoints.size() - 1).getPort());
+      }
+      for (int j = 0; j < 4; j++) {
+        io.parsa.yarn.rpc.Rpc.Client<io.parsa.avro.rpc.TrainProtocol> c = io.parsa.yarn.rpc.Rpc.connect(
+            io.parsa.avro.rpc.TrainProtocol.class, serverAddresses.get(j), 10_000, security);
+        clients.add(c);
+        servers[j] = c.proxy();
+        io.parsa.yarn.rpc.Rpc.Client<io.parsa.avro.rpc.TrainWorkerProtocol> d = io.parsa.yarn.rpc.Rpc.connect(
+            io.parsa.avro.rpc.TrainWorkerProtocol.class, workerAddresses.get(j), 10_000, security);
+        clients.add(d);
+        workers[j] = d.proxy();
+      }
+      TrainRun.Settings y = s.copy();
+      y.iterationTimeoutMs = 60_000;
+      y.rpcTimeoutMs = 20_000;
+      TrainDriver driver = new TrainDriver(workers, servers, y, null, null);
+      driver.resetServers();
+      driver.prepare(serverAddresses);
+      driver.shareLinks();
+      List<TrainRun.Epoch> onContainers = driver.train();
+      driver.finish();
+      for (int e = 0; e < 3; e++) {
+        assertEquals(embedded.get(e).loss, onContainers.get(e).loss, 0.0, "loss of epoch " + (e + 1));
+        if (e > 0) {
+          assertEquals(embedded.get(e).interFrameBytes, onContainers.get(e).interFrameBytes, "epoch " + (e + 1));
+        }
+      }
+    } finally {
+      for (io.parsa.yarn.rpc.Rpc.Client<?> c : clients) {
+        c.close();
+      }
+      for (org.apache.avro.ipc.Server ep : endpoints) {
+        io.parsa.yarn.rpc.Rpc.closeAsync(ep);
+      }
+    }
+  }
+
+  /**
    * YARN: server 0 holds its answers to machine 1's worker on the one link machine 0's worker keeps (the worker's
    * endpoint reserves it), and never holds an answer to its own machine's worker.
    */
