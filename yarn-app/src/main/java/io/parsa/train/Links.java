@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  *
  * <p>On YARN, worker i and server i are separate containers: the worker's {@code Links} delays only its own requests
  * ({@code delayResponses} false) and keeps machine i's link; server i holds each answer to another machine's worker
- * for the time worker i reserves on that same link for it ({@link #reserveNanos}, over the worker's RPC endpoint), so
+ * for the time worker i reserves on that same link for it ({@link #reserveNanos}, over the worker's link endpoint), so
  * the machine's two processes share one link as they do embedded.
  */
 public final class Links {
