@@ -88,6 +88,21 @@ class RefineUToolTest {
     return rows;
   }
 
+  /**
+   * Writes {@code rows} as blocks under dir/blocks and {@code assign} under dir/u, runs refine-u with its defaults into
+   * dir/u2 and reads the refined assignment back, which must hold exactly the rows assigned.
+   */
+  private Map<Long, Integer> refine(FileSystem fs, Path dir, List<GraphRow> rows, Map<Long, Integer> assign,
+      int k) throws Exception {
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
+    assertEquals(assign.keySet(), refined.keySet());
+    return refined;
+  }
+
   /** Rows per part of an assignment. */
   private static List<Integer> partSizes(Map<Long, Integer> parts, int k) {
     int[] sizes = new int[k];
@@ -106,13 +121,7 @@ class RefineUToolTest {
     for (long id = 0; id < rows.size(); id++) {
       assign.put(id, (int) (id % k)); // round robin: balanced, blind to the clusters
     }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
-
-    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
-    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
-    assertEquals(assign.keySet(), refined.keySet());
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k);
     assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k));
     long[] before = workingSets(keysOf, assign, k);
     long[] after = workingSets(keysOf, refined, k);
@@ -301,12 +310,7 @@ class RefineUToolTest {
       assign.put(id, p);
       load[p] += keys.length;
     }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
-    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
-    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
-    assertEquals(assign.keySet(), refined.keySet());
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k);
     double[] w = new double[k];
     refined.forEach((id, p) -> w[p] += weightOf.get(id));
     double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
