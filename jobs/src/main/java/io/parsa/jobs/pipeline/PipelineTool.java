@@ -78,6 +78,9 @@ public final class PipelineTool extends ParsaTool {
         + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles per start up to 8*10^6 non-zeros, multilevel start"
         + " for short rows (graphs) or where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, "
         + BEST_VCYCLES + " + " + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
+    o.addOption(opt("weights", "W", "none (default: every part gets the same number of rows, within one) or nnz:"
+        + " every part the same number of non-zeros, within the longest row's (ingest --weights nnz, partition-u"
+        + " --weighted; refine-u keeps every part's weight within the heaviest row's)"));
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
     o.addOption(opt("objective", "O", "what refine-u optimises: balanced (default: the busiest machine's working set"
@@ -131,11 +134,18 @@ public final class PipelineTool extends ParsaTool {
     List<Step> steps = new ArrayList<>();
     List<String> ingest = args("--input", input, "--format", format, "--output", blocks, "--seed", seed);
     copy(cl, ingest, "blocks", "skip-bad-records");
+    boolean weighted = choiceOpt(cl, "weights", "none", "none", "nnz").equals("nnz");
+    if (weighted) {
+      ingest.addAll(args("--weights", "nnz"));
+    }
     steps.add(new Step("ingest", blocks, ingest, List.of()));
 
     if (algorithm.equals("parsa")) {
       List<String> pu = args("--blocks", blocks, "--output", dir.toString(), "--k", ks, "--seed", seed);
       copy(cl, pu, "workers", "servers", "max-delay", "init-fraction", "warmup-blocks", "mode");
+      if (weighted) {
+        pu.add("--weighted");
+      }
       steps.add(new Step("partition-u", uAssign, pu, List.of(blocks)));
       String effort = choiceOpt(cl, "effort", "default", "fast", "default", "best");
       int refineRounds = intOpt(cl, "refine-rounds", switch (effort) {

@@ -73,6 +73,40 @@ class PipelineRefineFitTest {
     assertFalse(tmp.resolve("r").toFile().exists());
   }
 
+  /**
+   * --weights nnz: ingest weighs every row by its non-zeros, partition-u balances the weights and refine-u keeps every
+   * part's weight within the longest row's; every row reaches the shards once.
+   */
+  @Test
+  void pipelineBalancesNonZerosWithWeightsNnz() throws Exception {
+    File out = tmp.resolve("weighted").toFile();
+    Configuration conf = PipelineLocalTest.localConf();
+    assertEquals(0, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded",
+        "--weights", "nnz"));
+    FileSystem fs = FileSystem.getLocal(conf);
+    assertEquals(4_000, shardRows(fs, out));
+    long longest = 0;
+    try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+        new java.util.zip.GZIPInputStream(new java.io.FileInputStream(SAMPLE)), java.nio.charset.StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        longest = Math.max(longest, line.trim().split("\\s+").length - 1);
+      }
+    }
+    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    JsonNode w = refine.get("weightPerPart");
+    assertNotNull(w, refine.toString());
+    double max = 0;
+    double min = Double.MAX_VALUE;
+    for (JsonNode x : w) {
+      max = Math.max(max, x.asDouble());
+      min = Math.min(min, x.asDouble());
+    }
+    assertTrue(max - min <= longest, "part weights " + w + ", longest row " + longest);
+    // the non-zeros, not the rows, are balanced: the four parts' weights add up to the sample's non-zeros
+    assertEquals(56_870, w.get(0).asDouble() + w.get(1).asDouble() + w.get(2).asDouble() + w.get(3).asDouble(), 1e-6);
+  }
+
   @Test
   void pipelineHandsTheObjectiveToRefineUAndRefusesAnUnknownOneBeforeWritingAnything() throws Exception {
     Configuration conf = PipelineLocalTest.localConf();
