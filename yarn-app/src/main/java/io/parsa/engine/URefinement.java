@@ -54,6 +54,7 @@ public final class URefinement {
   private final int ceil;
   /** Row weights (null: every row weighs 1 and row counts are kept as described above). */
   private final double[] weight;
+  /** Weight per part and the window it stays in (weighted rows only; unweighted, {@link #size} is the weight). */
   private final double[] load;
   private final double lo;
   private final double hi;
@@ -126,7 +127,7 @@ public final class URefinement {
     size = new int[k];
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     weight = weighted ? new double[n] : null;
-    load = new double[k];
+    load = weighted ? new double[k] : null;
     double heaviest = 0;
     for (int b = 0; weighted && b < blocks.size(); b++) {
       Block blk = blocks.get(b);
@@ -138,7 +139,9 @@ public final class URefinement {
     for (int g = 0; g < n; g++) {
       int p = part[g];
       size[p]++;
-      load[p] += weighted ? weight[g] : 1.0;
+      if (weighted) {
+        load[p] += weight[g];
+      }
       for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
         if (cnt[rowKeys[t] * k + p]++ == 0) {
           m[p]++;
@@ -162,7 +165,7 @@ public final class URefinement {
     }
     floor = n / k;
     ceil = (n + k - 1) / k;
-    double[] window = weightWindow(load, heaviest);
+    double[] window = weighted ? weightWindow(load, heaviest) : new double[] {floor, ceil};
     lo = window[0];
     hi = window[1];
     long sum = 0;
@@ -294,9 +297,10 @@ public final class URefinement {
     part[g] = b;
     size[a]--;
     size[b]++;
-    double w = weight == null ? 1.0 : weight[g];
-    load[a] -= w;
-    load[b] += w;
+    if (weight != null) {
+      load[a] -= weight[g];
+      load[b] += weight[g];
+    }
   }
 
   /** One round of pairwise swaps (and balance-preserving single moves). */
@@ -540,10 +544,10 @@ public final class URefinement {
 
   /** Weight per part (rows per part when the rows are unweighted). */
   public double[] loads() {
-    return load.clone();
+    return load != null ? load.clone() : Arrays.stream(size).asDoubleStream().toArray();
   }
 
-  /** The window {lo, hi} every part's weight stays in (weighted rows; see {@link #weightWindow}). */
+  /** The window {lo, hi} every part's weight stays in (weighted rows, {@link #weightWindow}; unweighted ⌊n/k⌋, ⌈n/k⌉). */
   public double[] weightBounds() {
     return new double[] {lo, hi};
   }

@@ -78,8 +78,17 @@ public final class Links {
    */
   public static ParamServer.ResponseLink serialLink(double mbps) {
     Links one = new Links(1, mbps, false);
+    return holding(n -> one.reserve(0, n));
+  }
+
+  /**
+   * A link on which sending n bytes returns after the wait, in nanoseconds, that {@code reserve} gives for them: this
+   * process's own link ({@link #serialLink}) or one another process keeps (YARN: server i's answers on the link worker
+   * i keeps, {@link #reserveNanos}).
+   */
+  public static ParamServer.ResponseLink holding(java.util.function.IntToLongFunction reserve) {
     return n -> {
-      long wait = one.reserve(0, n);
+      long wait = reserve.applyAsLong(n);
       if (wait > 0) {
         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
       }

@@ -199,15 +199,11 @@ public final class ParamServer implements TrainProtocol {
     }
     io.parsa.avro.rpc.TrainWorkerProtocol w = machineWorker.proxy();
     Object lock = new Object();
-    link = n -> {
-      long wait;
+    link = Links.holding(n -> {
       synchronized (lock) {
-        wait = w.reserveLink(n);
+        return w.reserveLink(n);
       }
-      if (wait > 0) {
-        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-      }
-    };
+    });
     return 0;
   }
 

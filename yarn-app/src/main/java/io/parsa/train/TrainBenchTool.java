@@ -216,10 +216,11 @@ public final class TrainBenchTool extends ParsaTool {
           String.format(Locale.ROOT, "%.1f", (System.nanoTime() - t0) / 1e9));
       loaded.add(new Loaded(p, shards, owner, metrics));
     }
-    double dilation = yarn ? 1 : dilation(dilationArg, k, Runtime.getRuntime().availableProcessors());
+    int cores = Runtime.getRuntime().availableProcessors();
+    double dilation = yarn ? 1 : dilation(dilationArg, k, cores);
     if (!yarn) {
       report.put("timeDilation", dilation);
-      report.put("timeDilationNote", dilationNote(dilation, k, Runtime.getRuntime().availableProcessors()));
+      report.put("timeDilationNote", dilationNote(dilation, k, cores));
     }
     if (!yarn && !measure(loaded, rates, s, warmupEpochs, rounds, dilation, runs)) {
       return 1;
@@ -676,9 +677,10 @@ public final class TrainBenchTool extends ParsaTool {
       rec.put("metricsAgree", s.batchesPerEpoch == 1 && predicted == run.interKeyAccessesPerEpoch);
     }
     m.put("reconciliation", rec);
-    m.put("meanEpochSeconds", meanEpochSeconds(epochs) / dilation);
+    double measured = meanEpochSeconds(epochs);
+    m.put("meanEpochSeconds", measured / dilation);
     if (dilation != 1) {
-      m.put("measuredMeanEpochSeconds", meanEpochSeconds(epochs));
+      m.put("measuredMeanEpochSeconds", measured);
     }
     double cpu = meanEpochCpuSeconds(epochs);
     if (cpu >= 0) {
