@@ -62,6 +62,10 @@ public final class URefinement {
   private final double mean;
   private final boolean guardMax;
   private boolean holdFloor = true;
+  /** Threads that rate rows and sort candidates in a round ({@link #setThreads}). */
+  private int threads = 1;
+  /** Rounds on fewer rows than this rate them on one thread (the threads' start-up would outweigh the work). */
+  static final int PARALLEL_MIN_ROWS = 20_000;
 
   /** Statistics of one round. */
   public record RoundStats(int moves, int pairsTried, double objectiveBefore, double objectiveAfter, long mMax,
@@ -214,6 +218,18 @@ public final class URefinement {
     this.holdFloor = hold;
   }
 
+  /**
+   * Threads (≥ 1) that rate the rows and sort the candidates in each round: the round's two O(non-zeros · λ) and
+   * O(rows · k log) passes; the swaps that follow stay on the calling thread. Every number of threads gives the same
+   * moves (each row's rating depends on the counts only, and the candidates are filled in row order).
+   */
+  public void setThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be >= 1, was " + threads);
+    }
+    this.threads = threads;
+  }
+
   /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
   public void setExponent(double exponent) {
     if (!(exponent >= 1)) {
@@ -318,65 +334,16 @@ public final class URefinement {
       }
     }
     int top = Math.min(TOP, k - 1);
-    // (1) best targets per row: packed (sortable gain bits << 32 | row) per (from, to) bucket
-    int[] bucketCount = new int[k * k];
-    int[] tgt = new int[n * top];
-    float[] gains = new float[n * top];
-    int[] zeros = new int[k];
-    double[] dg = new double[k];
-    int[] order = new int[k];
-    for (int g = 0; g < n; g++) {
-      int a = part[g];
-      Arrays.fill(zeros, 0);
-      int lose = 0;
-      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-        int base = rowKeys[t] * k;
-        if (cnt[base + a] == 1) {
-          lose++;
-        }
-        // count the parts that already hold the key; zeros = degree - hits below
-        int pw = rowKeys[t] * wpk;
-        for (int w = 0; w < wpk; w++) {
-          long bits = present[pw + w];
-          while (bits != 0) {
-            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
-            bits &= bits - 1;
-          }
-        }
-      }
-      int deg = rowStart[g + 1] - rowStart[g];
-      for (int i = 0; i < k; i++) {
-        zeros[i] += deg;
-      }
-      double out = f(m[a] - lose) - f(m[a]);
-      for (int i = 0; i < k; i++) {
-        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + f(m[i] + zeros[i]) - f(m[i]);
-      }
-      topTargets(dg, order, top);
-      for (int j = 0; j < top; j++) {
-        tgt[g * top + j] = order[j];
-        gains[g * top + j] = (float) -dg[order[j]];
-        bucketCount[a * k + order[j]]++;
-      }
-    }
+    // (1) best targets per row, as candidates sorted by gain in buckets (from-part, to-part)
+    int chunks = n >= PARALLEL_MIN_ROWS ? threads : 1;
     int[] bucketStart = new int[k * k + 1];
-    for (int x = 0; x < k * k; x++) {
-      bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
-    }
-    long[] cand = new long[bucketStart[k * k]];
-    int[] fill = Arrays.copyOf(bucketStart, k * k);
-    for (int g = 0; g < n; g++) {
-      int a = part[g];
-      for (int j = 0; j < top; j++) {
-        int b = tgt[g * top + j];
-        cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
+    long[] cand = candidates(top, chunks, bucketStart);
+    // buckets sorted on the same threads, each thread a contiguous run of buckets
+    inParallel(chunks, c -> {
+      for (int x = k * k * c / chunks; x < k * k * (c + 1) / chunks; x++) {
+        Arrays.sort(cand, bucketStart[x], bucketStart[x + 1]);
       }
-    }
-    tgt = null;
-    gains = null;
-    for (int x = 0; x < k * k; x++) {
-      Arrays.sort(cand, bucketStart[x], bucketStart[x + 1]);
-    }
+    });
     // (2) pairs of parts, in order of their best estimated swap
     int moves = 0;
     int tried = 0;
@@ -458,6 +425,133 @@ public final class URefinement {
     return new RoundStats(moves, tried, before, after, mMax, mSum, 2 * (mSum - numKeys));
   }
 
+  /**
+   * Rates every row on {@code chunks} threads (ranges of rows; the same result on any number) and returns its
+   * {@code top} best targets as packed (gain, row) candidates grouped by bucket a·k + b, in row order within a
+   * bucket; {@code bucketStart} receives the buckets' bounds.
+   */
+  private long[] candidates(int top, int chunks, int[] bucketStart) {
+    int[] tgt = new int[n * top];
+    float[] gains = new float[n * top];
+    int[][] counts = new int[chunks][];
+    inParallel(chunks, c -> counts[c] = rateRows(n * (long) c / chunks, n * (long) (c + 1) / chunks, top, tgt,
+        gains));
+    int[] bucketCount = counts[0];
+    for (int c = 1; c < chunks; c++) {
+      for (int x = 0; x < k * k; x++) {
+        bucketCount[x] += counts[c][x];
+      }
+      }
+      for (int x = 0; x < k * k; x++) {
+        bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
+      }
+      long[] cand = new long[bucketStart[k * k]];
+      int[] fill = Arrays.copyOf(bucketStart, k * k);
+      for (int g = 0; g < n; g++) {
+        int a = part[g];
+        for (int j = 0; j < top; j++) {
+          int b = tgt[g * top + j];
+          cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
+        }
+      }
+      return cand;
+  }
+
+  /**
+   * Rates rows [from, to): for each, the exact change of F if it alone moved to each other part, keeping its
+   * {@code top} best targets in {@code tgt} and their gains in {@code gains} (row g at g·top); returns the number of
+   * (from-part, to-part) candidates of these rows per bucket a·k + b. Reads the counts only, so ranges run in parallel.
+   */
+  private int[] rateRows(long from, long to, int top, int[] tgt, float[] gains) {
+    int[] bucketCount = new int[k * k];
+    int[] zeros = new int[k];
+    double[] dg = new double[k];
+    int[] order = new int[k];
+    for (int g = (int) from; g < to; g++) {
+      int a = part[g];
+      Arrays.fill(zeros, 0);
+      int lose = 0;
+      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+        int base = rowKeys[t] * k;
+        if (cnt[base + a] == 1) {
+          lose++;
+        }
+        // count the parts that already hold the key; zeros = degree - hits below
+        int pw = rowKeys[t] * wpk;
+        for (int w = 0; w < wpk; w++) {
+          long bits = present[pw + w];
+          while (bits != 0) {
+            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
+            bits &= bits - 1;
+          }
+        }
+      }
+      int deg = rowStart[g + 1] - rowStart[g];
+      for (int i = 0; i < k; i++) {
+        zeros[i] += deg;
+      }
+      double out = f(m[a] - lose) - f(m[a]);
+      for (int i = 0; i < k; i++) {
+        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + f(m[i] + zeros[i]) - f(m[i]);
+      }
+      topTargets(dg, order, top);
+      for (int j = 0; j < top; j++) {
+        tgt[g * top + j] = order[j];
+        gains[g * top + j] = (float) -dg[order[j]];
+        bucketCount[a * k + order[j]]++;
+      }
+    }
+    return bucketCount;
+  }
+
+  /** Runs task(0) … task(n − 1), task(0) on this thread and the others on threads of their own; waits for all. */
+  private static void inParallel(int n, java.util.function.IntConsumer task) {
+    if (n == 1) {
+      task.accept(0);
+      return;
+    }
+    Thread[] others = new Thread[n - 1];
+    Throwable[] failed = new Throwable[n];
+    for (int c = 1; c < n; c++) {
+      final int chunk = c;
+      others[c - 1] = new Thread(() -> {
+        try {
+          task.accept(chunk);
+        } catch (Throwable t) {
+          failed[chunk] = t;
+        }
+      }, "refine-round-" + c);
+      others[c - 1].setDaemon(true);
+      others[c - 1].start();
+    }
+    try {
+      task.accept(0);
+    } finally {
+      boolean interrupted = false;
+      for (Thread t : others) {
+        while (true) {
+          try {
+            t.join();
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true; // the rows being rated are this object's state: wait for them before returning
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    for (Throwable t : failed) {
+      if (t instanceof RuntimeException re) {
+        throw re;
+      }
+      if (t instanceof Error err) {
+        throw err;
+      }
+    }
+  }
+
   private static int skipMoved(long[] cand, int i, int lo, boolean[] moved) {
     while (i >= lo && moved[rowOf(cand[i])]) {
       i--;
@@ -526,6 +620,44 @@ public final class URefinement {
 
   private static int rowOf(long packed) {
     return (int) packed;
+  }
+
+  /**
+   * T_sum = 2 · Σ_v (λ_v − 1) of the assignment {@code parts[b][r]} (what {@link #sumTrafficIfHome} reports once
+   * refinement starts from it), in one pass over the non-zeros without building the refinement's counts.
+   */
+  public static long sumTrafficIfHome(int k, List<Block> blocks, int[][] parts) {
+    int wpk = (k + 63) >>> 6;
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap dense = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    dense.defaultReturnValue(-1);
+    long[] bits = new long[1024 * wpk];
+    long lambdaSum = 0;
+    for (int b = 0; b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      long[] keys = blk.keys();
+      int[] ls = blk.localRowStart();
+      int[] lk = blk.localKeys();
+      for (int r = 0; r < blk.numRows(); r++) {
+        int p = parts[b][r];
+        for (int t = ls[r]; t < ls[r + 1]; t++) {
+          long key = keys[lk[t]];
+          int id = dense.get(key);
+          if (id < 0) {
+            id = dense.size();
+            dense.put(key, id);
+            if ((id + 1) * wpk > bits.length) {
+              bits = Arrays.copyOf(bits, 2 * bits.length);
+            }
+          }
+          int w = id * wpk + (p >>> 6);
+          if ((bits[w] & (1L << p)) == 0) {
+            bits[w] |= 1L << p;
+            lambdaSum++;
+          }
+        }
+      }
+    }
+    return 2 * (lambdaSum - dense.size());
   }
 
   /** The current assignment, {@code parts[b][r]} for row r of block b (fresh arrays). */

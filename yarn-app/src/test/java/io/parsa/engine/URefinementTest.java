@@ -291,6 +291,45 @@ class URefinementTest {
     assertTrue(after < before * 0.9, "T_sum " + before + " -> " + after);
   }
 
+  /** Rounds rated on several threads make exactly the moves of one thread (rows above the parallel threshold). */
+  @Test
+  void roundsOnSeveralThreadsMakeTheSameMovesAsOnOne() {
+    SplittableRandom rnd = new SplittableRandom(23);
+    int k = 16;
+    List<Block> blocks = blocks(rnd, 4, URefinement.PARALLEL_MIN_ROWS / 4 + 100, 20_000, 16);
+    int[][] start = randomParts(rnd, blocks, k);
+    URefinement one = new URefinement(k, blocks, start, 8.0, true);
+    URefinement three = new URefinement(k, blocks, start, 8.0, true);
+    three.setThreads(3);
+    for (int round = 0; round < 4; round++) {
+      if (round == 2) {
+        one.setExponent(1.0);
+        three.setExponent(1.0);
+      }
+      URefinement.RoundStats a = one.round();
+      URefinement.RoundStats b = three.round();
+      assertTrue(a.moves() > 0 || round > 0, "round " + round + " moved nothing: " + a);
+      assertEquals(a, b, "round " + round);
+      for (int blk = 0; blk < blocks.size(); blk++) {
+        assertArrayEquals(one.parts()[blk], three.parts()[blk], "round " + round + ", block " + blk);
+      }
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> one.setThreads(0));
+  }
+
+  /** The one-pass T_sum of an assignment is the refinement's own figure for it, for one and several words of bits. */
+  @Test
+  void sumTrafficOfAnAssignmentMatchesTheRefinementsCount() {
+    SplittableRandom rnd = new SplittableRandom(29);
+    for (int k : new int[] {2, 5, 16, 70}) {
+      List<Block> blocks = blocks(rnd, 3, 150, 600, 5);
+      int[][] parts = randomParts(rnd, blocks, k);
+      long expected = new URefinement(k, blocks, parts, 1.0, false).sumTrafficIfHome();
+      assertEquals(expected, URefinement.sumTrafficIfHome(k, blocks, parts), "k = " + k);
+      assertTrue(expected > 0);
+    }
+  }
+
   /** The input-order start cuts the rows, ranked by id over all blocks, into k runs of ⌊n/k⌋ or ⌈n/k⌉ rows. */
   @Test
   void inputOrderStartCutsTheIdOrderIntoBalancedRuns() {

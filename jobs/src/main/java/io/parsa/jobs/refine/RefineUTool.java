@@ -386,6 +386,8 @@ public class RefineUTool extends ParsaTool {
     final int postCycles = cappedVcycles;
     List<Candidate> candidates = new ArrayList<>();
     List<String> toRun = new ArrayList<>();
+    // raw T_sum of the given and the input-order start, where known before refining (for the multilevel rule)
+    long[] rawTSum = {-1, -1};
     for (String start : starts) {
       if (start.equals(START_ORDER) && weighted) {
         LOG.info("refine-u: no input-order start for weighted rows (it balances row counts, not weights)");
@@ -393,15 +395,28 @@ public class RefineUTool extends ParsaTool {
       }
       toRun.add(start);
     }
+    if (!cl.hasOption("starts") && preCycles == 0 && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
+      // without V-cycles the swap rounds only improve a start locally; an input order that shows no locality at all
+      // does not refine past the given start (docs/quality.md §12), and refining it would halve the given start's cores
+      rawTSum[0] = URefinement.sumTrafficIfHome(k, blocks, parts);
+      rawTSum[1] = URefinement.sumTrafficIfHome(k, blocks, URefinement.inputOrderStart(k, blocks));
+      if (rawTSum[1] >= rawTSum[0]) {
+        LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {} and no"
+            + " V-cycles run (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
+            String.format("%,d", rawTSum[0]));
+        toRun.remove(START_ORDER);
+      }
+    }
     int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
-    LOG.info("refine-u: {} start(s) on {} thread(s)", toRun.size(), threads);
+    int roundThreads = roundThreads(threads);
+    LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", toRun.size(), threads, roundThreads);
     ExecutorService pool = pool(threads);
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : preCycles,
             start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
-            weighted ? 0 : postCycles, objective, true)));
+            weighted ? 0 : postCycles, objective, true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -409,7 +424,8 @@ public class RefineUTool extends ParsaTool {
     } finally {
       pool.shutdownNow();
     }
-    String multilevelReason = multilevelReason(multilevel, weighted, candidates, rows, nonZeros);
+    String multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
+        startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
     if (multilevelReason.startsWith("run")) {
       // one multilevel start per seed, refined like the others, on parallel threads where they fit the heap
       int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
@@ -419,7 +435,7 @@ public class RefineUTool extends ParsaTool {
         for (int i = 0; i < multilevelSeeds; i++) {
           final int seedIndex = i;
           running.add(mlPool.submit(() -> multilevelStart(k, blocks, seedIndex, schedule, rounds, guard,
-              postCycles, objective)));
+              postCycles, objective, roundThreads(mlThreads))));
         }
         for (Future<Candidate> f : running) {
           candidates.add(result(f));
@@ -585,9 +601,10 @@ public class RefineUTool extends ParsaTool {
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
   private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
-      int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases) {
+      int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases, int roundThreads) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
+    ref.setThreads(roundThreads);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
         : Arrays.stream(ref.sizes()).sum(), blocks.size(), k, ref.summary());
     long m0 = ref.maxWorkingSet();
@@ -605,6 +622,7 @@ public class RefineUTool extends ParsaTool {
       int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, cur, 0.0);
       URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
+      after.setThreads(roundThreads);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
       // kept if it improves the objective (the rule that chooses between starts)
@@ -687,6 +705,16 @@ public class RefineUTool extends ParsaTool {
     return line -> LOG.info("refine-u: start '{}' {}: {}", start, cycle, line.replace("multilevel: ", ""));
   }
 
+  /** The start T_sum of the refined start named {@code start}, else {@code known} (-1: unknown). */
+  private static long startTSum(List<Candidate> done, String start, long known) {
+    return done.stream().filter(c -> c.start.equals(start)).mapToLong(c -> c.startTSum).findFirst().orElse(known);
+  }
+
+  /** Threads of each start's rounds when {@code concurrentStarts} starts share this JVM's cores. */
+  static int roundThreads(int concurrentStarts) {
+    return Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, concurrentStarts));
+  }
+
   /** Threads that refine starts at once: {@link #THREADS} (default the cores), fewer if their copies do not fit. */
   static int startThreads(Configuration conf, FileSystem fs, Path blocksDir, int k, int starts) throws IOException {
     int threads = Math.max(1, Math.min(starts, conf.getInt(THREADS, Runtime.getRuntime().availableProcessors())));
@@ -720,14 +748,14 @@ public class RefineUTool extends ParsaTool {
    * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
    */
   private static Candidate multilevelStart(int k, List<Block> blocks, int seedIndex, double[] schedule, int rounds,
-      boolean guard, int cappedVcycles, Objective objective) {
+      boolean guard, int cappedVcycles, Objective objective, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, objective, false);
+    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, objective, false, roundThreads);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {
@@ -745,7 +773,8 @@ public class RefineUTool extends ParsaTool {
   }
 
   /** Whether the multilevel start runs ("run: why") or not ("skipped: why"). */
-  static String multilevelReason(String when, boolean weighted, List<Candidate> done, long rows, long nonZeros) {
+  static String multilevelReason(String when, boolean weighted, long givenTSum, long orderTSum, long rows,
+      long nonZeros) {
     if (weighted) {
       return "skipped: weighted rows (it balances row counts, not weights)";
     }
@@ -761,19 +790,16 @@ public class RefineUTool extends ParsaTool {
       return String.format(Locale.ROOT, "run: short rows (%.1f keys per row on average, at most %.0f)", meanKeys,
           SHORT_ROWS);
     }
-    Candidate given = done.stream().filter(c -> c.start.equals(START_GIVEN)).findFirst().orElse(null);
-    Candidate order = done.stream().filter(c -> c.start.equals(START_ORDER)).findFirst().orElse(null);
     String keys = shortRows
         ? String.format(Locale.ROOT, "%.1f keys per row on average, but %,d non-zeros, above the %,d up to which"
             + " short rows run it", meanKeys, nonZeros, AUTO_VCYCLE_MAX_NONZEROS)
         : String.format(Locale.ROOT, "%.1f keys per row on average", meanKeys);
-    if (given == null || order == null) {
+    if (givenTSum < 0 || orderTSum < 0) {
       return "skipped: " + (shortRows ? "large input (" : "long rows (") + keys + ") and auto needs both the 'given' and the 'order' starts to detect"
           + " locality";
     }
-    String figures = String.format("input-order start T_sum %,d vs given start %,d", order.startTSum,
-        given.startTSum);
-    return order.startTSum <= LOCALITY_RATIO * given.startTSum
+    String figures = String.format("input-order start T_sum %,d vs given start %,d", orderTSum, givenTSum);
+    return orderTSum <= LOCALITY_RATIO * givenTSum
         ? "run: the input order shows locality (" + figures + ")"
         : "skipped: " + (shortRows ? "large input (" : "long rows (") + keys + ") and no locality in the input order (" + figures
             + "; --multilevel on to run it anyway)";

@@ -327,15 +327,20 @@ class RefineUToolTest {
   /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
   @Test
   void multilevelAutoRuleSaysWhy() {
-    assertTrue(RefineUTool.multilevelReason("auto", false, List.of(), 100, 4_800).startsWith("run: short rows (48.0"));
+    assertTrue(RefineUTool.multilevelReason("auto", false, -1, -1, 100, 4_800).startsWith("run: short rows (48.0"));
     assertEquals("skipped: long rows (48.5 keys per row on average) and auto needs both the 'given' and the 'order'"
-        + " starts to detect locality", RefineUTool.multilevelReason("auto", false, List.of(), 200, 9_700));
-    assertEquals("run: --multilevel on", RefineUTool.multilevelReason("on", false, List.of(), 200, 9_700));
+        + " starts to detect locality", RefineUTool.multilevelReason("auto", false, -1, -1, 200, 9_700));
+    assertEquals("run: --multilevel on", RefineUTool.multilevelReason("on", false, -1, -1, 200, 9_700));
     // short rows above the size up to which they run it by default
-    assertTrue(RefineUTool.multilevelReason("auto", false, List.of(), 1_000_000, 10_000_000)
+    assertTrue(RefineUTool.multilevelReason("auto", false, -1, -1, 1_000_000, 10_000_000)
         .startsWith("skipped: large input (10.0 keys per row on average, but 10,000,000 non-zeros, above the 8,000,000"),
-        RefineUTool.multilevelReason("auto", false, List.of(), 1_000_000, 10_000_000));
-    assertTrue(RefineUTool.multilevelReason("auto", true, List.of(), 100, 100).startsWith("skipped: weighted rows"));
+        RefineUTool.multilevelReason("auto", false, -1, -1, 1_000_000, 10_000_000));
+    assertTrue(RefineUTool.multilevelReason("auto", true, -1, -1, 100, 100).startsWith("skipped: weighted rows"));
+    // long rows: the input-order start's T_sum at most half the given start's shows locality
+    assertEquals("run: the input order shows locality (input-order start T_sum 500 vs given start 1,000)",
+        RefineUTool.multilevelReason("auto", false, 1_000, 500, 200, 9_700));
+    assertTrue(RefineUTool.multilevelReason("auto", false, 1_000, 501, 200, 9_700)
+        .startsWith("skipped: long rows (48.5 keys per row on average) and no locality in the input order"));
   }
 
   @Test
