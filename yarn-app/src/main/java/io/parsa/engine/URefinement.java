@@ -623,41 +623,34 @@ public final class URefinement {
   }
 
   /**
-   * T_sum = 2 · Σ_v (λ_v − 1) of the assignment {@code parts[b][r]} (what {@link #sumTrafficIfHome} reports once
-   * refinement starts from it), in one pass over the non-zeros without building the refinement's counts.
+   * T_sum = 2 · Σ_v (λ_v − 1) of each of the assignments {@code parts[b][r]} (what {@link #sumTrafficIfHome} reports
+   * once refinement starts from it), one pass over the non-zeros each, without building the refinement's counts.
    */
-  public static long sumTrafficIfHome(int k, List<Block> blocks, int[][] parts) {
+  public static long[] sumTrafficIfHome(int k, List<Block> blocks, int[][]... assignments) {
+    RowKeyGraph g = RowKeyGraph.of(blocks);
     int wpk = (k + 63) >>> 6;
-    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap dense = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
-    dense.defaultReturnValue(-1);
-    long[] bits = new long[1024 * wpk];
-    long lambdaSum = 0;
-    for (int b = 0; b < blocks.size(); b++) {
-      Block blk = blocks.get(b);
-      long[] keys = blk.keys();
-      int[] ls = blk.localRowStart();
-      int[] lk = blk.localKeys();
-      for (int r = 0; r < blk.numRows(); r++) {
-        int p = parts[b][r];
-        for (int t = ls[r]; t < ls[r + 1]; t++) {
-          long key = keys[lk[t]];
-          int id = dense.get(key);
-          if (id < 0) {
-            id = dense.size();
-            dense.put(key, id);
-            if ((id + 1) * wpk > bits.length) {
-              bits = Arrays.copyOf(bits, 2 * bits.length);
+    long[] out = new long[assignments.length];
+    long[] bits = new long[g.numKeys() * wpk];
+    for (int x = 0; x < assignments.length; x++) {
+      Arrays.fill(bits, 0L);
+      long lambdaSum = 0;
+      for (int b = 0; b < blocks.size(); b++) {
+        int[] parts = assignments[x][b];
+        for (int r = 0; r < parts.length; r++) {
+          int row = g.blockStart()[b] + r;
+          int p = parts[r];
+          for (int t = g.rowStart()[row]; t < g.rowStart()[row + 1]; t++) {
+            int w = g.rowKeys()[t] * wpk + (p >>> 6);
+            if ((bits[w] & (1L << p)) == 0) {
+              bits[w] |= 1L << p;
+              lambdaSum++;
             }
-          }
-          int w = id * wpk + (p >>> 6);
-          if ((bits[w] & (1L << p)) == 0) {
-            bits[w] |= 1L << p;
-            lambdaSum++;
           }
         }
       }
+      out[x] = 2 * (lambdaSum - g.numKeys());
     }
-    return 2 * (lambdaSum - dense.size());
+    return out;
   }
 
   /** The current assignment, {@code parts[b][r]} for row r of block b (fresh arrays). */

@@ -324,9 +324,12 @@ class URefinementTest {
     for (int k : new int[] {2, 5, 16, 70}) {
       List<Block> blocks = blocks(rnd, 3, 150, 600, 5);
       int[][] parts = randomParts(rnd, blocks, k);
+      int[][] order = URefinement.inputOrderStart(k, blocks);
       long expected = new URefinement(k, blocks, parts, 1.0, false).sumTrafficIfHome();
-      assertEquals(expected, URefinement.sumTrafficIfHome(k, blocks, parts), "k = " + k);
-      assertTrue(expected > 0);
+      long expectedOrder = new URefinement(k, blocks, order, 1.0, false).sumTrafficIfHome();
+      assertArrayEquals(new long[] {expected, expectedOrder}, URefinement.sumTrafficIfHome(k, blocks, parts, order),
+          "k = " + k);
+      assertTrue(expected > 0 && expectedOrder > 0);
     }
   }
 

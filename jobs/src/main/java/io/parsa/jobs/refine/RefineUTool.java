@@ -256,6 +256,7 @@ public class RefineUTool extends ParsaTool {
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
+            + ", where without V-cycles 'order' is refined only if its T_sum is below the given start's"
             + " (--mode mapreduce: the start that measures better on M_max and T_sum is refined)"))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
@@ -398,8 +399,9 @@ public class RefineUTool extends ParsaTool {
     if (!cl.hasOption("starts") && preCycles == 0 && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // without V-cycles the swap rounds only improve a start locally; an input order that shows no locality at all
       // does not refine past the given start (docs/quality.md §12), and refining it would halve the given start's cores
-      rawTSum[0] = URefinement.sumTrafficIfHome(k, blocks, parts);
-      rawTSum[1] = URefinement.sumTrafficIfHome(k, blocks, URefinement.inputOrderStart(k, blocks));
+      long[] raw = URefinement.sumTrafficIfHome(k, blocks, parts, URefinement.inputOrderStart(k, blocks));
+      rawTSum[0] = raw[0];
+      rawTSum[1] = raw[1];
       if (rawTSum[1] >= rawTSum[0]) {
         LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {} and no"
             + " V-cycles run (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
