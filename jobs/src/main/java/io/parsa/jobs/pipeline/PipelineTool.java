@@ -85,6 +85,11 @@ public final class PipelineTool extends ParsaTool {
         + " the step)"));
     o.addOption(opt("objective", "O", "what refine-u optimises: balanced (default: the busiest machine's working set"
         + " and traffic and the total traffic on balance), max (the busiest machine), total (the total traffic)"));
+    o.addOption(opt("refine-schedule", "P[,P..]", "refine-u's phases (its --schedule): exponent p of each phase of"
+        + " swap rounds, large p the largest working sets, 1 the total (default: the objective's; docs/quality.md"
+        + " §13: 2.5,1 with --objective total and --capped-vcycles 6 met all three targets on ego-twitter)"));
+    o.addOption(opt("capped-vcycles", "N", "refine-u's V-cycles after its swap rounds that may not raise the largest"
+        + " working set (default: --effort's)"));
     o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
         + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
@@ -115,6 +120,10 @@ public final class PipelineTool extends ParsaTool {
     String algorithm = choiceOpt(cl, "algorithm", "parsa", "parsa", "random", "hash");
     String objective = cl.hasOption("objective")
         ? choiceOpt(cl, "objective", null, RefineUTool.Objective.ids()) : null;
+    if (cl.hasOption("refine-schedule")) {
+      RefineUTool.schedule(cl.getOptionValue("refine-schedule")); // refused here, before any step writes
+    }
+    Integer cappedVcycles = cl.hasOption("capped-vcycles") ? intOpt(cl, "capped-vcycles", 0, 0) : null;
     String seed = String.valueOf(longOpt(cl, "seed", 1, Long.MIN_VALUE));
     boolean overwrite = cl.hasOption("overwrite");
     boolean renumber = cl.hasOption("renumber");
@@ -158,11 +167,17 @@ public final class PipelineTool extends ParsaTool {
         List<String> ru = args("--blocks", blocks, "--u-assignment", uAssign, "--output", refined, "--k", ks,
             "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto");
         if (effort.equals("best")) {
-          ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES), "--capped-vcycles",
-              String.valueOf(BEST_CAPPED_VCYCLES)));
+          ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES)));
+        }
+        if (cappedVcycles != null || effort.equals("best")) {
+          ru.addAll(args("--capped-vcycles", String.valueOf(cappedVcycles != null ? cappedVcycles
+              : BEST_CAPPED_VCYCLES)));
         }
         if (objective != null) {
           ru.addAll(args("--objective", objective));
+        }
+        if (cl.hasOption("refine-schedule")) {
+          ru.addAll(args("--schedule", cl.getOptionValue("refine-schedule")));
         }
         String refineMode = choiceOpt(cl, "refine-mode", "auto", "auto", "memory", "mapreduce");
         if (!refineMode.equals("auto")) {

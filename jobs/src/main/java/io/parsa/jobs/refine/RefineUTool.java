@@ -822,7 +822,8 @@ public class RefineUTool extends ParsaTool {
     return new long[] {r.maxWorkingSet(), r.maxTrafficBound(), r.sumTrafficIfHome()};
   }
 
-  private static double[] schedule(String s) {
+  /** The exponents of {@code --schedule} (comma-separated, each ≥ 1); a usage error naming what was wrong. */
+  public static double[] schedule(String s) {
     String[] parts = s.split(",");
     double[] p = new double[parts.length];
     for (int i = 0; i < parts.length; i++) {

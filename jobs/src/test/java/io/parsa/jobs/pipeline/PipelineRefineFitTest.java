@@ -127,6 +127,28 @@ class PipelineRefineFitTest {
     assertEquals(4_000, shardRows(fs, out));
   }
 
+  /** --refine-schedule and --capped-vcycles reach refine-u; a bad schedule is refused before anything is written. */
+  @Test
+  void pipelineHandsTheScheduleAndCappedVcyclesToRefineU() throws Exception {
+    Configuration conf = PipelineLocalTest.localConf();
+    File bad = tmp.resolve("bad-schedule").toFile();
+    assertEquals(2, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", bad.getAbsolutePath(), "--refine-schedule", "2.5,0.5"));
+    assertFalse(bad.exists(), "nothing written for a refused run");
+
+    File out = tmp.resolve("schedule").toFile();
+    assertEquals(0, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded",
+        "--objective", "total", "--refine-schedule", "2.5,1", "--capped-vcycles", "2"));
+    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    assertEquals("total", refine.get("objective").asText(), refine.toString());
+    assertEquals(2, refine.get("schedule").size(), refine.toString());
+    assertEquals(2.5, refine.get("schedule").get(0).asDouble(), 0.0);
+    assertEquals(1.0, refine.get("schedule").get(1).asDouble(), 0.0);
+    assertEquals(2, refine.get("cappedVcycles").asInt(), refine.toString());
+    assertEquals(4_000, shardRows(FileSystem.getLocal(conf), out));
+  }
+
   /** Lines in the k = 4 shards of a pipeline directory. */
   private static int shardRows(FileSystem fs, File out) throws java.io.IOException {
     int rows = 0;
