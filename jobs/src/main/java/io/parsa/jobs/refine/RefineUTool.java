@@ -774,7 +774,10 @@ public class RefineUTool extends ParsaTool {
     }
   }
 
-  /** Whether the multilevel start runs ("run: why") or not ("skipped: why"). */
+  /**
+   * Whether the multilevel start runs ("run: why") or not ("skipped: why"), from the given and the input-order start's
+   * T_sum before their swap rounds (-1 where not known).
+   */
   static String multilevelReason(String when, boolean weighted, long givenTSum, long orderTSum, long rows,
       long nonZeros) {
     if (weighted) {
