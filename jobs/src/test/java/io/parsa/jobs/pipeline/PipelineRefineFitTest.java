@@ -109,44 +109,49 @@ class PipelineRefineFitTest {
 
   @Test
   void pipelineHandsTheObjectiveToRefineUAndRefusesAnUnknownOneBeforeWritingAnything() throws Exception {
-    Configuration conf = PipelineLocalTest.localConf();
-    File bad = tmp.resolve("bad").toFile();
-    assertEquals(2, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
-        "--k", "4", "--output", bad.getAbsolutePath(), "--objective", "fastest"));
-    assertFalse(bad.exists(), "nothing written for a refused run");
-
-    File out = tmp.resolve("total").toFile();
-    assertEquals(0, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
-        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded",
-        "--objective", "total"));
-    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    assertRefusedBeforeWriting("bad", "--objective", "fastest");
+    JsonNode refine = refineStats("total", "--objective", "total");
     assertEquals("total", refine.get("objective").asText(), refine.toString());
     assertEquals(1, refine.get("schedule").size(), refine.toString());
     assertEquals(1.0, refine.get("schedule").get(0).asDouble(), 0.0);
-    FileSystem fs = FileSystem.getLocal(conf);
-    assertEquals(4_000, shardRows(fs, out));
   }
 
   /** --refine-schedule and --capped-vcycles reach refine-u; a bad schedule is refused before anything is written. */
   @Test
   void pipelineHandsTheScheduleAndCappedVcyclesToRefineU() throws Exception {
-    Configuration conf = PipelineLocalTest.localConf();
-    File bad = tmp.resolve("bad-schedule").toFile();
-    assertEquals(2, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
-        "--k", "4", "--output", bad.getAbsolutePath(), "--refine-schedule", "2.5,0.5"));
-    assertFalse(bad.exists(), "nothing written for a refused run");
-
-    File out = tmp.resolve("schedule").toFile();
-    assertEquals(0, ParsaCli.runStep(conf, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
-        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded",
-        "--objective", "total", "--refine-schedule", "2.5,1", "--capped-vcycles", "2"));
-    JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
+    assertRefusedBeforeWriting("bad-schedule", "--refine-schedule", "2.5,0.5");
+    JsonNode refine = refineStats("schedule", "--objective", "total", "--refine-schedule", "2.5,1",
+        "--capped-vcycles", "2");
     assertEquals("total", refine.get("objective").asText(), refine.toString());
     assertEquals(2, refine.get("schedule").size(), refine.toString());
     assertEquals(2.5, refine.get("schedule").get(0).asDouble(), 0.0);
     assertEquals(1.0, refine.get("schedule").get(1).asDouble(), 0.0);
     assertEquals(2, refine.get("cappedVcycles").asInt(), refine.toString());
+  }
+
+  /** A pipeline on the sample with {@code extra} options exits with a usage error (2) and writes nothing. */
+  private void assertRefusedBeforeWriting(String name, String... extra) throws Exception {
+    File bad = tmp.resolve(name).toFile();
+    List<String> args = new java.util.ArrayList<>(List.of("--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", bad.getAbsolutePath()));
+    args.addAll(List.of(extra));
+    assertEquals(2, ParsaCli.runStep(PipelineLocalTest.localConf(), "pipeline", args.toArray(new String[0])));
+    assertFalse(bad.exists(), "nothing written for a refused run");
+  }
+
+  /**
+   * Runs the pipeline on the sample (k = 4, 2 blocks, one embedded worker) with {@code extra} options, checks that
+   * the shards hold every row, and returns refine-u's _refine.json.
+   */
+  private JsonNode refineStats(String name, String... extra) throws Exception {
+    Configuration conf = PipelineLocalTest.localConf();
+    File out = tmp.resolve(name).toFile();
+    List<String> args = new java.util.ArrayList<>(List.of("--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
+        "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded"));
+    args.addAll(List.of(extra));
+    assertEquals(0, ParsaCli.runStep(conf, "pipeline", args.toArray(new String[0])));
     assertEquals(4_000, shardRows(FileSystem.getLocal(conf), out));
+    return JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
   }
 
   /** Lines in the k = 4 shards of a pipeline directory. */
