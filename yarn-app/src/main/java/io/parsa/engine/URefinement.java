@@ -441,20 +441,20 @@ public final class URefinement {
       for (int x = 0; x < k * k; x++) {
         bucketCount[x] += counts[c][x];
       }
+    }
+    for (int x = 0; x < k * k; x++) {
+      bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
+    }
+    long[] cand = new long[bucketStart[k * k]];
+    int[] fill = Arrays.copyOf(bucketStart, k * k);
+    for (int g = 0; g < n; g++) {
+      int a = part[g];
+      for (int j = 0; j < top; j++) {
+        int b = tgt[g * top + j];
+        cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
       }
-      for (int x = 0; x < k * k; x++) {
-        bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
-      }
-      long[] cand = new long[bucketStart[k * k]];
-      int[] fill = Arrays.copyOf(bucketStart, k * k);
-      for (int g = 0; g < n; g++) {
-        int a = part[g];
-        for (int j = 0; j < top; j++) {
-          int b = tgt[g * top + j];
-          cand[fill[a * k + b]++] = pack(gains[g * top + j], g);
-        }
-      }
-      return cand;
+    }
+    return cand;
   }
 
   /**

@@ -396,12 +396,11 @@ public class RefineUTool extends ParsaTool {
       }
       toRun.add(start);
     }
+    int[][] orderStart = toRun.contains(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : null;
     if (!cl.hasOption("starts") && preCycles == 0 && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // without V-cycles the swap rounds only improve a start locally; an input order that shows no locality at all
       // does not refine past the given start (docs/quality.md §12), and refining it would halve the given start's cores
-      long[] raw = URefinement.sumTrafficIfHome(k, blocks, parts, URefinement.inputOrderStart(k, blocks));
-      rawTSum[0] = raw[0];
-      rawTSum[1] = raw[1];
+      rawTSum = URefinement.sumTrafficIfHome(k, blocks, parts, orderStart);
       if (rawTSum[1] >= rawTSum[0]) {
         LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {} and no"
             + " V-cycles run (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
@@ -417,7 +416,7 @@ public class RefineUTool extends ParsaTool {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : preCycles,
-            start.equals(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : parts), schedule, rounds, guard,
+            start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
             weighted ? 0 : postCycles, objective, true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
