@@ -180,6 +180,17 @@ public final class MultilevelPartitioner {
     }
   }
 
+  /**
+   * The best single move of row {@code row} of {@code g} under {@code part} and a weight cap (gain &lt;&lt; 32 |
+   * target, or Long.MIN_VALUE for none): the gain rule of the refinement, exposed for tests.
+   */
+  long bestMove(RowKeyGraph g, int[] part, int row, long cap) {
+    int[] ones = new int[g.numRows()];
+    Arrays.fill(ones, 1);
+    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+    return new State(fine, part.clone()).bestMove(row, cap, 0);
+  }
+
   private int[] run(Level fine, int[] given, long t0) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
@@ -260,12 +271,12 @@ public final class MultilevelPartitioner {
    * in a V-cycle, in another given part), recording the cluster in {@code touched} when first rated; returns the new
    * count of touched clusters.
    */
-  private static int rate(int u, int v, double s, int[] cluster, int[] restrict, double[] rating, int[] touched,
+  private static int rate(int u, int v, double s, int[] root, int[] restrict, double[] rating, int[] touched,
       int nt) {
     if (v == u) {
       return nt;
     }
-    int c = cluster[v] == -1 ? v : cluster[v];
+    int c = root[v];
     if (restrict != null && restrict[c] != restrict[u]) {
       return nt;
     }
@@ -281,6 +292,10 @@ public final class MultilevelPartitioner {
     int n = h.n;
     int[] cluster = new int[n];
     Arrays.fill(cluster, -1);
+    int[] root = new int[n]; // the cluster of every row, or the row itself while it has none
+    for (int v = 0; v < n; v++) {
+      root[v] = v;
+    }
     int[] cw = new int[n];
     double[] rating = new double[n];
     int[] touched = new int[n];
@@ -293,13 +308,14 @@ public final class MultilevelPartitioner {
       int nt = 0;
       for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
         int e = h.vNets[t];
-        int sz = h.netSize(e);
-        if (sz < 2 || sz > maxNet) {
+        int lo = h.nStart[e];
+        int hi = h.nStart[e + 1];
+        if (hi - lo < 2 || hi - lo > maxNet) {
           continue;
         }
-        double s = 1.0 / (sz - 1);
-        for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
-          nt = rate(u, h.nPins[q], s, cluster, restrict, rating, touched, nt);
+        double s = 1.0 / (hi - lo - 1);
+        for (int q = lo; q < hi; q++) { // the hottest loop of a V-cycle: a step per pin of every small key of u
+          nt = rate(u, h.nPins[q], s, root, restrict, rating, touched, nt);
         }
       }
       if (nt == 0) {
@@ -315,7 +331,7 @@ public final class MultilevelPartitioner {
           double s = 1.0 / (sz - 1);
           int from = rnd.nextInt(sz);
           for (int i = 0; i < LARGE_NET_SCAN; i++) {
-            nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, cluster, restrict, rating, touched, nt);
+            nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, root, restrict, rating, touched, nt);
           }
         }
       }
@@ -342,6 +358,7 @@ public final class MultilevelPartitioner {
           cw[best] = h.weight[best];
         }
         cluster[u] = best;
+        root[u] = best;
         cw[best] += h.weight[u];
       }
     }
@@ -544,6 +561,8 @@ public final class MultilevelPartitioner {
     /** Working set of every part: its vertices' internal keys plus the nets it holds (= the rows' M_i exactly). */
     final long[] m = new long[k];
     final int[] hits = new int[k];
+    /** Bit-sliced counters of {@link #bestMove} for k &lt;= 64: bit i of part p's count is bit p of planes[i]. */
+    final long[] planes = new long[PLANES];
 
     State(Level h, int[] part) {
       this.h = h;
@@ -612,8 +631,60 @@ public final class MultilevelPartitioner {
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
-      Arrays.fill(hits, 0);
       int lose = 0;
+      int deg = h.vStart[v + 1] - h.vStart[v];
+      if (wpk == 1) {
+        // count, for every part at once, the keys of v it holds: 64 counters bit-sliced over planes, the four low
+        // planes in registers (a carry out of them, at most once per 16 keys of a part, ripples on in memory);
+        // counting bit by bit cost a step per part and key and was the V-cycles' hottest loop
+        long p0 = 0;
+        long p1 = 0;
+        long p2 = 0;
+        long p3 = 0;
+        int depth = 4;
+        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+          int e = h.vNets[t];
+          if (cnt[e * k + a] == 1) {
+            lose++;
+          }
+          long x = bits[e];
+          long c = p0 & x;
+          p0 ^= x;
+          x = p1 & c;
+          p1 ^= c;
+          c = p2 & x;
+          p2 ^= x;
+          x = p3 & c;
+          p3 ^= c;
+          for (int i = 4; x != 0; i++) {
+            c = planes[i] & x;
+            planes[i] ^= x;
+            x = c;
+            depth = Math.max(depth, i + 1);
+          }
+        }
+        planes[0] = p0;
+        planes[1] = p1;
+        planes[2] = p2;
+        planes[3] = p3;
+        long present = p0 | p1 | p2 | p3;
+        for (int i = 4; i < depth; i++) {
+          present |= planes[i];
+        }
+        long best = NO_MOVE;
+        while (present != 0) { // the parts holding one of v's keys, in ascending order
+          int b = Long.numberOfTrailingZeros(present);
+          present &= present - 1;
+          int hb = 0;
+          for (int i = 0; i < depth; i++) {
+            hb |= (int) ((planes[i] >>> b) & 1L) << i;
+          }
+          best = better(best, v, a, b, hb, lose, deg, cap);
+        }
+        Arrays.fill(planes, 0, depth, 0L);
+        return best;
+      }
+      Arrays.fill(hits, 0);
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
         int e = h.vNets[t];
         if (cnt[e * k + a] == 1) {
@@ -628,21 +699,28 @@ public final class MultilevelPartitioner {
           }
         }
       }
-      int deg = h.vStart[v + 1] - h.vStart[v];
-      int wv = h.weight[v];
-      int best = -1;
-      int bestGain = Integer.MIN_VALUE;
+      long best = NO_MOVE;
       for (int b = 0; b < k; b++) {
-        if (b == a || hits[b] == 0 || weight[b] + wv > cap || m[b] + h.internal[v] + deg - hits[b] > mCap) {
-          continue;
-        }
-        int gain = lose - (deg - hits[b]);
-        if (gain > bestGain || (gain == bestGain && weight[b] < weight[best])) {
-          bestGain = gain;
-          best = b;
+        if (hits[b] > 0) {
+          best = better(best, v, a, b, hits[b], lose, deg, cap);
         }
       }
-      return best < 0 ? NO_MOVE : ((long) bestGain << 32) | best;
+      return best;
+    }
+
+    /**
+     * {@code best} or the move of v from a to b, whichever gains more (the lighter target on a tie), b holding
+     * {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
+     */
+    private long better(long best, int v, int a, int b, int hb, int lose, int deg, long cap) {
+      if (b == a || weight[b] + h.weight[v] > cap || m[b] + h.internal[v] + deg - hb > mCap) {
+        return best;
+      }
+      int gain = lose - (deg - hb);
+      if (best == NO_MOVE || gain > gainOf(best) || (gain == gainOf(best) && weight[b] < weight[targetOf(best)])) {
+        return ((long) gain << 32) | b;
+      }
+      return best;
     }
   }
 
@@ -795,6 +873,8 @@ public final class MultilevelPartitioner {
   }
 
   private static final long NO_MOVE = Long.MIN_VALUE;
+  /** Bit planes of a counter in {@link State#bestMove}: a count is at most a vertex's degree, an int. */
+  private static final int PLANES = 32;
   /** No gain bound queued for a vertex in {@link #fm}. */
   private static final int NO_BOUND = Integer.MIN_VALUE;
   /** Coarsening stops when a level has fewer than this share of vertices less than the one before. */

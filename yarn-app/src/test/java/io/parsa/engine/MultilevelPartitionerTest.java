@@ -186,4 +186,77 @@ class MultilevelPartitionerTest {
       assertArrayEquals(a[i], b[i]);
     }
   }
+  /**
+   * The gain of a move counted bit-sliced (k &lt;= 64, with counts past the four planes held in registers) and bit by
+   * bit (k &gt; 64) matches a count key by key: the best target, its gain and the tie rule (lighter part, then the
+   * lower part id) on random dense rows.
+   */
+  @Test
+  void bestMoveMatchesACountKeyByKey() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int k : new int[] {2, 5, 16, 63, 64, 65, 100}) {
+      for (int trial = 0; trial < 20; trial++) {
+        int n = k + rnd.nextInt(400);
+        int numKeys = 5 + rnd.nextInt(60);
+        int[] rowStart = new int[n + 1];
+        List<Integer> keys = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+          boolean[] has = new boolean[numKeys];
+          int deg = rnd.nextInt(Math.min(numKeys, 45) + 1);
+          for (int d = 0; d < deg; d++) {
+            has[rnd.nextInt(numKeys)] = true;
+          }
+          for (int e = 0; e < numKeys; e++) {
+            if (has[e]) {
+              keys.add(e);
+            }
+          }
+          rowStart[r + 1] = keys.size();
+        }
+        RowKeyGraph g = new RowKeyGraph(n, new int[] {0, n}, rowStart,
+            keys.stream().mapToInt(Integer::intValue).toArray(), numKeys);
+        int[] part = new int[n];
+        int skew = 1 + rnd.nextInt(k); // some trials crowd the rows into few parts, so counts run high
+        long[] weight = new long[k];
+        for (int r = 0; r < n; r++) {
+          part[r] = rnd.nextInt(2) == 0 ? rnd.nextInt(skew) : rnd.nextInt(k);
+          weight[part[r]]++;
+        }
+        int[][] cnt = new int[k][numKeys];
+        for (int r = 0; r < n; r++) {
+          for (int t = rowStart[r]; t < rowStart[r + 1]; t++) {
+            cnt[part[r]][keys.get(t)]++;
+          }
+        }
+        MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+        for (int v = 0; v < n; v++) {
+          long cap = n / k + rnd.nextInt(n);
+          int a = part[v];
+          int deg = rowStart[v + 1] - rowStart[v];
+          int lose = 0;
+          for (int t = rowStart[v]; t < rowStart[v + 1]; t++) {
+            lose += cnt[a][keys.get(t)] == 1 ? 1 : 0;
+          }
+          int best = -1;
+          int bestGain = 0;
+          for (int b = 0; b < k; b++) {
+            int hb = 0;
+            for (int t = rowStart[v]; t < rowStart[v + 1]; t++) {
+              hb += cnt[b][keys.get(t)] > 0 ? 1 : 0;
+            }
+            if (b == a || hb == 0 || weight[b] + 1 > cap) {
+              continue;
+            }
+            int gain = lose - (deg - hb);
+            if (best < 0 || gain > bestGain || (gain == bestGain && weight[b] < weight[best])) {
+              best = b;
+              bestGain = gain;
+            }
+          }
+          long expected = best < 0 ? Long.MIN_VALUE : ((long) bestGain << 32) | best;
+          assertEquals(expected, ml.bestMove(g, part, v, cap), "k=" + k + " trial " + trial + " row " + v);
+        }
+      }
+    }
+  }
 }
