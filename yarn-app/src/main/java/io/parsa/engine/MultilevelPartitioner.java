@@ -561,8 +561,7 @@ public final class MultilevelPartitioner {
     /** Working set of every part: its vertices' internal keys plus the nets it holds (= the rows' M_i exactly). */
     final long[] m = new long[k];
     final int[] hits = new int[k];
-    /** Bit-sliced counters of {@link #bestMove} for k &lt;= 64: bit i of part p's count is bit p of planes[i]. */
-    final long[] planes = new long[PLANES];
+    final PartHits counter = new PartHits(k);
 
     State(Level h, int[] part) {
       this.h = h;
@@ -631,74 +630,8 @@ public final class MultilevelPartitioner {
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
-      int lose = 0;
+      int lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a, hits);
       int deg = h.vStart[v + 1] - h.vStart[v];
-      if (wpk == 1) {
-        // count, for every part at once, the keys of v it holds: 64 counters bit-sliced over planes, the four low
-        // planes in registers (a carry out of them, at most once per 16 keys of a part, ripples on in memory);
-        // counting bit by bit cost a step per part and key and was the V-cycles' hottest loop
-        long p0 = 0;
-        long p1 = 0;
-        long p2 = 0;
-        long p3 = 0;
-        int depth = 4;
-        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-          int e = h.vNets[t];
-          if (cnt[e * k + a] == 1) {
-            lose++;
-          }
-          long x = bits[e];
-          long c = p0 & x;
-          p0 ^= x;
-          x = p1 & c;
-          p1 ^= c;
-          c = p2 & x;
-          p2 ^= x;
-          x = p3 & c;
-          p3 ^= c;
-          for (int i = 4; x != 0; i++) {
-            c = planes[i] & x;
-            planes[i] ^= x;
-            x = c;
-            depth = Math.max(depth, i + 1);
-          }
-        }
-        planes[0] = p0;
-        planes[1] = p1;
-        planes[2] = p2;
-        planes[3] = p3;
-        long present = p0 | p1 | p2 | p3;
-        for (int i = 4; i < depth; i++) {
-          present |= planes[i];
-        }
-        long best = NO_MOVE;
-        while (present != 0) { // the parts holding one of v's keys, in ascending order
-          int b = Long.numberOfTrailingZeros(present);
-          present &= present - 1;
-          int hb = 0;
-          for (int i = 0; i < depth; i++) {
-            hb |= (int) ((planes[i] >>> b) & 1L) << i;
-          }
-          best = better(best, v, a, b, hb, lose, deg, cap);
-        }
-        Arrays.fill(planes, 0, depth, 0L);
-        return best;
-      }
-      Arrays.fill(hits, 0);
-      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-        int e = h.vNets[t];
-        if (cnt[e * k + a] == 1) {
-          lose++;
-        }
-        int pw = e * wpk;
-        for (int w = 0; w < wpk; w++) {
-          long x = bits[pw + w];
-          while (x != 0) {
-            hits[(w << 6) + Long.numberOfTrailingZeros(x)]++;
-            x &= x - 1;
-          }
-        }
-      }
       long best = NO_MOVE;
       for (int b = 0; b < k; b++) {
         if (hits[b] > 0) {
@@ -873,8 +806,6 @@ public final class MultilevelPartitioner {
   }
 
   private static final long NO_MOVE = Long.MIN_VALUE;
-  /** Bit planes of a counter in {@link State#bestMove}: a count is at most a vertex's degree, an int. */
-  private static final int PLANES = 32;
   /** No gain bound queued for a vertex in {@link #fm}. */
   private static final int NO_BOUND = Integer.MIN_VALUE;
   /** Coarsening stops when a level has fewer than this share of vertices less than the one before. */

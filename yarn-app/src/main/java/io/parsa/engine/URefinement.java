@@ -465,30 +465,16 @@ public final class URefinement {
   private int[] rateRows(long from, long to, int top, int[] tgt, float[] gains) {
     int[] bucketCount = new int[k * k];
     int[] zeros = new int[k];
+    PartHits hits = new PartHits(k);
     double[] dg = new double[k];
     int[] order = new int[k];
     for (int g = (int) from; g < to; g++) {
       int a = part[g];
-      Arrays.fill(zeros, 0);
-      int lose = 0;
-      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-        int base = rowKeys[t] * k;
-        if (cnt[base + a] == 1) {
-          lose++;
-        }
-        // count the parts that already hold the key; zeros = degree - hits below
-        int pw = rowKeys[t] * wpk;
-        for (int w = 0; w < wpk; w++) {
-          long bits = present[pw + w];
-          while (bits != 0) {
-            zeros[(w << 6) + Long.numberOfTrailingZeros(bits)]--;
-            bits &= bits - 1;
-          }
-        }
-      }
+      // zeros[i]: the row's keys that part i does not hold yet
+      int lose = hits.count(rowKeys, rowStart[g], rowStart[g + 1], present, cnt, a, zeros);
       int deg = rowStart[g + 1] - rowStart[g];
       for (int i = 0; i < k; i++) {
-        zeros[i] += deg;
+        zeros[i] = deg - zeros[i];
       }
       double out = f(m[a] - lose) - f(m[a]);
       for (int i = 0; i < k; i++) {

@@ -1,0 +1,97 @@
+package io.parsa.engine;
+
+import java.util.Arrays;
+
+/**
+ * For one row, how many of its keys each part holds, read from per-key presence bits ({@code present[key·wpk + p/64]}
+ * has bit p % 64 set iff part p holds the key, wpk = ⌈k/64⌉), and of how many keys the row is its own part's only
+ * user (from per-key part counts {@code cnt[key·k + p]}): the two terms of every move gain of the U refinement and of
+ * the multilevel partitioner. For k ≤ 64 the parts are counted all at once, 64 counters bit-sliced over planes with
+ * the four low planes in registers (a carry out of them, at most once per 16 keys of a part, ripples on in memory);
+ * counting part by part cost a step per part and key and was the refinement's hottest loop. Not thread-safe: one per
+ * thread.
+ */
+final class PartHits {
+  /** Planes of a counter: a count is at most a row's degree, an int. */
+  private static final int PLANES = 32;
+
+  private final int k;
+  private final int wpk;
+  private final long[] planes = new long[PLANES];
+
+  PartHits(int k) {
+    this.k = k;
+    this.wpk = (k + 63) >>> 6;
+  }
+
+  /**
+   * Sets {@code hits[p]} (p &lt; k) to the number of keys {@code keys[from, to)} that part p holds and returns the
+   * number of them whose count in part {@code a} is 1.
+   */
+  int count(int[] keys, int from, int to, long[] present, int[] cnt, int a, int[] hits) {
+    int lose = 0;
+    if (wpk != 1) {
+      Arrays.fill(hits, 0, k, 0);
+      for (int t = from; t < to; t++) {
+        int e = keys[t];
+        if (cnt[e * k + a] == 1) {
+          lose++;
+        }
+        for (int w = 0; w < wpk; w++) {
+          long x = present[e * wpk + w];
+          while (x != 0) {
+            hits[(w << 6) + Long.numberOfTrailingZeros(x)]++;
+            x &= x - 1;
+          }
+        }
+      }
+      return lose;
+    }
+    long p0 = 0;
+    long p1 = 0;
+    long p2 = 0;
+    long p3 = 0;
+    int depth = 4;
+    for (int t = from; t < to; t++) {
+      int e = keys[t];
+      if (cnt[e * k + a] == 1) {
+        lose++;
+      }
+      long x = present[e];
+      long c = p0 & x;
+      p0 ^= x;
+      x = p1 & c;
+      p1 ^= c;
+      c = p2 & x;
+      p2 ^= x;
+      x = p3 & c;
+      p3 ^= c;
+      for (int i = 4; x != 0; i++) {
+        c = planes[i] & x;
+        planes[i] ^= x;
+        x = c;
+        depth = Math.max(depth, i + 1);
+      }
+    }
+    planes[0] = p0;
+    planes[1] = p1;
+    planes[2] = p2;
+    planes[3] = p3;
+    long held = p0 | p1 | p2 | p3;
+    for (int i = 4; i < depth; i++) {
+      held |= planes[i];
+    }
+    Arrays.fill(hits, 0, k, 0);
+    while (held != 0) {
+      int b = Long.numberOfTrailingZeros(held);
+      held &= held - 1;
+      int hb = 0;
+      for (int i = 0; i < depth; i++) {
+        hb |= (int) ((planes[i] >>> b) & 1L) << i;
+      }
+      hits[b] = hb;
+    }
+    Arrays.fill(planes, 0, depth, 0L);
+    return lose;
+  }
+}
