@@ -301,6 +301,9 @@ public final class MultilevelPartitioner {
     int[] touched = new int[n];
     int[] order = permutation(n, rnd);
     int maxNet = settings.maxNetSize();
+    // in a V-cycle, every net's pins grouped by given part (rows ascending within a part, as in nPins, so ratings add
+    // up in the same order): a row finds its own part's pins by binary search instead of scanning all of them
+    int[] grouped = restrict == null ? h.nPins : pinsByPart(h, restrict);
     for (int u : order) {
       if (cluster[u] != -1) {
         continue;
@@ -314,8 +317,14 @@ public final class MultilevelPartitioner {
           continue;
         }
         double s = 1.0 / (hi - lo - 1);
+        if (restrict != null) { // only the pins of u's own part can be rated
+          int g = restrict[u];
+          int from = firstOfPart(grouped, restrict, lo, hi, g);
+          hi = firstOfPart(grouped, restrict, from, hi, g + 1);
+          lo = from;
+        }
         for (int q = lo; q < hi; q++) { // the hottest loop of a V-cycle: a step per pin of every small key of u
-          nt = rate(u, h.nPins[q], s, root, restrict, rating, touched, nt);
+          nt = rate(u, grouped[q], s, root, restrict, rating, touched, nt);
         }
       }
       if (nt == 0) {
@@ -436,6 +445,42 @@ public final class MultilevelPartitioner {
     Level coarse = new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets, internal);
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
+  }
+
+  /** The pins of every net of {@code h}, grouped by {@code part} of the pin, ascending rows within a group. */
+  private int[] pinsByPart(Level h, int[] part) {
+    int[] byPart = new int[h.n];
+    int[] start = new int[k + 1];
+    for (int v = 0; v < h.n; v++) {
+      start[part[v] + 1]++;
+    }
+    for (int p = 0; p < k; p++) {
+      start[p + 1] += start[p];
+    }
+    for (int v = 0; v < h.n; v++) {
+      byPart[start[part[v]]++] = v;
+    }
+    int[] pins = new int[h.nPins.length];
+    int[] fill = Arrays.copyOf(h.nStart, h.numNets);
+    for (int v : byPart) {
+      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
+        pins[fill[h.vNets[t]]++] = v;
+      }
+    }
+    return pins;
+  }
+
+  /** The first position in [lo, hi) of {@code pins}, grouped by ascending part, whose pin's part is at least g. */
+  private static int firstOfPart(int[] pins, int[] part, int lo, int hi, int g) {
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (part[pins[mid]] < g) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** Initial placement of the coarsest level: the best of several greedy growings and greedy assignments. */
