@@ -144,7 +144,14 @@ public final class MultilevelPartitioner {
    * across it), so the connectivity falls while M_max is held (s = 0) or kept from running away.
    */
   public int[][] partition(List<Block> blocks, int[][] given, double workingSetSlack) {
-    RowKeyGraph g = RowKeyGraph.of(blocks);
+    return partition(blocks, RowKeyGraph.of(blocks), given, workingSetSlack);
+  }
+
+  /**
+   * The same over {@code g}, the rows of {@code blocks} as {@link RowKeyGraph#of} gives them (read only, so one
+   * graph may serve every run); {@code given} may be null for a fresh partition.
+   */
+  public int[][] partition(List<Block> blocks, RowKeyGraph g, int[][] given, double workingSetSlack) {
     int[] flat = null;
     if (given != null) {
       flat = new int[g.numRows()];

@@ -94,6 +94,12 @@ public final class URefinement {
    *     round, so M_max never grows
    */
   public URefinement(int k, List<Block> blocks, int[][] parts, double exponent, boolean guardMax) {
+    this(k, blocks, RowKeyGraph.of(blocks), parts, exponent, guardMax);
+  }
+
+  /** The same, over {@code graph}, the rows of {@code blocks} as {@link RowKeyGraph#of} gives them (read only). */
+  public URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, double exponent,
+      boolean guardMax) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -104,7 +110,11 @@ public final class URefinement {
     this.blocks = blocks;
     this.exponent = exponent;
     this.guardMax = guardMax;
-    RowKeyGraph graph = RowKeyGraph.of(blocks);
+    long blockRows = blocks.stream().mapToLong(Block::numRows).sum();
+    if (graph.numRows() != blockRows || graph.blockStart().length != blocks.size() + 1) {
+      throw new IllegalArgumentException("the graph has " + graph.numRows() + " rows in "
+          + (graph.blockStart().length - 1) + " blocks, the blocks " + blockRows + " in " + blocks.size());
+    }
     blockStart = graph.blockStart();
     n = graph.numRows();
     rowStart = graph.rowStart();
@@ -612,15 +622,14 @@ public final class URefinement {
    * T_sum = 2 · Σ_v (λ_v − 1) of each of the assignments {@code parts[b][r]} (what {@link #sumTrafficIfHome} reports
    * once refinement starts from it), one pass over the non-zeros each, without building the refinement's counts.
    */
-  public static long[] sumTrafficIfHome(int k, List<Block> blocks, int[][]... assignments) {
-    RowKeyGraph g = RowKeyGraph.of(blocks);
+  public static long[] sumTrafficIfHome(int k, RowKeyGraph g, int[][]... assignments) {
     int wpk = (k + 63) >>> 6;
     long[] out = new long[assignments.length];
     long[] bits = new long[g.numKeys() * wpk];
     for (int x = 0; x < assignments.length; x++) {
       Arrays.fill(bits, 0L);
       long lambdaSum = 0;
-      for (int b = 0; b < blocks.size(); b++) {
+      for (int b = 0; b + 1 < g.blockStart().length; b++) {
         int[] parts = assignments[x][b];
         for (int r = 0; r < parts.length; r++) {
           int row = g.blockStart()[b] + r;

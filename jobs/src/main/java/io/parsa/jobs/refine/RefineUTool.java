@@ -7,6 +7,7 @@ import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
+import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.yarn.io.AssignmentFiles;
@@ -374,6 +375,8 @@ public class RefineUTool extends ParsaTool {
     double loadSec = (System.nanoTime() - t0) / 1e9;
 
     long t1 = System.nanoTime();
+    // the rows over dense key ids, built once and read by every start, V-cycle and T_sum check
+    RowKeyGraph graph = RowKeyGraph.of(blocks);
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
     if (!explicitCycles && nonZeros > AUTO_VCYCLE_MAX_NONZEROS && (vcycles > 0 || cappedVcycles > 0)) {
@@ -400,7 +403,7 @@ public class RefineUTool extends ParsaTool {
     if (!cl.hasOption("starts") && preCycles == 0 && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // without V-cycles the swap rounds only improve a start locally; an input order that shows no locality at all
       // does not refine past the given start (docs/quality.md §12), and refining it would halve the given start's cores
-      rawTSum = URefinement.sumTrafficIfHome(k, blocks, parts, orderStart);
+      rawTSum = URefinement.sumTrafficIfHome(k, graph, parts, orderStart);
       if (rawTSum[1] >= rawTSum[0]) {
         LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {} and no"
             + " V-cycles run (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
@@ -415,7 +418,7 @@ public class RefineUTool extends ParsaTool {
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
-        running.add(pool.submit(() -> refine(start, k, blocks, vcycles(start, k, blocks, weighted ? 0 : preCycles,
+        running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph, weighted ? 0 : preCycles,
             start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
             weighted ? 0 : postCycles, objective, true, roundThreads)));
       }
@@ -435,7 +438,7 @@ public class RefineUTool extends ParsaTool {
         List<Future<Candidate>> running = new ArrayList<>();
         for (int i = 0; i < multilevelSeeds; i++) {
           final int seedIndex = i;
-          running.add(mlPool.submit(() -> multilevelStart(k, blocks, seedIndex, schedule, rounds, guard,
+          running.add(mlPool.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
               postCycles, objective, roundThreads(mlThreads))));
         }
         for (Future<Candidate> f : running) {
@@ -601,10 +604,10 @@ public class RefineUTool extends ParsaTool {
    * self-contained parts the floor guard freezes (cnr-2000: M_max 25,942 with it, 22,891 without). From Parsa's U it
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
-  private static Candidate refine(String start, int k, List<Block> blocks, int[][] parts, double[] schedule,
+  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, double[] schedule,
       int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases, int roundThreads) {
     long t0 = System.nanoTime();
-    URefinement ref = new URefinement(k, blocks, parts, schedule[0], guard);
+    URefinement ref = new URefinement(k, blocks, graph, parts, schedule[0], guard);
     ref.setThreads(roundThreads);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
         : Arrays.stream(ref.sizes()).sum(), blocks.size(), k, ref.summary());
@@ -621,8 +624,8 @@ public class RefineUTool extends ParsaTool {
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, cur, 0.0);
-      URefinement after = new URefinement(k, blocks, vc, 1.0, guard);
+          cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, graph, cur, 0.0);
+      URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
@@ -691,12 +694,12 @@ public class RefineUTool extends ParsaTool {
    * {@code n} multilevel V-cycles from {@code parts}, each capped at its start's largest working set (the connectivity
    * falls; rows stay balanced within one).
    */
-  static int[][] vcycles(String start, int k, List<Block> blocks, int n, int[][] parts) {
+  static int[][] vcycles(String start, int k, List<Block> blocks, RowKeyGraph graph, int n, int[][] parts) {
     int[][] cur = parts;
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     for (int c = 0; c < n; c++) {
       cur = new MultilevelPartitioner(k, d.withSeed(d.seed() + c), cycleLog(start, "V-cycle " + (c + 1)))
-          .partition(blocks, cur, 0.0);
+          .partition(blocks, graph, cur, 0.0);
     }
     return cur;
   }
@@ -728,9 +731,9 @@ public class RefineUTool extends ParsaTool {
     }
     BlockStats st = f.stats;
     long keys = st.distinctKeys > 0 ? st.distinctKeys : st.nonZeros;
-    // every concurrent start holds its own counts and CSR; the blocks are shared
-    long perStart = heapNeeded(st.rows, st.nonZeros, keys, k) - (long) (1.5 * 8 * st.nonZeros);
-    long shared = (long) (1.5 * 8 * st.nonZeros);
+    // every concurrent start holds its own counts and multilevel levels; the blocks and the row-key CSR are shared
+    long shared = (long) (1.5 * (8 + 4) * st.nonZeros);
+    long perStart = heapNeeded(st.rows, st.nonZeros, keys, k) - shared;
     long fit = (heapLimit(conf) - shared) / Math.max(1, perStart);
     return (int) Math.max(1, Math.min(threads, fit));
   }
@@ -748,15 +751,15 @@ public class RefineUTool extends ParsaTool {
    * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
    * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
    */
-  private static Candidate multilevelStart(int k, List<Block> blocks, int seedIndex, double[] schedule, int rounds,
+  private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex, double[] schedule, int rounds,
       boolean guard, int cappedVcycles, Objective objective, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
-        line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks);
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks, graph, null, Double.NaN);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, from, schedule, rounds, guard, cappedVcycles, objective, false, roundThreads);
+    return refine(name, k, blocks, graph, from, schedule, rounds, guard, cappedVcycles, objective, false, roundThreads);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {
