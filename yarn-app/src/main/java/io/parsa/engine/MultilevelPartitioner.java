@@ -324,7 +324,7 @@ public final class MultilevelPartitioner {
           continue;
         }
         double s = 1.0 / (hi - lo - 1);
-        if (restrict != null) { // only the pins of u's own part can be rated
+        if (restrict != null && hi - lo > SCAN_NET_SIZE) { // only the pins of u's own part can be rated
           int g = restrict[u];
           int from = firstOfPart(grouped, restrict, lo, hi, g);
           hi = firstOfPart(grouped, restrict, from, hi, g + 1);
@@ -453,6 +453,9 @@ public final class MultilevelPartitioner {
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
   }
+
+  /** Up to this many pins a key's pins are all scanned in a V-cycle's coarsening; above, u's part is searched. */
+  private static final int SCAN_NET_SIZE = 16;
 
   /** The pins of every net of {@code h}, grouped by {@code part} of the pin, ascending rows within a group. */
   private int[] pinsByPart(Level h, int[] part) {
