@@ -948,27 +948,17 @@ public final class MultilevelPartitioner {
       }
       // every (row, receiver) by the keys the move adds minus the keys it frees, cheapest first
       long[] cand = new long[nd * nr];
-      int[] cost = new int[nr];
       int[] added = new int[nd * nr];
       int c = 0;
       for (int i = 0; i < nd; i++) {
         int v = rows[i];
-        int freed = 0;
-        Arrays.fill(cost, 0);
-        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-          int base = h.vNets[t] * k;
-          if (st.cnt[base + donor] == 1) {
-            freed++;
-          }
-          for (int j = 0; j < nr; j++) {
-            if (st.cnt[base + recv[j]] == 0) {
-              cost[j]++;
-            }
-          }
-        }
+        // freed: v's keys no other row of the donor holds; a receiver gains the keys of v it does not hold
+        int freed = st.counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], st.bits, st.cnt, donor, st.hits);
+        int deg = h.vStart[v + 1] - h.vStart[v];
         for (int j = 0; j < nr; j++) {
-          added[i * nr + j] = cost[j] + h.internal[v];
-          cand[c++] = ((long) (cost[j] - freed + (1 << 30)) << 32) | ((long) i * nr + j);
+          int cost = deg - st.hits[recv[j]];
+          added[i * nr + j] = cost + h.internal[v];
+          cand[c++] = ((long) (cost - freed + (1 << 30)) << 32) | ((long) i * nr + j);
         }
       }
       Arrays.sort(cand, 0, c);
