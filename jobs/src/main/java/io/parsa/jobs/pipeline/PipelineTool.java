@@ -73,7 +73,10 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("init-fraction", "F", "partition-u global initialisation sample fraction"));
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
-    o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), default (refine-u: "
+    o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), quick (refine-u's swap rounds only:"
+        + " no V-cycles, no multilevel start: on the text sets 2.5-3x faster than Mt-KaHyPar, T_sum 5-6 % above the"
+        + " default's; on graphs most of the multilevel gain is lost),"
+        + " default (refine-u: "
         + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " + "
         + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles per start up to 8*10^6 non-zeros, multilevel start"
         + " for short rows (graphs) or where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, "
@@ -156,7 +159,7 @@ public final class PipelineTool extends ParsaTool {
         pu.add("--weighted");
       }
       steps.add(new Step("partition-u", uAssign, pu, List.of(blocks)));
-      String effort = choiceOpt(cl, "effort", "default", "fast", "default", "best");
+      String effort = choiceOpt(cl, "effort", "default", "fast", "quick", "default", "best");
       int refineRounds = intOpt(cl, "refine-rounds", switch (effort) {
         case "fast" -> 0;
         case "best" -> BEST_REFINE_ROUNDS;
@@ -165,13 +168,17 @@ public final class PipelineTool extends ParsaTool {
       if (refineRounds > 0 && k > 1) {
         String refined = new Path(dir, "u-refined").toString();
         List<String> ru = args("--blocks", blocks, "--u-assignment", uAssign, "--output", refined, "--k", ks,
-            "--rounds", String.valueOf(refineRounds), "--multilevel", effort.equals("best") ? "on" : "auto");
-        if (effort.equals("best")) {
-          ru.addAll(args("--vcycles", String.valueOf(BEST_VCYCLES)));
+            "--rounds", String.valueOf(refineRounds), "--multilevel", switch (effort) {
+              case "best" -> "on";
+              case "quick" -> "off";
+              default -> "auto";
+            });
+        if (effort.equals("best") || effort.equals("quick")) {
+          ru.addAll(args("--vcycles", String.valueOf(effort.equals("best") ? BEST_VCYCLES : 0)));
         }
-        if (cappedVcycles != null || effort.equals("best")) {
+        if (cappedVcycles != null || effort.equals("best") || effort.equals("quick")) {
           ru.addAll(args("--capped-vcycles", String.valueOf(cappedVcycles != null ? cappedVcycles
-              : BEST_CAPPED_VCYCLES)));
+              : effort.equals("best") ? BEST_CAPPED_VCYCLES : 0)));
         }
         if (objective != null) {
           ru.addAll(args("--objective", objective));

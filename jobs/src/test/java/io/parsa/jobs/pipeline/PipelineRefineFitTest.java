@@ -129,6 +129,16 @@ class PipelineRefineFitTest {
     assertEquals(2, refine.get("cappedVcycles").asInt(), refine.toString());
   }
 
+  /** --effort quick runs refine-u's swap rounds alone: no V-cycles, no multilevel start, and says so. */
+  @Test
+  void effortQuickRunsTheSwapRoundsOnly() throws Exception {
+    JsonNode refine = refineStats("quick", "--effort", "quick");
+    assertEquals(0, refine.get("vcycles").asInt(), refine.toString());
+    assertEquals(0, refine.get("cappedVcycles").asInt(), refine.toString());
+    assertEquals("skipped: --multilevel off", refine.get("multilevel").asText(), refine.toString());
+    assertTrue(refine.get("rounds").size() > 0, refine.toString());
+  }
+
   /** A pipeline on the sample with {@code extra} options exits with a usage error (2) and writes nothing. */
   private void assertRefusedBeforeWriting(String name, String... extra) throws Exception {
     File bad = tmp.resolve(name).toFile();
