@@ -327,8 +327,8 @@ class URefinementTest {
       int[][] order = URefinement.inputOrderStart(k, blocks);
       long expected = new URefinement(k, blocks, parts, 1.0, false).sumTrafficIfHome();
       long expectedOrder = new URefinement(k, blocks, order, 1.0, false).sumTrafficIfHome();
-      assertArrayEquals(new long[] {expected, expectedOrder}, URefinement.sumTrafficIfHome(k, RowKeyGraph.of(blocks), parts, order),
-          "k = " + k);
+      assertArrayEquals(new long[] {expected, expectedOrder},
+          URefinement.sumTrafficIfHome(k, RowKeyGraph.of(blocks), parts, order), "k = " + k);
       assertTrue(expected > 0 && expectedOrder > 0);
     }
   }

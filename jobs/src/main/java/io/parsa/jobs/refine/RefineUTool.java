@@ -418,8 +418,8 @@ public class RefineUTool extends ParsaTool {
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
-        running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph, weighted ? 0 : preCycles,
-            start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
+        running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
+            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
             weighted ? 0 : postCycles, objective, true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
@@ -604,8 +604,9 @@ public class RefineUTool extends ParsaTool {
    * self-contained parts the floor guard freezes (cnr-2000: M_max 25,942 with it, 22,891 without). From Parsa's U it
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
-  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, double[] schedule,
-      int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases, int roundThreads) {
+  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, int[][] parts,
+      double[] schedule, int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases,
+      int roundThreads) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, graph, parts, schedule[0], guard);
     ref.setThreads(roundThreads);
@@ -751,8 +752,8 @@ public class RefineUTool extends ParsaTool {
    * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
    * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
    */
-  private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex, double[] schedule, int rounds,
-      boolean guard, int cappedVcycles, Objective objective, int roundThreads) {
+  private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
+      double[] schedule, int rounds, boolean guard, int cappedVcycles, Objective objective, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
