@@ -6,10 +6,10 @@ import java.util.Arrays;
  * For one row, how many of its keys each part holds, read from per-key presence bits ({@code present[key·wpk + p/64]}
  * has bit p % 64 set iff part p holds the key, wpk = ⌈k/64⌉), and of how many keys the row is its own part's only
  * user (from per-key part counts {@code cnt[key·k + p]}): the two terms of every move gain of the U refinement and of
- * the multilevel partitioner. For k ≤ 64 the parts are counted all at once, 64 counters bit-sliced over planes with
- * the four low planes in registers (a carry out of them, at most once per 16 keys of a part, ripples on in memory);
- * counting part by part cost a step per part and key and was the refinement's hottest loop. Not thread-safe: one per
- * thread.
+ * the multilevel partitioner. The parts are counted 64 at a time (one pass over the keys per 64 parts), 64 counters
+ * bit-sliced over planes with the four low planes in registers (a carry out of them, at most once per 16 keys of a
+ * part, ripples on in memory); counting part by part cost a step per part and key and was the refinement's hottest
+ * loop. Not thread-safe: one per thread.
  */
 final class PartHits {
   /** Planes of a counter: a count is at most a row's degree, an int. */
@@ -30,68 +30,57 @@ final class PartHits {
    */
   int count(int[] keys, int from, int to, long[] present, int[] cnt, int a, int[] hits) {
     int lose = 0;
-    if (wpk != 1) {
-      Arrays.fill(hits, 0, k, 0);
+    for (int w = 0; w < wpk; w++) { // parts 64·w .. 64·w + 63, one pass over the keys each
+      long p0 = 0;
+      long p1 = 0;
+      long p2 = 0;
+      long p3 = 0;
+      int depth = 4;
       for (int t = from; t < to; t++) {
         int e = keys[t];
-        if (cnt[e * k + a] == 1) {
+        if (w == 0 && cnt[e * k + a] == 1) {
           lose++;
         }
-        for (int w = 0; w < wpk; w++) {
-          long x = present[e * wpk + w];
-          while (x != 0) {
-            hits[(w << 6) + Long.numberOfTrailingZeros(x)]++;
-            x &= x - 1;
-          }
+        long x = present[e * wpk + w];
+        if (x == 0) {
+          continue; // no part of this word holds the key (k > 64)
+        }
+        long c = p0 & x;
+        p0 ^= x;
+        x = p1 & c;
+        p1 ^= c;
+        c = p2 & x;
+        p2 ^= x;
+        x = p3 & c;
+        p3 ^= c;
+        for (int i = 4; x != 0; i++) {
+          c = planes[i] & x;
+          planes[i] ^= x;
+          x = c;
+          depth = Math.max(depth, i + 1);
         }
       }
-      return lose;
-    }
-    long p0 = 0;
-    long p1 = 0;
-    long p2 = 0;
-    long p3 = 0;
-    int depth = 4;
-    for (int t = from; t < to; t++) {
-      int e = keys[t];
-      if (cnt[e * k + a] == 1) {
-        lose++;
+      planes[0] = p0;
+      planes[1] = p1;
+      planes[2] = p2;
+      planes[3] = p3;
+      long held = p0 | p1 | p2 | p3;
+      for (int i = 4; i < depth; i++) {
+        held |= planes[i];
       }
-      long x = present[e];
-      long c = p0 & x;
-      p0 ^= x;
-      x = p1 & c;
-      p1 ^= c;
-      c = p2 & x;
-      p2 ^= x;
-      x = p3 & c;
-      p3 ^= c;
-      for (int i = 4; x != 0; i++) {
-        c = planes[i] & x;
-        planes[i] ^= x;
-        x = c;
-        depth = Math.max(depth, i + 1);
+      int base = w << 6;
+      Arrays.fill(hits, base, Math.min(k, base + 64), 0);
+      while (held != 0) {
+        int b = Long.numberOfTrailingZeros(held);
+        held &= held - 1;
+        int hb = 0;
+        for (int i = 0; i < depth; i++) {
+          hb |= (int) ((planes[i] >>> b) & 1L) << i;
+        }
+        hits[base + b] = hb;
       }
+      Arrays.fill(planes, 0, depth, 0L);
     }
-    planes[0] = p0;
-    planes[1] = p1;
-    planes[2] = p2;
-    planes[3] = p3;
-    long held = p0 | p1 | p2 | p3;
-    for (int i = 4; i < depth; i++) {
-      held |= planes[i];
-    }
-    Arrays.fill(hits, 0, k, 0);
-    while (held != 0) {
-      int b = Long.numberOfTrailingZeros(held);
-      held &= held - 1;
-      int hb = 0;
-      for (int i = 0; i < depth; i++) {
-        hb |= (int) ((planes[i] >>> b) & 1L) << i;
-      }
-      hits[b] = hb;
-    }
-    Arrays.fill(planes, 0, depth, 0L);
     return lose;
   }
 }
