@@ -173,9 +173,7 @@ public final class MultilevelPartitioner {
    */
   private int[] partition(RowKeyGraph g, int[] given, double workingSetSlack) {
     long t0 = System.nanoTime();
-    int[] ones = new int[g.numRows()];
-    Arrays.fill(ones, 1);
-    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+    Level fine = fineLevel(g);
     if (workingSetSlack >= 0 && given != null) {
       long max = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
@@ -187,14 +185,19 @@ public final class MultilevelPartitioner {
     }
   }
 
+  /** The rows of {@code g} as the finest level: weight 1 each, every key a net, no internal keys yet. */
+  private static Level fineLevel(RowKeyGraph g) {
+    int[] ones = new int[g.numRows()];
+    Arrays.fill(ones, 1);
+    return new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+  }
+
   /**
    * The best single move of row {@code row} of {@code g} under {@code part} and a weight cap (gain &lt;&lt; 32 |
    * target, or Long.MIN_VALUE for none): the gain rule of the refinement, exposed for tests.
    */
   long bestMove(RowKeyGraph g, int[] part, int row, long cap) {
-    int[] ones = new int[g.numRows()];
-    Arrays.fill(ones, 1);
-    Level fine = new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+    Level fine = fineLevel(g);
     return new State(fine, part.clone()).bestMove(row, cap, 0);
   }
 

@@ -186,10 +186,11 @@ class MultilevelPartitionerTest {
       assertArrayEquals(a[i], b[i]);
     }
   }
+
   /**
-   * The gain of a move counted bit-sliced (k &lt;= 64, with counts past the four planes held in registers) and bit by
-   * bit (k &gt; 64) matches a count key by key: the best target, its gain and the tie rule (lighter part, then the
-   * lower part id) on random dense rows.
+   * The gain of a move counted bit-sliced ({@link PartHits}: counts past the four register planes, and k above 64,
+   * one word of parts after the other) matches a count key by key: the best target, its gain and the tie rule
+   * (lighter part, then the lower part id) on random dense rows.
    */
   @Test
   void bestMoveMatchesACountKeyByKey() {

@@ -173,12 +173,22 @@ public final class PipelineTool extends ParsaTool {
               case "quick" -> "off";
               default -> "auto";
             });
-        if (effort.equals("best") || effort.equals("quick")) {
-          ru.addAll(args("--vcycles", String.valueOf(effort.equals("best") ? BEST_VCYCLES : 0)));
+        // V-cycles before and after the swap rounds: the preset's, or refine-u's own defaults (null)
+        Integer preCycles = switch (effort) {
+          case "best" -> BEST_VCYCLES;
+          case "quick" -> 0;
+          default -> null;
+        };
+        Integer postCycles = cappedVcycles != null ? cappedVcycles : switch (effort) {
+          case "best" -> BEST_CAPPED_VCYCLES;
+          case "quick" -> 0;
+          default -> null;
+        };
+        if (preCycles != null) {
+          ru.addAll(args("--vcycles", String.valueOf(preCycles)));
         }
-        if (cappedVcycles != null || effort.equals("best") || effort.equals("quick")) {
-          ru.addAll(args("--capped-vcycles", String.valueOf(cappedVcycles != null ? cappedVcycles
-              : effort.equals("best") ? BEST_CAPPED_VCYCLES : 0)));
+        if (postCycles != null) {
+          ru.addAll(args("--capped-vcycles", String.valueOf(postCycles)));
         }
         if (objective != null) {
           ru.addAll(args("--objective", objective));
