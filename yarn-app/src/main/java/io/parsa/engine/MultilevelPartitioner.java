@@ -237,7 +237,8 @@ public final class MultilevelPartitioner {
         : (long) Math.floor((1 - settings.imbalance()) * Math.floor(total / (double) k));
     int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
-        ? "given placement" : "initial placement", connectivity(coarsest, part), secs(t1)));
+        ? "given placement" : "initial placement (best of " + initialTries() + " tries)", connectivity(coarsest, part),
+        secs(t1)));
     for (int l = levels.size() - 1; l >= 1; l--) {
       Level coarse = levels.get(l);
       Level finer = levels.get(l - 1);
@@ -496,11 +497,23 @@ public final class MultilevelPartitioner {
     return lo;
   }
 
+  /**
+   * Tries of the initial placement for k parts: {@code initialTries} up to k = 16, then fewer in proportion to k (at
+   * least {@link #MIN_TRIES}). A try costs more with k (a coarsest level of 10·k vertices, a gain counted per 64 parts)
+   * and varies less (its many parts average out): on ego-twitter at k = 256 the best of 8 tries ended as well as the
+   * best of 128 (T_sum 552,516 / 558,134 against 557,198 for two seeds) in 7.6 s instead of 102 s; at k = 16 on
+   * cnr-2000 8 tries had spread the initial connectivity 3× (docs/quality.md §9 and §15).
+   */
+  int initialTries() {
+    return Math.max(MIN_TRIES, (int) ((long) settings.initialTries() * 16 / Math.max(16, k)));
+  }
+
   /** Initial placement of the coarsest level: the best of several greedy growings and greedy assignments. */
   private int[] initial(Level h, long cap, SplittableRandom rnd) {
     int[] best = null;
     long bestCut = Long.MAX_VALUE;
-    for (int t = 0; t < settings.initialTries(); t++) {
+    int tries = initialTries();
+    for (int t = 0; t < tries; t++) {
       // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size
       int[] p = (t % 2 == 0 && h.n <= GROW_LIMIT) ? grow(h, rnd) : greedy(h, cap, rnd);
       refine(h, p, cap, 0, 2 * settings.refineRounds(), rnd);
@@ -566,23 +579,20 @@ public final class MultilevelPartitioner {
     return part;
   }
 
-  /** Each vertex, in random order, to the part that already holds most of its keys and has room (or the lightest). */
+  /**
+   * Each vertex, in random order, to the part that already holds most of its keys and has room (or the lightest).
+   * Only whether a part holds a net matters here, so the parts are counted from presence bits, 64 at a time.
+   */
   private int[] greedy(Level h, long cap, SplittableRandom rnd) {
     int n = h.n;
     int[] part = new int[n];
-    int[] cnt = new int[h.numNets * k];
+    int wpk = (k + 63) >>> 6;
+    long[] present = new long[Math.multiplyExact(h.numNets, wpk)];
     long[] weight = new long[k];
     int[] hits = new int[k];
+    PartHits counter = new PartHits(k);
     for (int v : permutation(n, rnd)) {
-      Arrays.fill(hits, 0);
-      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-        int base = h.vNets[t] * k;
-        for (int p = 0; p < k; p++) {
-          if (cnt[base + p] > 0) {
-            hits[p]++;
-          }
-        }
-      }
+      counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], present, null, -1, hits);
       int best = -1;
       for (int p = 0; p < k; p++) {
         if (weight[p] + h.weight[v] <= cap
@@ -601,7 +611,7 @@ public final class MultilevelPartitioner {
       part[v] = best;
       weight[best] += h.weight[v];
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-        cnt[h.vNets[t] * k + best]++;
+        present[h.vNets[t] * wpk + (best >>> 6)] |= 1L << best;
       }
     }
     return part;
@@ -612,7 +622,7 @@ public final class MultilevelPartitioner {
     final Level h;
     final int[] part;
     final int[] cnt;
-    /** Bit p of word bits[e·wpk + p/64] set iff cnt[e][p] > 0, so a gain costs O(λ_e) per net, not O(k). */
+    /** Bit p of word bits[e·wpk + p/64] set iff cnt[p·numNets + e] > 0, so a gain costs O(λ_e) per net, not O(k). */
     final long[] bits;
     final int wpk;
     final long[] weight = new long[k];
@@ -633,7 +643,7 @@ public final class MultilevelPartitioner {
         m[p] += h.internal[v];
         for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
           int e = h.vNets[t];
-          if (cnt[e * k + p]++ == 0) {
+          if (cnt[p * h.numNets + e]++ == 0) {
             bits[e * wpk + (p >>> 6)] |= 1L << p;
             m[p]++;
           }
@@ -650,11 +660,11 @@ public final class MultilevelPartitioner {
       m[b] += h.internal[v];
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
         int e = h.vNets[t];
-        if (--cnt[e * k + a] == 0) {
+        if (--cnt[a * h.numNets + e] == 0) {
           bits[e * wpk + (a >>> 6)] &= ~(1L << a);
           m[a]--;
         }
-        if (cnt[e * k + b]++ == 0) {
+        if (cnt[b * h.numNets + e]++ == 0) {
           bits[e * wpk + (b >>> 6)] |= 1L << b;
           m[b]++;
         }
@@ -688,7 +698,7 @@ public final class MultilevelPartitioner {
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
-      int lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a, hits);
+      int lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a * h.numNets, hits);
       int deg = h.vStart[v + 1] - h.vStart[v];
       long best = NO_MOVE;
       for (int b = 0; b < k; b++) {
@@ -813,8 +823,8 @@ public final class MultilevelPartitioner {
         int nt = 0;
         for (int t = h.vStart[v]; t < h.vStart[v + 1] && nt < MAX_TOUCHED; t++) {
           int e = h.vNets[t];
-          boolean lastInA = st.cnt[e * k + a] == 1;
-          boolean newInB = st.cnt[e * k + b] == 1;
+          boolean lastInA = st.cnt[a * h.numNets + e] == 1;
+          boolean newInB = st.cnt[b * h.numNets + e] == 1;
           if ((!lastInA && !newInB) || h.netSize(e) > UPDATE_NET_SIZE) {
             continue;
           }
@@ -872,6 +882,8 @@ public final class MultilevelPartitioner {
   private static final int LARGE_NET_SCAN = 64;
   /** Largest coarsest level placed by greedy growing. */
   private static final int GROW_LIMIT = 20_000;
+  /** Fewest tries of the initial placement at any k. */
+  private static final int MIN_TRIES = 8;
   /** FM recomputes the gains of the rows of keys up to this size after a move (larger keys: lazily). */
   private static final int UPDATE_NET_SIZE = 64;
   /** At most this many gain recomputations after one move. */
@@ -956,7 +968,8 @@ public final class MultilevelPartitioner {
       for (int i = 0; i < nd; i++) {
         int v = rows[i];
         // freed: v's keys no other row of the donor holds; a receiver gains the keys of v it does not hold
-        int freed = st.counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], st.bits, st.cnt, donor, st.hits);
+        int freed = st.counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], st.bits, st.cnt, donor * h.numNets,
+            st.hits);
         int deg = h.vStart[v + 1] - h.vStart[v];
         for (int j = 0; j < nr; j++) {
           int cost = deg - st.hits[recv[j]];
@@ -1018,7 +1031,7 @@ public final class MultilevelPartitioner {
     Level h = st.h;
     int fresh = h.internal[v];
     for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-      if (st.cnt[h.vNets[t] * k + b] == 0) {
+      if (st.cnt[b * h.numNets + h.vNets[t]] == 0) {
         fresh++;
       }
     }

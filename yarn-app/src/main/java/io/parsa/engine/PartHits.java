@@ -9,7 +9,7 @@ import java.util.Arrays;
  * the multilevel partitioner. The parts are counted 64 at a time (one pass over the keys per 64 parts), 64 counters
  * bit-sliced over planes with the four low planes in registers (a carry out of them, at most once per 16 keys of a
  * part, ripples on in memory); counting part by part cost a step per part and key and was the refinement's hottest
- * loop. Not thread-safe: one per thread.
+ * loop. The counts are stored part-major ({@code cnt[p·numKeys + key]}). Not thread-safe: one per thread.
  */
 final class PartHits {
   /** Planes of a counter: a count is at most a row's degree, an int. */
@@ -26,9 +26,13 @@ final class PartHits {
 
   /**
    * Sets {@code hits[p]} (p &lt; k) to the number of keys {@code keys[from, to)} that part p holds and returns the
-   * number of them whose count in part {@code a} is 1.
+   * number of them whose count in the row's own part is 1, read from {@code cnt[own + key]}: the counts are stored
+   * part by part ({@code cnt[p·numKeys + key]}, {@code own} = a·numKeys for part a), so one row's look-ups stay in one
+   * part's slice instead of a cache line per key (at k = 256 a key-major table outgrew the caches and these
+   * look-ups took most of the multilevel start's time). A negative {@code own} (a row not placed yet) returns 0
+   * and {@code cnt} may be null.
    */
-  int count(int[] keys, int from, int to, long[] present, int[] cnt, int a, int[] hits) {
+  int count(int[] keys, int from, int to, long[] present, int[] cnt, int own, int[] hits) {
     int lose = 0;
     for (int w = 0; w < wpk; w++) { // parts 64·w .. 64·w + 63, one pass over the keys each
       long p0 = 0;
@@ -38,7 +42,7 @@ final class PartHits {
       int depth = 4;
       for (int t = from; t < to; t++) {
         int e = keys[t];
-        if (w == 0 && cnt[e * k + a] == 1) {
+        if (w == 0 && own >= 0 && cnt[own + e] == 1) {
           lose++;
         }
         long x = present[e * wpk + w];

@@ -42,6 +42,7 @@ public final class URefinement {
   private final int[] rowKeys;
   private final int numKeys;
   private final int[] part;
+  /** Rows of part i that use key v: cnt[i·numKeys + v], part-major (see {@link PartHits}). */
   private final int[] cnt;
   /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
   private final long[] present;
@@ -157,16 +158,16 @@ public final class URefinement {
         load[p] += weight[g];
       }
       for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-        if (cnt[rowKeys[t] * k + p]++ == 0) {
+        if (cnt[p * numKeys + rowKeys[t]]++ == 0) {
           m[p]++;
         }
       }
     }
     wpk = (k + 63) >>> 6;
     present = new long[Math.multiplyExact(numKeys, wpk)];
-    for (int v = 0; v < numKeys; v++) {
-      for (int i = 0; i < k; i++) {
-        if (cnt[v * k + i] > 0) {
+    for (int i = 0; i < k; i++) {
+      for (int v = 0; v < numKeys; v++) {
+        if (cnt[i * numKeys + v] > 0) {
           present[v * wpk + (i >>> 6)] |= 1L << i;
         }
       }
@@ -266,12 +267,14 @@ public final class URefinement {
     int a = part[g];
     int lose = 0;
     int gain = 0;
+    int ca = a * numKeys;
+    int cb = b * numKeys;
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-      int base = rowKeys[t] * k;
-      if (cnt[base + a] == 1) {
+      int e = rowKeys[t];
+      if (cnt[ca + e] == 1) {
         lose++;
       }
-      if (cnt[base + b] == 0) {
+      if (cnt[cb + e] == 0) {
         gain++;
       }
     }
@@ -297,11 +300,12 @@ public final class URefinement {
 
   private void move(int g, int b) {
     int a = part[g];
+    int ca = a * numKeys;
+    int cb = b * numKeys;
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-      int base = rowKeys[t] * k;
       int pw = rowKeys[t] * wpk;
-      boolean leaves = --cnt[base + a] == 0;
-      boolean arrives = cnt[base + b]++ == 0;
+      boolean leaves = --cnt[ca + rowKeys[t]] == 0;
+      boolean arrives = cnt[cb + rowKeys[t]]++ == 0;
       if (leaves || arrives) {
         int before = lambda(pw);
         if (leaves) {
@@ -481,7 +485,7 @@ public final class URefinement {
     for (int g = (int) from; g < to; g++) {
       int a = part[g];
       // zeros[i]: the row's keys that part i does not hold yet
-      int lose = hits.count(rowKeys, rowStart[g], rowStart[g + 1], present, cnt, a, zeros);
+      int lose = hits.count(rowKeys, rowStart[g], rowStart[g + 1], present, cnt, a * numKeys, zeros);
       int deg = rowStart[g + 1] - rowStart[g];
       for (int i = 0; i < k; i++) {
         zeros[i] = deg - zeros[i];
