@@ -61,6 +61,8 @@ public final class URefinement {
   private final double hi;
   private double exponent;
   private final double mean;
+  /** The most keys of any row. */
+  private final int maxDeg;
   private final boolean guardMax;
   private boolean holdFloor = true;
   /** Threads that rate rows and sort candidates in a round ({@link #setThreads}). */
@@ -121,6 +123,11 @@ public final class URefinement {
     rowStart = graph.rowStart();
     rowKeys = graph.rowKeys();
     numKeys = graph.numKeys();
+    int widest = 0;
+    for (int g = 0; g < n; g++) {
+      widest = Math.max(widest, rowStart[g + 1] - rowStart[g]);
+    }
+    maxDeg = widest;
     part = new int[n];
     for (int b = 0; b < blocks.size(); b++) {
       Block blk = blocks.get(b);
@@ -448,8 +455,9 @@ public final class URefinement {
     int[] tgt = new int[n * top];
     float[] gains = new float[n * top];
     int[][] counts = new int[chunks][];
+    FTable ft = fTable();
     inParallel(chunks, c -> counts[c] = rateRows(n * (long) c / chunks, n * (long) (c + 1) / chunks, top, tgt,
-        gains));
+        gains, ft));
     int[] bucketCount = counts[0];
     for (int c = 1; c < chunks; c++) {
       for (int x = 0; x < k * k; x++) {
@@ -472,16 +480,60 @@ public final class URefinement {
   }
 
   /**
+   * f at every integer a rating can ask for while the counts stand still: M_i − deg … M_i + deg for any part i and
+   * row degree, so the same values as {@link #f} without a {@code Math.pow} per row and part (at k = 256 on
+   * cnr-2000 those took 70 % of a swap round). Null with exponent 1, or where the range would be larger than the
+   * rating's own calls.
+   */
+  private record FTable(long base, double[] values) {
+    double f(URefinement r, long x) {
+      long i = x - base;
+      return i >= 0 && i < values.length ? values[(int) i] : r.f(x);
+    }
+  }
+
+  private FTable fTable() {
+    if (exponent == 1.0) {
+      return null;
+    }
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    for (long x : m) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+    lo = Math.max(0, lo - maxDeg);
+    hi += maxDeg;
+    long size = hi - lo + 1;
+    if (size > MAX_F_TABLE || size > (long) n * k) {
+      return null;
+    }
+    double[] values = new double[(int) size];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = f(lo + i);
+    }
+    return new FTable(lo, values);
+  }
+
+  /** Largest {@link FTable}: 4·2^20 values, 32 MiB. */
+  private static final long MAX_F_TABLE = 1L << 22;
+
+  /**
    * Rates rows [from, to): for each, the exact change of F if it alone moved to each other part, keeping its
    * {@code top} best targets in {@code tgt} and their gains in {@code gains} (row g at g·top); returns the number of
    * (from-part, to-part) candidates of these rows per bucket a·k + b. Reads the counts only, so ranges run in parallel.
    */
-  private int[] rateRows(long from, long to, int top, int[] tgt, float[] gains) {
+  private int[] rateRows(long from, long to, int top, int[] tgt, float[] gains, FTable ft) {
     int[] bucketCount = new int[k * k];
     int[] zeros = new int[k];
     PartHits hits = new PartHits(k);
     double[] dg = new double[k];
     int[] order = new int[k];
+    TopTargets picker = new TopTargets(k, top);
+    double[] fm = new double[k];
+    for (int i = 0; i < k; i++) {
+      fm[i] = f(m[i]);
+    }
     for (int g = (int) from; g < to; g++) {
       int a = part[g];
       // zeros[i]: the row's keys that part i does not hold yet
@@ -490,11 +542,12 @@ public final class URefinement {
       for (int i = 0; i < k; i++) {
         zeros[i] = deg - zeros[i];
       }
-      double out = f(m[a] - lose) - f(m[a]);
+      double out = (ft != null ? ft.f(this, m[a] - lose) : f(m[a] - lose)) - fm[a];
       for (int i = 0; i < k; i++) {
-        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + f(m[i] + zeros[i]) - f(m[i]);
+        long x = m[i] + zeros[i];
+        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + (ft != null ? ft.f(this, x) : f(x)) - fm[i];
       }
-      topTargets(dg, order, top);
+      picker.select(dg, order);
       for (int j = 0; j < top; j++) {
         tgt[g * top + j] = order[j];
         gains[g * top + j] = (float) -dg[order[j]];
@@ -587,22 +640,100 @@ public final class URefinement {
     return order;
   }
 
-  /** The {@code top} indices with the smallest values (ascending), by partial selection. */
-  private static void topTargets(double[] v, int[] order, int top) {
-    int k = v.length;
-    for (int i = 0; i < k; i++) {
-      order[i] = i;
+  /**
+   * The {@code top} indices with the smallest values (ascending) into {@code order[0, top)}, as a selection sort
+   * over all indices picks them: step j takes the smallest value among positions j… of a permutation that starts as
+   * the identity (the first such position on a tie) and swaps it with position j. That sort costs top·k steps per
+   * row (at k = 256 most of a swap round); this picks the same indices in the same order from the few candidates
+   * whose value is at most the top-th smallest, tracking only their positions, and falls back to the sort when
+   * ties make the candidates many. Not thread-safe: one per thread.
+   */
+  static final class TopTargets {
+    private final int top;
+    private final double[] smallest;
+    private final int[] cIdx;
+    private final int[] cPos;
+    private final boolean[] taken;
+
+    TopTargets(int k, int top) {
+      this.top = top;
+      smallest = new double[top];
+      int max = Math.min(k, 4 * top);
+      cIdx = new int[max];
+      cPos = new int[max];
+      taken = new boolean[max];
     }
-    for (int j = 0; j < top; j++) {
-      int best = j;
-      for (int i = j + 1; i < k; i++) {
-        if (v[order[i]] < v[order[best]]) {
-          best = i;
+
+    void select(double[] v, int[] order) {
+      int k = v.length;
+      // the top smallest values, ascending: their last is the bound no chosen value exceeds
+      int filled = 0;
+      for (int i = 0; i < k; i++) {
+        double x = v[i];
+        if (filled == top && !(x < smallest[top - 1])) {
+          continue;
+        }
+        int at = filled < top ? filled++ : top - 1;
+        while (at > 0 && x < smallest[at - 1]) {
+          smallest[at] = smallest[at - 1];
+          at--;
+        }
+        smallest[at] = x;
+      }
+      double bound = smallest[top - 1];
+      int c = 0;
+      for (int i = 0; i < k; i++) {
+        if (v[i] <= bound) {
+          if (c == cIdx.length) {
+            selectionSort(v, order, top);
+            return;
+          }
+          cIdx[c] = i;
+          cPos[c] = i;
+          taken[c] = false;
+          c++;
         }
       }
-      int x = order[j];
-      order[j] = order[best];
-      order[best] = x;
+      for (int j = 0; j < top; j++) {
+        int best = -1;
+        int atJ = -1;
+        for (int q = 0; q < c; q++) {
+          if (taken[q]) {
+            continue;
+          }
+          if (cPos[q] == j) {
+            atJ = q;
+          }
+          if (best < 0 || v[cIdx[q]] < v[cIdx[best]] || (v[cIdx[q]] == v[cIdx[best]] && cPos[q] < cPos[best])) {
+            best = q;
+          }
+        }
+        // the sort swaps positions j and best: a candidate at j moves to best's position
+        if (atJ >= 0 && atJ != best) {
+          cPos[atJ] = cPos[best];
+        }
+        taken[best] = true;
+        order[j] = cIdx[best];
+      }
+    }
+
+    /** The selection sort itself (top·k steps). */
+    static void selectionSort(double[] v, int[] order, int top) {
+      int k = v.length;
+      for (int i = 0; i < k; i++) {
+        order[i] = i;
+      }
+      for (int j = 0; j < top; j++) {
+        int best = j;
+        for (int i = j + 1; i < k; i++) {
+          if (v[order[i]] < v[order[best]]) {
+            best = i;
+          }
+        }
+        int x = order[j];
+        order[j] = order[best];
+        order[best] = x;
+      }
     }
   }
 

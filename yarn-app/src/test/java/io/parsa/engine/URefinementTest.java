@@ -362,4 +362,34 @@ class URefinementTest {
     org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> URefinement.inputOrderStart(2, List.of(dup)));
   }
+
+  /**
+   * The candidates-only pick of a row's best targets chooses the same indices in the same order as the selection
+   * sort it replaces, ties included: values drawn from a few levels (many ties), one +∞ (the row's own part), k from
+   * 2 to 300; with heavy ties it falls back to the sort.
+   */
+  @Test
+  void topTargetsPickAsTheSelectionSortDoes() {
+    SplittableRandom rnd = new SplittableRandom(17);
+    for (int trial = 0; trial < 3000; trial++) {
+      int k = 2 + rnd.nextInt(trial % 10 == 0 ? 299 : 40);
+      int top = Math.min(URefinement.TOP, k - 1);
+      int levels = 1 + rnd.nextInt(trial % 3 == 0 ? 3 : 50);
+      double[] v = new double[k];
+      for (int i = 0; i < k; i++) {
+        v[i] = rnd.nextInt(levels) * (rnd.nextBoolean() ? 1.0 : 0.25) - 3;
+      }
+      v[rnd.nextInt(k)] = Double.POSITIVE_INFINITY;
+      int[] expected = new int[k];
+      URefinement.TopTargets.selectionSort(v, expected, top);
+      int[] got = new int[k];
+      URefinement.TopTargets picker = new URefinement.TopTargets(k, top);
+      double[] other = v.clone();
+      other[rnd.nextInt(k)] = -10; // a picker is reused row after row
+      picker.select(other, got);
+      picker.select(v, got);
+      assertArrayEquals(java.util.Arrays.copyOf(expected, top), java.util.Arrays.copyOf(got, top),
+          "k = " + k + ", values " + java.util.Arrays.toString(v));
+    }
+  }
 }
