@@ -666,6 +666,10 @@ public final class URefinement {
 
     void select(double[] v, int[] order) {
       int k = v.length;
+      if (k < 2 * top) { // nearly every index is a candidate: the sort is as quick (measured at k = 16)
+        selectionSort(v, order, top);
+        return;
+      }
       // the top smallest values, ascending: their last is the bound no chosen value exceeds
       int filled = 0;
       for (int i = 0; i < k; i++) {

@@ -372,7 +372,7 @@ class URefinementTest {
   void topTargetsPickAsTheSelectionSortDoes() {
     SplittableRandom rnd = new SplittableRandom(17);
     for (int trial = 0; trial < 3000; trial++) {
-      int k = 2 + rnd.nextInt(trial % 10 == 0 ? 299 : 40);
+      int k = 2 + rnd.nextInt(trial % 4 == 0 ? 299 : 60); // the candidates from k = 2·top = 32 on
       int top = Math.min(URefinement.TOP, k - 1);
       int levels = 1 + rnd.nextInt(trial % 3 == 0 ? 3 : 50);
       double[] v = new double[k];
