@@ -136,6 +136,34 @@ class RefineUToolTest {
   }
 
   /**
+   * Above 64 parts (presence bits over two words, the targets picked from candidates, f from a table in the max phase,
+   * the multilevel start with fewer tries): every row kept, every part its five rows, the working sets lower.
+   */
+  @Test
+  void refinesAtMoreThan64Parts() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-k80");
+    int k = 80;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    List<GraphRow> rows = clusteredRows(new Random(8), k, 6, 12, keysOf);
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < rows.size(); id++) {
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k, "--multilevel", "on"}));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
+    assertEquals(assign.keySet(), refined.keySet());
+    assertEquals(java.util.Collections.nCopies(k, 5), partSizes(refined, k));
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
+    assertTrue(after[0] < before[0] * 0.8, "sum M " + before[0] + " -> " + after[0]);
+  }
+
+  /**
    * Rows whose ids follow their communities (as a crawl numbered by site): the input-order start finds them, and
    * refine-u keeps it over the given round-robin start, which it also refines; --starts given keeps the given one.
    */
