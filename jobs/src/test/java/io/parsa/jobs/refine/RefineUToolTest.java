@@ -89,15 +89,17 @@ class RefineUToolTest {
   }
 
   /**
-   * Writes {@code rows} as blocks under dir/blocks and {@code assign} under dir/u, runs refine-u with its defaults into
-   * dir/u2 and reads the refined assignment back, which must hold exactly the rows assigned.
+   * Writes {@code rows} as blocks under dir/blocks and {@code assign} under dir/u, runs refine-u with its defaults and
+   * {@code options} into dir/u2 and reads the refined assignment back, which must hold exactly the rows assigned.
    */
   private Map<Long, Integer> refine(FileSystem fs, Path dir, List<GraphRow> rows, Map<Long, Integer> assign,
-      int k) throws Exception {
+      int k, String... options) throws Exception {
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
-    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k}));
+    List<String> args = new ArrayList<>(List.of("--blocks", dir + "/blocks", "--u-assignment", dir + "/u", "--output",
+        dir + "/u2", "--k", "" + k));
+    args.addAll(List.of(options));
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), args.toArray(new String[0])));
     Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
     assertEquals(assign.keySet(), refined.keySet());
     return refined;
@@ -150,12 +152,7 @@ class RefineUToolTest {
     for (long id = 0; id < rows.size(); id++) {
       assign.put(id, (int) (id % k));
     }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
-    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "" + k, "--multilevel", "on"}));
-    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u2"));
-    assertEquals(assign.keySet(), refined.keySet());
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, "--multilevel", "on");
     assertEquals(java.util.Collections.nCopies(k, 5), partSizes(refined, k));
     long[] before = workingSets(keysOf, assign, k);
     long[] after = workingSets(keysOf, refined, k);
