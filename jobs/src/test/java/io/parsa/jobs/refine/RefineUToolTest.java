@@ -112,23 +112,32 @@ class RefineUToolTest {
     return java.util.Arrays.stream(sizes).boxed().toList();
   }
 
+  /**
+   * Clustered rows in k parts round robin (balanced, blind to the clusters), refined with {@code options} in dir:
+   * every row kept, every part the same number of rows, M_max not raised and Σ M_i at least 20 % lower.
+   */
+  private void roundRobinRefinedBetter(Path dir, int k, long seed, int width, String... options) throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Map<Long, long[]> keysOf = new HashMap<>();
+    List<GraphRow> rows = clusteredRows(new Random(seed), k, 6, width, keysOf);
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < rows.size(); id++) {
+      assign.put(id, (int) (id % k));
+    }
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, options);
+    assertEquals(java.util.Collections.nCopies(k, rows.size() / k), partSizes(refined, k));
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
+    assertTrue(after[0] < before[0] * 0.8, "sum M " + before[0] + " -> " + after[0]);
+  }
+
   @Test
   void refinedAssignmentKeepsEveryRowAndPartSizesAndLowersWorkingSets() throws Exception {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine");
     int k = 4;
-    Map<Long, long[]> keysOf = new HashMap<>();
-    List<GraphRow> rows = clusteredRows(new Random(3), k, 6, 50, keysOf);
-    Map<Long, Integer> assign = new HashMap<>();
-    for (long id = 0; id < rows.size(); id++) {
-      assign.put(id, (int) (id % k)); // round robin: balanced, blind to the clusters
-    }
-    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k);
-    assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k));
-    long[] before = workingSets(keysOf, assign, k);
-    long[] after = workingSets(keysOf, refined, k);
-    assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
-    assertTrue(after[0] < before[0] * 0.8, "sum M " + before[0] + " -> " + after[0]);
+    roundRobinRefinedBetter(dir, k, 3, 50);
     assertTrue(fs.exists(new Path(dir, "u2/_SUCCESS")));
     assertTrue(fs.exists(new Path(dir, "u2/_refine.json")));
 
@@ -139,25 +148,11 @@ class RefineUToolTest {
 
   /**
    * Above 64 parts (presence bits over two words, the targets picked from candidates, f from a table in the max phase,
-   * the multilevel start with fewer tries): every row kept, every part its five rows, the working sets lower.
+   * the multilevel start with fewer tries): five rows per part, the working sets lower.
    */
   @Test
   void refinesAtMoreThan64Parts() throws Exception {
-    FileSystem fs = FileSystem.get(conf);
-    Path dir = TestData.tempDir("refine-k80");
-    int k = 80;
-    Map<Long, long[]> keysOf = new HashMap<>();
-    List<GraphRow> rows = clusteredRows(new Random(8), k, 6, 12, keysOf);
-    Map<Long, Integer> assign = new HashMap<>();
-    for (long id = 0; id < rows.size(); id++) {
-      assign.put(id, (int) (id % k));
-    }
-    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, "--multilevel", "on");
-    assertEquals(java.util.Collections.nCopies(k, 5), partSizes(refined, k));
-    long[] before = workingSets(keysOf, assign, k);
-    long[] after = workingSets(keysOf, refined, k);
-    assertTrue(after[1] <= before[1], "M_max " + before[1] + " -> " + after[1]);
-    assertTrue(after[0] < before[0] * 0.8, "sum M " + before[0] + " -> " + after[0]);
+    roundRobinRefinedBetter(TestData.tempDir("refine-k80"), 80, 8, 12, "--multilevel", "on");
   }
 
   /**
