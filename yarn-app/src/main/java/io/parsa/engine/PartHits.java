@@ -5,11 +5,11 @@ import java.util.Arrays;
 /**
  * For one row, how many of its keys each part holds, read from per-key presence bits ({@code present[key·wpk + p/64]}
  * has bit p % 64 set iff part p holds the key, wpk = ⌈k/64⌉), and of how many keys the row is its own part's only
- * user (from per-key part counts {@code cnt[key·k + p]}): the two terms of every move gain of the U refinement and of
+ * user (from the part counts {@code cnt[p·numKeys + key]}): the two terms of every move gain of the U refinement and of
  * the multilevel partitioner. The parts are counted 64 at a time (one pass over the keys per 64 parts), 64 counters
  * bit-sliced over planes with the four low planes in registers (a carry out of them, at most once per 16 keys of a
  * part, ripples on in memory); counting part by part cost a step per part and key and was the refinement's hottest
- * loop. The counts are stored part-major ({@code cnt[p·numKeys + key]}). Not thread-safe: one per thread.
+ * loop. Not thread-safe: one per thread.
  */
 final class PartHits {
   /** Planes of a counter: a count is at most a row's degree, an int. */

@@ -44,7 +44,7 @@ public final class URefinement {
   private final int[] part;
   /** Rows of part i that use key v: cnt[i·numKeys + v], part-major (see {@link PartHits}). */
   private final int[] cnt;
-  /** Bit i of word present[v·wpk + i/64] set iff cnt[v][i] > 0 (the gain pass then costs O(λ_v + k/64)). */
+  /** Bit i of word present[v·wpk + i/64] set iff cnt[i·numKeys + v] > 0 (the gain pass then costs O(λ_v + k/64)). */
   private final long[] present;
   private final int wpk;
   /** singles[i]: keys used by part i alone, so base_i = M_i − singles[i] is T_i's floor (see TrafficBound). */
@@ -482,10 +482,12 @@ public final class URefinement {
   /**
    * f at every integer a rating can ask for while the counts stand still: M_i − deg … M_i + deg for any part i and
    * row degree, so the same values as {@link #f} without a {@code Math.pow} per row and part (at k = 256 on
-   * cnr-2000 those took 70 % of a swap round). Null with exponent 1, or where the range would be larger than the
-   * rating's own calls.
+   * cnr-2000 those took 70 % of a swap round). Empty (every value computed) with exponent 1, or where the range would
+   * be larger than the rating's own calls.
    */
   private record FTable(long base, double[] values) {
+    static final FTable NONE = new FTable(0, new double[0]);
+
     double f(URefinement r, long x) {
       long i = x - base;
       return i >= 0 && i < values.length ? values[(int) i] : r.f(x);
@@ -494,7 +496,7 @@ public final class URefinement {
 
   private FTable fTable() {
     if (exponent == 1.0) {
-      return null;
+      return FTable.NONE;
     }
     long lo = Long.MAX_VALUE;
     long hi = Long.MIN_VALUE;
@@ -506,7 +508,7 @@ public final class URefinement {
     hi += maxDeg;
     long size = hi - lo + 1;
     if (size > MAX_F_TABLE || size > (long) n * k) {
-      return null;
+      return FTable.NONE;
     }
     double[] values = new double[(int) size];
     for (int i = 0; i < values.length; i++) {
@@ -542,10 +544,9 @@ public final class URefinement {
       for (int i = 0; i < k; i++) {
         zeros[i] = deg - zeros[i];
       }
-      double out = (ft != null ? ft.f(this, m[a] - lose) : f(m[a] - lose)) - fm[a];
+      double out = ft.f(this, m[a] - lose) - fm[a];
       for (int i = 0; i < k; i++) {
-        long x = m[i] + zeros[i];
-        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + (ft != null ? ft.f(this, x) : f(x)) - fm[i];
+        dg[i] = i == a ? Double.POSITIVE_INFINITY : out + ft.f(this, m[i] + zeros[i]) - fm[i];
       }
       picker.select(dg, order);
       for (int j = 0; j < top; j++) {
