@@ -201,6 +201,22 @@ public final class MultilevelPartitioner {
     return new State(fine, part.clone()).bestMove(row, cap, 0);
   }
 
+  /**
+   * Whether row {@code row} has no move under a weight cap {@code cap} and a working-set cap {@code workingSetCap}
+   * because of the working-set cap alone (what a capped V-cycle's FM uses to stop re-rating it), exposed for tests.
+   */
+  boolean heldBackByWorkingSetCap(RowKeyGraph g, int[] part, int row, long cap, long workingSetCap) {
+    long saved = mCap;
+    mCap = workingSetCap;
+    try {
+      State st = new State(fineLevel(g), part.clone());
+      st.bestMove(row, cap, 0);
+      return st.onlyCapped;
+    } finally {
+      mCap = saved;
+    }
+  }
+
   private int[] run(Level fine, int[] given, long t0) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
@@ -630,6 +646,13 @@ public final class MultilevelPartitioner {
     final long[] m = new long[k];
     final int[] hits = new int[k];
     final PartHits counter = new PartHits(k);
+    /** Targets of the last {@link #bestMove} that the working-set cap alone turned away. */
+    private int capped;
+    /**
+     * Whether the last {@link #bestMove} found no move because every part holding one of the vertex's keys would
+     * have crossed the working-set cap (a capped V-cycle): only a fall in those parts' working sets frees it.
+     */
+    boolean onlyCapped;
 
     State(Level h, int[] part) {
       this.h = h;
@@ -701,11 +724,15 @@ public final class MultilevelPartitioner {
       int lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a * h.numNets, hits);
       int deg = h.vStart[v + 1] - h.vStart[v];
       long best = NO_MOVE;
+      int targets = 0;
+      capped = 0;
       for (int b = 0; b < k; b++) {
-        if (hits[b] > 0) {
+        if (hits[b] > 0 && b != a) {
+          targets++;
           best = better(best, v, a, b, hits[b], lose, deg, cap);
         }
       }
+      onlyCapped = best == NO_MOVE && targets > 0 && capped == targets;
       return best;
     }
 
@@ -714,7 +741,14 @@ public final class MultilevelPartitioner {
      * {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
      */
     private long better(long best, int v, int a, int b, int hb, int lose, int deg, long cap) {
-      if (b == a || weight[b] + h.weight[v] > cap || m[b] + h.internal[v] + deg - hb > mCap) {
+      if (b == a) {
+        return best;
+      }
+      if (m[b] + h.internal[v] + deg - hb > mCap) {
+        capped++;
+        return best;
+      }
+      if (weight[b] + h.weight[v] > cap) {
         return best;
       }
       int gain = lose - (deg - hb);
@@ -772,6 +806,11 @@ public final class MultilevelPartitioner {
     int[] touched = new int[n];
     // the bound queued for each vertex (its newest queue entry), NO_BOUND if none: older entries are skipped
     int[] bound = new int[n];
+    // the pass in which a vertex of more than EAGER_DEGREE keys was last found held back by the working-set cap alone:
+    // it is not re-rated after its neighbours' moves in that pass (at 10^7 non-zeros, re-rating the rows of tens of
+    // thousands of keys that no capped move can take had made one capped V-cycle 5× slower than an uncapped one)
+    int[] cappedIn = new int[n];
+    Arrays.fill(cappedIn, -1);
     int stamp = 0;
     for (int pass = 0; pass < passes; pass++) {
       LongHeapPriorityQueue heap = new LongHeapPriorityQueue();
@@ -782,6 +821,8 @@ public final class MultilevelPartitioner {
           if (g != NO_MOVE) {
             bound[v] = gainOf(g);
             heap.enqueue(key(bound[v], v));
+          } else if (st.onlyCapped) {
+            cappedIn[v] = pass;
           }
         }
       }
@@ -798,6 +839,9 @@ public final class MultilevelPartitioner {
         long g = st.bestMove(v, cap, lower);
         if (g == NO_MOVE) {
           bound[v] = NO_BOUND;
+          if (st.onlyCapped) {
+            cappedIn[v] = pass;
+          }
           continue;
         }
         int gain = gainOf(g);
@@ -845,15 +889,18 @@ public final class MultilevelPartitioner {
         int computed = 0;
         for (int i = 0; i < nt; i++) {
           int u = touched[i];
-          if (bound[u] == NO_BOUND || h.vStart[u + 1] - h.vStart[u] <= EAGER_DEGREE) {
+          boolean cheap = h.vStart[u + 1] - h.vStart[u] <= EAGER_DEGREE;
+          if (bound[u] == NO_BOUND || cheap) {
             // not queued (no move so far), or cheap to rate (few keys): its gain now, for up to MAX_UPDATES vertices
-            if (computed++ >= MAX_UPDATES) {
+            if ((!cheap && cappedIn[u] == pass) || computed++ >= MAX_UPDATES) {
               continue;
             }
             long gu = st.bestMove(u, cap, lower);
             bound[u] = gu == NO_MOVE ? NO_BOUND : gainOf(gu);
             if (gu != NO_MOVE) {
               heap.enqueue(key(bound[u], u));
+            } else if (st.onlyCapped) {
+              cappedIn[u] = pass;
             }
           } else {
             bound[u] += bump[u];

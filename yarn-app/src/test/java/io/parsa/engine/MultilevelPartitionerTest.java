@@ -150,6 +150,63 @@ class MultilevelPartitionerTest {
         + connectivity(k, blocks, capped));
   }
 
+  /**
+   * A capped V-cycle over rows of many keys that no part can take without crossing the working-set cap (what FM
+   * stops re-rating within a pass): rows stay balanced and complete, the largest working set does not grow beyond
+   * the final balancing's few rows, and the connectivity still falls.
+   */
+  @Test
+  void cappedVCycleWithRowsNoPartCanTake() {
+    SplittableRandom rnd = new SplittableRandom(33);
+    int k = 8;
+    int rows = 3000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = new ArrayList<>(planted(rnd, rows, k, 200, 10, 0.3, 4, groupOf));
+    // 40 rows of 150 keys each from every group's pool: more keys than any part's slack under the cap
+    long[] ids = new long[40];
+    int[] start = new int[41];
+    long[] keys = new long[40 * 150];
+    for (int i = 0; i < 40; i++) {
+      ids[i] = rows + i;
+      for (int d = 0; d < 150; d++) {
+        keys[i * 150 + d] = (long) rnd.nextInt(k) * 200 + rnd.nextInt(200);
+      }
+      start[i + 1] = (i + 1) * 150;
+    }
+    blocks.add(new Block(ids, start, keys, null));
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+    int[][] random = PlacementEvaluator.randomPlacement(k, blocks, 7);
+    int[][] capped = ml.partition(blocks, random, 0.0);
+    assertBalancedAndComplete(k, blocks, capped);
+    long maxBefore = maxWorkingSet(k, blocks, random);
+    long maxAfter = maxWorkingSet(k, blocks, capped);
+    assertTrue(maxAfter <= maxBefore * 1.05, "capped V-cycle M_max " + maxBefore + " -> " + maxAfter);
+    long before = connectivity(k, blocks, random);
+    long after = connectivity(k, blocks, capped);
+    assertTrue(after < before * 0.9, "capped V-cycle: " + before + " -> " + after);
+  }
+
+  /**
+   * A row is held back by the working-set cap alone only when every part holding one of its keys would cross it:
+   * not when a part merely lacks room for its weight, nor when some part can take it.
+   */
+  @Test
+  void heldBackByTheWorkingSetCapOnlyWhenEveryTargetCrossesIt() {
+    // rows 0-3: row 0 uses keys 0..9, rows 1-3 one key each of rows 0's keys (0, 1, 2) plus a key of their own
+    int[] rowStart = {0, 10, 12, 14, 16};
+    int[] keys = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10, 1, 11, 2, 12};
+    RowKeyGraph g = new RowKeyGraph(4, new int[] {0, 4}, rowStart, keys, 13);
+    int[] part = {0, 1, 2, 2};
+    MultilevelPartitioner ml = new MultilevelPartitioner(3, MultilevelPartitioner.Settings.defaults(), null);
+    // moving row 0 to part 1 adds 9 keys to its 2, to part 2 8 keys to its 4: working sets 11 and 12
+    assertTrue(ml.heldBackByWorkingSetCap(g, part, 0, 10, 10), "both targets cross a cap of 10");
+    assertTrue(!ml.heldBackByWorkingSetCap(g, part, 0, 10, 11), "part 1 fits under 11");
+    // weight cap 2: part 2 (two rows) is full, part 1 crosses the working-set cap: not the working-set cap alone
+    assertTrue(!ml.heldBackByWorkingSetCap(g, part, 0, 2, 11), "part 2 full, part 1 fits the working set");
+    assertTrue(!ml.heldBackByWorkingSetCap(g, part, 0, 2, Long.MAX_VALUE), "no working-set cap");
+    assertEquals(Long.MIN_VALUE, ml.bestMove(g, part, 0, 1), "no room for any move under a weight cap of 1");
+  }
+
   private static long maxWorkingSet(int k, List<Block> blocks, int[][] parts) {
     PlacementEvaluator.KeyUsage u = PlacementEvaluator.usage(k, blocks, parts);
     return PlacementEvaluator.evaluate(u, new int[u.keys().length]).mMax();
