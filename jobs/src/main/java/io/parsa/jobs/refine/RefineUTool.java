@@ -167,11 +167,31 @@ public class RefineUTool extends ParsaTool {
   /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
   /**
-   * Above this many non-zeros the V-cycles run only when asked for (--vcycles, --capped-vcycles): they are
-   * single-threaded per start and took about 4 minutes each at 10^7 non-zeros (10^6 rows) on 2 cores, while cnr-2000
-   * (5.57·10^6 non-zeros) ran its whole default refine-u with them in 47 s.
+   * The V-cycles refine-u runs when none are asked for, for input of {@code nonZeros}: {before the swap rounds,
+   * capped after them}, from the defaults {@code vcycles} and {@code capped}. Up to
+   * {@link #AUTO_VCYCLE_MAX_NONZEROS} all of them, up to {@link #AUTO_CAPPED_VCYCLE_MAX_NONZEROS} one capped V-cycle
+   * (at most {@code capped}), above none.
+   */
+  static int[] autoCycles(long nonZeros, int vcycles, int capped) {
+    if (nonZeros <= AUTO_VCYCLE_MAX_NONZEROS) {
+      return new int[] {vcycles, capped};
+    }
+    return new int[] {0, nonZeros <= AUTO_CAPPED_VCYCLE_MAX_NONZEROS ? Math.min(capped, 1) : 0};
+  }
+
+  /**
+   * Above this many non-zeros the default runs fewer V-cycles ({@link #autoCycles}; --vcycles, --capped-vcycles run
+   * any number): they are single-threaded per start and took about 4 minutes each at 10^7 non-zeros (10^6 rows) on 2
+   * cores when this limit was set (about 40 s now), while cnr-2000 (5.57·10^6 non-zeros) ran its whole default
+   * refine-u with them in 47 s.
    */
   public static final long AUTO_VCYCLE_MAX_NONZEROS = 8_000_000L;
+  /**
+   * Above {@link #AUTO_VCYCLE_MAX_NONZEROS} and up to this many non-zeros one capped V-cycle per start still runs by
+   * default (none before the swap rounds: at 10^7 a V-cycle there lowered T_sum but left the swap rounds a 17 % higher
+   * M_max). At 10^7 non-zeros it takes about 40 s and lowers T_sum by 4–8 % at the same M_max (docs/quality.md §16).
+   */
+  public static final long AUTO_CAPPED_VCYCLE_MAX_NONZEROS = 20_000_000L;
   /** Default working-set-capped V-cycles per start after its swap rounds. */
   public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
@@ -265,7 +285,9 @@ public class RefineUTool extends ParsaTool {
             + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow)"))
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
             + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
-            + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + "; 0 = none)"))
+            + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
+            + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, 1 up to " + AUTO_CAPPED_VCYCLE_MAX_NONZEROS + ", none above;"
+            + " 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
@@ -379,12 +401,16 @@ public class RefineUTool extends ParsaTool {
     RowKeyGraph graph = RowKeyGraph.of(blocks);
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
-    if (!explicitCycles && nonZeros > AUTO_VCYCLE_MAX_NONZEROS && (vcycles > 0 || cappedVcycles > 0)) {
-      LOG.warn("refine-u: V-cycles skipped by default above {} non-zeros ({} here): one V-cycle took about 4 min at"
-          + " 10^7 on 2 cores (docs/quality.md); --vcycles N / --capped-vcycles N run them", AUTO_VCYCLE_MAX_NONZEROS,
-          nonZeros);
-      vcycles = 0;
-      cappedVcycles = 0;
+    if (!explicitCycles) {
+      int[] auto = autoCycles(nonZeros, vcycles, cappedVcycles);
+      if (auto[0] != vcycles || auto[1] != cappedVcycles) {
+        LOG.info("refine-u: {} non-zeros: by default {} V-cycle(s) before the swap rounds and {} capped after them"
+            + " instead of {} and {} (the full default runs up to {} non-zeros, one capped V-cycle up to {}; each takes"
+            + " about 40 s at 10^7 on 2 cores, docs/quality.md); --vcycles N / --capped-vcycles N set them", nonZeros,
+            auto[0], auto[1], vcycles, cappedVcycles, AUTO_VCYCLE_MAX_NONZEROS, AUTO_CAPPED_VCYCLE_MAX_NONZEROS);
+        vcycles = auto[0];
+        cappedVcycles = auto[1];
+      }
     }
     final int preCycles = vcycles;
     final int postCycles = cappedVcycles;

@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -342,6 +343,20 @@ class RefineUToolTest {
     String json = new String(fs.open(new Path(dir, "u2/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(json.contains("\"weightPerPart\""), json);
+  }
+
+  /**
+   * The V-cycles run by default: all up to 8·10^6 non-zeros, then one capped V-cycle and none before the swap rounds
+   * up to 2·10^7, then none; never more than the defaults given.
+   */
+  @Test
+  void defaultVCyclesFollowTheInputSize() {
+    assertArrayEquals(new int[] {1, 3}, RefineUTool.autoCycles(RefineUTool.AUTO_VCYCLE_MAX_NONZEROS, 1, 3));
+    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(RefineUTool.AUTO_VCYCLE_MAX_NONZEROS + 1, 1, 3));
+    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(RefineUTool.AUTO_CAPPED_VCYCLE_MAX_NONZEROS, 1, 3));
+    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(RefineUTool.AUTO_CAPPED_VCYCLE_MAX_NONZEROS + 1, 1, 3));
+    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(10_000_000, 1, 0));
+    assertArrayEquals(new int[] {2, 0}, RefineUTool.autoCycles(1_000, 2, 0));
   }
 
   /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
