@@ -139,15 +139,23 @@ class MultilevelPartitionerTest {
     long best = connectivity(k, blocks, planted);
     assertTrue(connectivity(k, blocks, fromPlanted) <= best * 1.05 + 5, "V-cycle from the planted partition: " + best
         + " -> " + connectivity(k, blocks, fromPlanted));
-    // capped: from a random partition the connectivity falls while no working set grows beyond the largest
-    // (up to the rows the final balancing moves)
-    int[][] capped = ml.partition(blocks, random, 0.0);
+    // capped, from the random partition
+    assertCappedVCycleHolds(ml, k, blocks, random);
+  }
+
+  /**
+   * A capped V-cycle from {@code from}: rows balanced and complete, the connectivity 10 % lower or more, and no working
+   * set grown beyond the largest (up to the rows the final balancing moves).
+   */
+  private static void assertCappedVCycleHolds(MultilevelPartitioner ml, int k, List<Block> blocks, int[][] from) {
+    int[][] capped = ml.partition(blocks, from, 0.0);
     assertBalancedAndComplete(k, blocks, capped);
-    long maxBefore = maxWorkingSet(k, blocks, random);
+    long maxBefore = maxWorkingSet(k, blocks, from);
     long maxAfter = maxWorkingSet(k, blocks, capped);
     assertTrue(maxAfter <= maxBefore * 1.05, "capped V-cycle M_max " + maxBefore + " -> " + maxAfter);
-    assertTrue(connectivity(k, blocks, capped) < before * 0.9, "capped V-cycle: " + before + " -> "
-        + connectivity(k, blocks, capped));
+    long before = connectivity(k, blocks, from);
+    long after = connectivity(k, blocks, capped);
+    assertTrue(after < before * 0.9, "capped V-cycle: " + before + " -> " + after);
   }
 
   /**
@@ -174,16 +182,8 @@ class MultilevelPartitionerTest {
       start[i + 1] = (i + 1) * 150;
     }
     blocks.add(new Block(ids, start, keys, null));
-    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
-    int[][] random = PlacementEvaluator.randomPlacement(k, blocks, 7);
-    int[][] capped = ml.partition(blocks, random, 0.0);
-    assertBalancedAndComplete(k, blocks, capped);
-    long maxBefore = maxWorkingSet(k, blocks, random);
-    long maxAfter = maxWorkingSet(k, blocks, capped);
-    assertTrue(maxAfter <= maxBefore * 1.05, "capped V-cycle M_max " + maxBefore + " -> " + maxAfter);
-    long before = connectivity(k, blocks, random);
-    long after = connectivity(k, blocks, capped);
-    assertTrue(after < before * 0.9, "capped V-cycle: " + before + " -> " + after);
+    assertCappedVCycleHolds(new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null), k, blocks,
+        PlacementEvaluator.randomPlacement(k, blocks, 7));
   }
 
   /**
