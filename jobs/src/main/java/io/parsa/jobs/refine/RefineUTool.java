@@ -167,16 +167,16 @@ public class RefineUTool extends ParsaTool {
   /** Default V-cycles per start before its swap rounds. */
   public static final int DEFAULT_VCYCLES = 1;
   /**
-   * The V-cycles refine-u runs when none are asked for, for input of {@code nonZeros}: {before the swap rounds,
-   * capped after them}, from the defaults {@code vcycles} and {@code capped}. Up to
-   * {@link #AUTO_VCYCLE_MAX_NONZEROS} all of them, up to {@link #AUTO_CAPPED_VCYCLE_MAX_NONZEROS} one capped V-cycle
-   * (at most {@code capped}), above none.
+   * The V-cycles refine-u runs when none are asked for, for input of {@code nonZeros} at k parts: {before the swap
+   * rounds, capped after them}, from the defaults {@code vcycles} and {@code capped}. Up to
+   * {@link #AUTO_VCYCLE_MAX_NONZEROS} all of them; above, one capped V-cycle (at most {@code capped}) while non-zeros
+   * times k is at most {@link #AUTO_CAPPED_VCYCLE_MAX_WORK}, else none.
    */
-  static int[] autoCycles(long nonZeros, int vcycles, int capped) {
+  static int[] autoCycles(long nonZeros, int k, int vcycles, int capped) {
     if (nonZeros <= AUTO_VCYCLE_MAX_NONZEROS) {
       return new int[] {vcycles, capped};
     }
-    return new int[] {0, nonZeros <= AUTO_CAPPED_VCYCLE_MAX_NONZEROS ? Math.min(capped, 1) : 0};
+    return new int[] {0, nonZeros * k <= AUTO_CAPPED_VCYCLE_MAX_WORK ? Math.min(capped, 1) : 0};
   }
 
   /**
@@ -187,11 +187,13 @@ public class RefineUTool extends ParsaTool {
    */
   public static final long AUTO_VCYCLE_MAX_NONZEROS = 8_000_000L;
   /**
-   * Above {@link #AUTO_VCYCLE_MAX_NONZEROS} and up to this many non-zeros one capped V-cycle per start still runs by
-   * default (none before the swap rounds: at 10^7 a V-cycle there lowered T_sum but left the swap rounds a 17 % higher
-   * M_max). At 10^7 non-zeros it takes about 40 s and lowers T_sum by 4–8 % at the same M_max (docs/quality.md §16).
+   * Above {@link #AUTO_VCYCLE_MAX_NONZEROS} one capped V-cycle per start still runs by default (none before the swap
+   * rounds: at 10^7 a V-cycle there lowered T_sum but left the swap rounds a 17 % higher M_max) while non-zeros × k
+   * is at most this: up to 2·10^7 non-zeros at k = 16, 10^7 at k = 32, none above 8·10^6 from k = 40. At 10^7 non-zeros
+   * it took about 40 s at k = 16 and lowered T_sum by 4–8 % at the same M_max; at k = 256 it took 4 minutes and the
+   * whole 8 GB heap (docs/quality.md §16).
    */
-  public static final long AUTO_CAPPED_VCYCLE_MAX_NONZEROS = 20_000_000L;
+  public static final long AUTO_CAPPED_VCYCLE_MAX_WORK = 320_000_000L;
   /** Default working-set-capped V-cycles per start after its swap rounds. */
   public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
@@ -286,7 +288,8 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
             + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
             + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
-            + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, 1 up to " + AUTO_CAPPED_VCYCLE_MAX_NONZEROS + ", none above;"
+            + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
+            + " non-zeros × k, none beyond;"
             + " 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
@@ -402,12 +405,13 @@ public class RefineUTool extends ParsaTool {
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
     if (!explicitCycles) {
-      int[] auto = autoCycles(nonZeros, vcycles, cappedVcycles);
+      int[] auto = autoCycles(nonZeros, k, vcycles, cappedVcycles);
       if (auto[0] != vcycles || auto[1] != cappedVcycles) {
-        LOG.info("refine-u: {} non-zeros: by default {} V-cycle(s) before the swap rounds and {} capped after them"
-            + " instead of {} and {} (the full default runs up to {} non-zeros, one capped V-cycle up to {}; each takes"
-            + " about 40 s at 10^7 on 2 cores, docs/quality.md); --vcycles N / --capped-vcycles N set them", nonZeros,
-            auto[0], auto[1], vcycles, cappedVcycles, AUTO_VCYCLE_MAX_NONZEROS, AUTO_CAPPED_VCYCLE_MAX_NONZEROS);
+        LOG.info("refine-u: {} non-zeros at k = {}: by default {} V-cycle(s) before the swap rounds and {} capped after"
+            + " them instead of {} and {} (all of them up to {} non-zeros, one capped V-cycle up to {} non-zeros × k;"
+            + " one took about 40 s at 10^7 and k = 16 on 2 cores, docs/quality.md §16); --vcycles N /"
+            + " --capped-vcycles N set them", nonZeros, k, auto[0], auto[1], vcycles, cappedVcycles,
+            AUTO_VCYCLE_MAX_NONZEROS, AUTO_CAPPED_VCYCLE_MAX_WORK);
         vcycles = auto[0];
         cappedVcycles = auto[1];
       }

@@ -347,16 +347,20 @@ class RefineUToolTest {
 
   /**
    * The V-cycles run by default: all up to 8·10^6 non-zeros, then one capped V-cycle and none before the swap rounds
-   * up to 2·10^7, then none; never more than the defaults given.
+   * while non-zeros × k is at most 3.2·10^8 (2·10^7 at k = 16), then none; never more than the defaults given.
    */
   @Test
-  void defaultVCyclesFollowTheInputSize() {
-    assertArrayEquals(new int[] {1, 3}, RefineUTool.autoCycles(RefineUTool.AUTO_VCYCLE_MAX_NONZEROS, 1, 3));
-    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(RefineUTool.AUTO_VCYCLE_MAX_NONZEROS + 1, 1, 3));
-    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(RefineUTool.AUTO_CAPPED_VCYCLE_MAX_NONZEROS, 1, 3));
-    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(RefineUTool.AUTO_CAPPED_VCYCLE_MAX_NONZEROS + 1, 1, 3));
-    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(10_000_000, 1, 0));
-    assertArrayEquals(new int[] {2, 0}, RefineUTool.autoCycles(1_000, 2, 0));
+  void defaultVCyclesFollowTheInputSizeAndK() {
+    long all = RefineUTool.AUTO_VCYCLE_MAX_NONZEROS;
+    long work = RefineUTool.AUTO_CAPPED_VCYCLE_MAX_WORK;
+    assertArrayEquals(new int[] {1, 3}, RefineUTool.autoCycles(all, 256, 1, 3));
+    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(all + 1, 16, 1, 3));
+    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(work / 16, 16, 1, 3));
+    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(work / 16 + 1, 16, 1, 3));
+    assertArrayEquals(new int[] {0, 1}, RefineUTool.autoCycles(10_000_000, 32, 1, 3));
+    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(10_000_000, 64, 1, 3));
+    assertArrayEquals(new int[] {0, 0}, RefineUTool.autoCycles(10_000_000, 16, 1, 0));
+    assertArrayEquals(new int[] {2, 0}, RefineUTool.autoCycles(1_000, 2, 2, 0));
   }
 
   /** auto: short rows run the multilevel start; long rows need locality in the input order, and say so. */
