@@ -807,8 +807,9 @@ public final class MultilevelPartitioner {
     // the bound queued for each vertex (its newest queue entry), NO_BOUND if none: older entries are skipped
     int[] bound = new int[n];
     // the pass in which a vertex of more than EAGER_DEGREE keys was last found held back by the working-set cap alone:
-    // it is not re-rated after its neighbours' moves in that pass (at 10^7 non-zeros, re-rating the rows of tens of
-    // thousands of keys that no capped move can take had made one capped V-cycle 5× slower than an uncapped one)
+    // it is not re-rated after its neighbours' moves in that pass (at 10^7 non-zeros, re-rating rows of many keys
+    // that no capped move could take, at the cost of all their keys, had made one capped V-cycle 5× slower than an
+    // uncapped one)
     int[] cappedIn = new int[n];
     Arrays.fill(cappedIn, -1);
     int stamp = 0;
