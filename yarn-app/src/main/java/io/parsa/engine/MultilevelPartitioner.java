@@ -729,7 +729,7 @@ public final class MultilevelPartitioner {
       for (int b = 0; b < k; b++) {
         if (hits[b] > 0 && b != a) {
           targets++;
-          best = better(best, v, a, b, hits[b], lose, deg, cap);
+          best = better(best, v, b, hits[b], lose, deg, cap);
         }
       }
       onlyCapped = best == NO_MOVE && targets > 0 && capped == targets;
@@ -737,13 +737,10 @@ public final class MultilevelPartitioner {
     }
 
     /**
-     * {@code best} or the move of v from a to b, whichever gains more (the lighter target on a tie), b holding
-     * {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
+     * {@code best} or the move of v to b (not v's own part), whichever gains more (the lighter target on a tie), b
+     * holding {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
      */
-    private long better(long best, int v, int a, int b, int hb, int lose, int deg, long cap) {
-      if (b == a) {
-        return best;
-      }
+    private long better(long best, int v, int b, int hb, int lose, int deg, long cap) {
       if (m[b] + h.internal[v] + deg - hb > mCap) {
         capped++;
         return best;

@@ -289,8 +289,7 @@ public class RefineUTool extends ParsaTool {
             + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
             + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
             + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
-            + " non-zeros × k, none beyond;"
-            + " 0 = none)"))
+            + " non-zeros × k, none beyond; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
