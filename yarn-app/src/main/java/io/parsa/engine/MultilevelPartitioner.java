@@ -202,6 +202,23 @@ public final class MultilevelPartitioner {
   }
 
   /**
+   * Applies the moves {@code rows[i]} → {@code targets[i]} in order to {@code part} (a copy) through one refinement
+   * state, with or without the gain cache, and returns every row's best move afterwards (gain &lt;&lt; 32 | target, or
+   * Long.MIN_VALUE), with bit 62 of the word set where the row is a boundary row, for tests.
+   */
+  long[] bestMovesAfter(RowKeyGraph g, int[] part, int[] rows, int[] targets, long cap, boolean gainCache) {
+    State st = new State(fineLevel(g), part.clone(), gainCache);
+    for (int i = 0; i < rows.length; i++) {
+      st.move(rows[i], targets[i]);
+    }
+    long[] out = new long[g.numRows()];
+    for (int v = 0; v < out.length; v++) {
+      out[v] = st.bestMove(v, cap, 0) ^ (st.boundary(v) ? 1L << 62 : 0);
+    }
+    return out;
+  }
+
+  /**
    * Whether row {@code row} has no move under a weight cap {@code cap} and a working-set cap {@code workingSetCap}
    * because of the working-set cap alone (what a capped V-cycle's FM uses to stop re-rating it), exposed for tests.
    */
@@ -272,17 +289,19 @@ public final class MultilevelPartitioner {
         levelCap = capOf(total, eps);
         balance(finer, part, levelCap, floorCap);
       }
-      refine(finer, part, levelCap, floorCap, settings.refineRounds(), rnd);
-      fm(finer, part, levelCap, floorCap, settings.fmPasses());
+      State st = new State(finer, part, true);
+      refine(st, levelCap, floorCap, settings.refineRounds(), rnd);
+      fm(st, levelCap, floorCap, settings.fmPasses());
     }
     if (levels.size() == 1) {
-      refine(fine, part, cap, floorCap, settings.refineRounds(), rnd);
+      refine(new State(fine, part, true), cap, floorCap, settings.refineRounds(), rnd);
     }
     long before = connectivity(fine, part);
     balance(fine, part);
     // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
-    refine(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
-    fm(fine, part, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
+    State st = new State(fine, part, true);
+    refine(st, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
+    fm(st, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
     long after = connectivity(fine, part);
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
@@ -532,7 +551,7 @@ public final class MultilevelPartitioner {
     for (int t = 0; t < tries; t++) {
       // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size
       int[] p = (t % 2 == 0 && h.n <= GROW_LIMIT) ? grow(h, rnd) : greedy(h, cap, rnd);
-      refine(h, p, cap, 0, 2 * settings.refineRounds(), rnd);
+      refine(new State(h, p, true), cap, 0, 2 * settings.refineRounds(), rnd);
       long cut = connectivity(h, p);
       if (cut < bestCut) {
         bestCut = cut;
@@ -646,6 +665,13 @@ public final class MultilevelPartitioner {
     final long[] m = new long[k];
     final int[] hits = new int[k];
     final PartHits counter = new PartHits(k);
+    /**
+     * The gain cache, or null (then every {@link #bestMove} counts the vertex's keys): {@code held[v·k + p]} is the
+     * number of v's nets that part p holds, {@code sole[v]} the number of them v alone holds in its own part, kept
+     * exact by {@link #move}, so a vertex is rated in O(k) instead of a pass over its keys.
+     */
+    private final int[] held;
+    private final int[] sole;
     /** Targets of the last {@link #bestMove} that the working-set cap alone turned away. */
     private int capped;
     /**
@@ -655,6 +681,11 @@ public final class MultilevelPartitioner {
     boolean onlyCapped;
 
     State(Level h, int[] part) {
+      this(h, part, false);
+    }
+
+    /** With {@code gainCache}, and where n·k is at most {@link #GAIN_CACHE_MAX}, the gains are cached. */
+    State(Level h, int[] part, boolean gainCache) {
       this.h = h;
       this.part = part;
       wpk = (k + 63) >>> 6;
@@ -672,6 +703,17 @@ public final class MultilevelPartitioner {
           }
         }
       }
+      if (gainCache && (long) h.n * k <= GAIN_CACHE_MAX) {
+        held = new int[h.n * k];
+        sole = new int[h.n];
+        for (int v = 0; v < h.n; v++) {
+          sole[v] = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, part[v] * h.numNets, hits);
+          System.arraycopy(hits, 0, held, v * k, k);
+        }
+      } else {
+        held = null;
+        sole = null;
+      }
     }
 
     void move(int v, int b) {
@@ -681,22 +723,68 @@ public final class MultilevelPartitioner {
       weight[b] += h.weight[v];
       m[a] -= h.internal[v];
       m[b] += h.internal[v];
+      int alone = 0;
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
         int e = h.vNets[t];
-        if (--cnt[a * h.numNets + e] == 0) {
+        int leftInA = --cnt[a * h.numNets + e];
+        int wasInB = cnt[b * h.numNets + e]++;
+        if (leftInA == 0) {
           bits[e * wpk + (a >>> 6)] &= ~(1L << a);
           m[a]--;
         }
-        if (cnt[b * h.numNets + e]++ == 0) {
+        if (wasInB == 0) {
           bits[e * wpk + (b >>> 6)] |= 1L << b;
           m[b]++;
         }
+        if (held != null) {
+          // the cache follows the transitions: a part gaining or losing e (every pin's count of it), and a pin
+          // becoming or ceasing to be e's only one in its part (v itself is counted after the loop)
+          if (leftInA == 0) {
+            addToPins(e, a, -1);
+          } else if (leftInA == 1) {
+            sole[onlyPin(e, a, v)]++;
+          }
+          if (wasInB == 0) {
+            addToPins(e, b, 1);
+            alone++;
+          } else if (wasInB == 1) {
+            sole[onlyPin(e, b, v)]--;
+          }
+        }
       }
+      if (held != null) {
+        sole[v] = alone;
+      }
+    }
+
+    private void addToPins(int e, int p, int d) {
+      for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+        held[h.nPins[q] * k + p] += d;
+      }
+    }
+
+    /** The pin of net e other than {@code not} in part p (there is exactly one). */
+    private int onlyPin(int e, int p, int not) {
+      for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
+        int u = h.nPins[q];
+        if (part[u] == p && u != not) {
+          return u;
+        }
+      }
+      throw new IllegalStateException("net " + e + " has no other pin in part " + p);
     }
 
     /** Whether some key of v is also used by another part. */
     boolean boundary(int v) {
       int a = part[v];
+      if (held != null) {
+        for (int p = 0; p < k; p++) {
+          if (p != a && held[v * k + p] > 0) {
+            return true;
+          }
+        }
+        return false;
+      }
       for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
         int pw = h.vNets[t] * wpk;
         for (int w = 0; w < wpk; w++) {
@@ -721,15 +809,27 @@ public final class MultilevelPartitioner {
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
-      int lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a * h.numNets, hits);
+      int lose;
+      int[] hv;
+      int off;
+      if (held != null) {
+        lose = sole[v];
+        hv = held;
+        off = v * k;
+      } else {
+        lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a * h.numNets, hits);
+        hv = hits;
+        off = 0;
+      }
       int deg = h.vStart[v + 1] - h.vStart[v];
       long best = NO_MOVE;
       int targets = 0;
       capped = 0;
       for (int b = 0; b < k; b++) {
-        if (hits[b] > 0 && b != a) {
+        int hb = hv[off + b];
+        if (hb > 0 && b != a) {
           targets++;
-          best = better(best, v, b, hits[b], lose, deg, cap);
+          best = better(best, v, b, hb, lose, deg, cap);
         }
       }
       onlyCapped = best == NO_MOVE && targets > 0 && capped == targets;
@@ -760,8 +860,9 @@ public final class MultilevelPartitioner {
    * Rounds of single-vertex moves (label propagation) that lower the connectivity, each part's weight kept at most
    * {@code cap}; a zero-gain move only if it evens out the weights.
    */
-  private void refine(Level h, int[] part, long cap, long lower, int rounds, SplittableRandom rnd) {
-    State st = new State(h, part);
+  private void refine(State st, long cap, long lower, int rounds, SplittableRandom rnd) {
+    Level h = st.h;
+    int[] part = st.part;
     for (int round = 0; round < rounds; round++) {
       int moves = 0;
       for (int v : permutation(h.n, rnd)) {
@@ -791,9 +892,10 @@ public final class MultilevelPartitioner {
    * comes to the top (it moves if no other bound beats its true gain, else it is queued again with it). Computing
    * the gains of every neighbour at once had taken half of refine-u's time on news20.
    */
-  private void fm(Level h, int[] part, long cap, long lower, int passes) {
+  private void fm(State st, long cap, long lower, int passes) {
+    Level h = st.h;
+    int[] part = st.part;
     int n = h.n;
-    State st = new State(h, part);
     boolean[] locked = new boolean[n];
     int[] movedV = new int[n];
     int[] movedFrom = new int[n];
@@ -940,6 +1042,8 @@ public final class MultilevelPartitioner {
    * larger ones (text rows, coarse vertices) only have their bound raised.
    */
   private static final int EAGER_DEGREE = 64;
+  /** Largest n·k of a level whose refinement caches the gains ({@link State}: 4·n·k bytes). */
+  private static final long GAIN_CACHE_MAX = 1L << 25;
 
   private static long key(int gain, int v) {
     return ((long) ((1 << 30) - gain) << 32) | (v & 0xffffffffL);

@@ -351,4 +351,57 @@ class MultilevelPartitionerTest {
       }
     }
   }
+
+  /**
+   * The gain cache (part hits and sole keys per vertex, kept by every move) rates every row as a fresh count does
+   * after a long run of random moves, which passes through every transition of a key's part counts (0 ↔ 1 and
+   * 1 ↔ 2, the own part and the target), rows moving back included; the boundary test agrees as well.
+   */
+  @Test
+  void gainCacheMatchesAFreshCountAfterMoves() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int k : new int[] {2, 3, 16, 70}) {
+      for (int trial = 0; trial < 10; trial++) {
+        int n = k + rnd.nextInt(200);
+        int numKeys = 3 + rnd.nextInt(40);
+        int[] rowStart = new int[n + 1];
+        List<Integer> keys = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+          int deg = rnd.nextInt(Math.min(numKeys, 12) + 1);
+          boolean[] has = new boolean[numKeys];
+          for (int d = 0; d < deg; d++) {
+            has[rnd.nextInt(numKeys)] = true;
+          }
+          for (int e = 0; e < numKeys; e++) {
+            if (has[e]) {
+              keys.add(e);
+            }
+          }
+          rowStart[r + 1] = keys.size();
+        }
+        RowKeyGraph g = new RowKeyGraph(n, new int[] {0, n}, rowStart,
+            keys.stream().mapToInt(Integer::intValue).toArray(), numKeys);
+        int[] part = new int[n];
+        for (int r = 0; r < n; r++) {
+          part[r] = rnd.nextInt(Math.min(k, 4)); // crowded parts first, so moves empty and fill parts of a key
+        }
+        int moves = 3 * n;
+        int[] rows = new int[moves];
+        int[] targets = new int[moves];
+        int[] now = part.clone();
+        for (int i = 0; i < moves; i++) {
+          rows[i] = rnd.nextInt(n);
+          int b = rnd.nextInt(k - 1);
+          targets[i] = b >= now[rows[i]] ? b + 1 : b;
+          now[rows[i]] = targets[i];
+        }
+        MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+        long cap = n / k + 1 + rnd.nextInt(n);
+        long[] cached = ml.bestMovesAfter(g, part, rows, targets, cap, true);
+        assertArrayEquals(ml.bestMovesAfter(g, part, rows, targets, cap, false), cached, "k=" + k + " trial " + trial);
+        assertArrayEquals(ml.bestMovesAfter(g, now, new int[0], new int[0], cap, false), cached,
+            "k=" + k + " trial " + trial + ": against a state built from the final parts");
+      }
+    }
+  }
 }
