@@ -203,11 +203,12 @@ public final class MultilevelPartitioner {
 
   /**
    * Applies the moves {@code rows[i]} → {@code targets[i]} in order to {@code part} (a copy) through one refinement
-   * state, with or without the gain cache, and returns every row's best move afterwards (gain &lt;&lt; 32 | target, or
-   * Long.MIN_VALUE), with bit 62 of the word set where the row is a boundary row, for tests.
+   * state, with or without the gain cache (kept throughout), and returns every row's best move afterwards (gain
+   * &lt;&lt; 32 | target, or Long.MIN_VALUE), with bit 62 of the word set where the row is a boundary row, for tests.
    */
   long[] bestMovesAfter(RowKeyGraph g, int[] part, int[] rows, int[] targets, long cap, boolean gainCache) {
     State st = new State(fineLevel(g), part.clone(), gainCache);
+    st.keepCache = true;
     for (int i = 0; i < rows.length; i++) {
       st.move(rows[i], targets[i]);
     }
@@ -665,13 +666,10 @@ public final class MultilevelPartitioner {
     final long[] m = new long[k];
     final int[] hits = new int[k];
     final PartHits counter = new PartHits(k);
-    /**
-     * The gain cache, or null (then every {@link #bestMove} counts the vertex's keys): {@code held[v·k + p]} is the
-     * number of v's nets that part p holds, {@code sole[v]} the number of them v alone holds in its own part, kept
-     * exact by {@link #move}, so a vertex is rated in O(k) instead of a pass over its keys.
-     */
-    private final int[] held;
-    private final int[] sole;
+    /** The gain cache, or null: then every {@link #bestMove} counts the vertex's keys. */
+    private GainCache cache;
+    /** Keep the cache even where it does not pay off (tests). */
+    boolean keepCache;
     /** Targets of the last {@link #bestMove} that the working-set cap alone turned away. */
     private int capped;
     /**
@@ -684,7 +682,7 @@ public final class MultilevelPartitioner {
       this(h, part, false);
     }
 
-    /** With {@code gainCache}, and where n·k is at most {@link #GAIN_CACHE_MAX}, the gains are cached. */
+    /** With {@code gainCache}, and where n·k {@link GainCache#fits}, the gains are cached. */
     State(Level h, int[] part, boolean gainCache) {
       this.h = h;
       this.part = part;
@@ -703,17 +701,8 @@ public final class MultilevelPartitioner {
           }
         }
       }
-      if (gainCache && (long) h.n * k <= GAIN_CACHE_MAX) {
-        held = new int[h.n * k];
-        sole = new int[h.n];
-        for (int v = 0; v < h.n; v++) {
-          sole[v] = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, part[v] * h.numNets, hits);
-          System.arraycopy(hits, 0, held, v * k, k);
-        }
-      } else {
-        held = null;
-        sole = null;
-      }
+      cache = gainCache && GainCache.fits(h.n, k)
+          ? new GainCache(k, h.vStart, h.vNets, h.numNets, h.nStart, h.nPins, part, bits, cnt) : null;
     }
 
     void move(int v, int b) {
@@ -736,50 +725,25 @@ public final class MultilevelPartitioner {
           bits[e * wpk + (b >>> 6)] |= 1L << b;
           m[b]++;
         }
-        if (held != null) {
-          // the cache follows the transitions: a part gaining or losing e (every pin's count of it), and a pin
-          // becoming or ceasing to be e's only one in its part (v itself is counted after the loop)
-          if (leftInA == 0) {
-            addToPins(e, a, -1);
-          } else if (leftInA == 1) {
-            sole[onlyPin(e, a, v)]++;
-          }
-          if (wasInB == 0) {
-            addToPins(e, b, 1);
-            alone++;
-          } else if (wasInB == 1) {
-            sole[onlyPin(e, b, v)]--;
-          }
+        if (cache != null) {
+          alone += cache.keyMoved(v, e, a, b, leftInA, wasInB);
         }
       }
-      if (held != null) {
-        sole[v] = alone;
-      }
-    }
-
-    private void addToPins(int e, int p, int d) {
-      for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
-        held[h.nPins[q] * k + p] += d;
-      }
-    }
-
-    /** The pin of net e other than {@code not} in part p (there is exactly one). */
-    private int onlyPin(int e, int p, int not) {
-      for (int q = h.nStart[e]; q < h.nStart[e + 1]; q++) {
-        int u = h.nPins[q];
-        if (part[u] == p && u != not) {
-          return u;
+      if (cache != null) {
+        cache.moved(v, alone);
+        if (!keepCache && !cache.paysOff()) {
+          cache = null; // the counts are kept without it; every later rating counts again
         }
       }
-      throw new IllegalStateException("net " + e + " has no other pin in part " + p);
     }
 
     /** Whether some key of v is also used by another part. */
     boolean boundary(int v) {
       int a = part[v];
-      if (held != null) {
+      if (cache != null) {
+        cache.saved(h.vStart[v + 1] - h.vStart[v]);
         for (int p = 0; p < k; p++) {
-          if (p != a && held[v * k + p] > 0) {
+          if (p != a && cache.hits(v, p) > 0) {
             return true;
           }
         }
@@ -809,24 +773,19 @@ public final class MultilevelPartitioner {
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
+      int deg = h.vStart[v + 1] - h.vStart[v];
       int lose;
-      int[] hv;
-      int off;
-      if (held != null) {
-        lose = sole[v];
-        hv = held;
-        off = v * k;
+      if (cache != null) {
+        cache.saved(deg);
+        lose = cache.sole(v);
       } else {
         lose = counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, a * h.numNets, hits);
-        hv = hits;
-        off = 0;
       }
-      int deg = h.vStart[v + 1] - h.vStart[v];
       long best = NO_MOVE;
       int targets = 0;
       capped = 0;
       for (int b = 0; b < k; b++) {
-        int hb = hv[off + b];
+        int hb = cache != null ? cache.hits(v, b) : hits[b];
         if (hb > 0 && b != a) {
           targets++;
           best = better(best, v, b, hb, lose, deg, cap);
@@ -1042,8 +1001,6 @@ public final class MultilevelPartitioner {
    * larger ones (text rows, coarse vertices) only have their bound raised.
    */
   private static final int EAGER_DEGREE = 64;
-  /** Largest n·k of a level whose refinement caches the gains ({@link State}: 4·n·k bytes). */
-  private static final long GAIN_CACHE_MAX = 1L << 25;
 
   private static long key(int gain, int v) {
     return ((long) ((1 << 30) - gain) << 32) | (v & 0xffffffffL);

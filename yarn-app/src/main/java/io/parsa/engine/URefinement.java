@@ -67,6 +67,15 @@ public final class URefinement {
   private boolean holdFloor = true;
   /** Threads that rate rows and sort candidates in a round ({@link #setThreads}). */
   private int threads = 1;
+  /**
+   * Every row's part hits and sole keys, kept by {@link #move}: built at the second {@link #round} (a build costs
+   * about what one round's rating does), where n·k {@link GainCache#fits}; null before, and from the move at which
+   * it stops paying off (then not built again).
+   */
+  private GainCache cache;
+  private int roundsRun;
+  private boolean cacheDropped;
+  private boolean cacheKept;
   /** Rounds on fewer rows than this rate them on one thread (the threads' start-up would outweigh the work). */
   static final int PARALLEL_MIN_ROWS = 20_000;
 
@@ -309,10 +318,16 @@ public final class URefinement {
     int a = part[g];
     int ca = a * numKeys;
     int cb = b * numKeys;
+    int alone = 0;
     for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
       int pw = rowKeys[t] * wpk;
-      boolean leaves = --cnt[ca + rowKeys[t]] == 0;
-      boolean arrives = cnt[cb + rowKeys[t]]++ == 0;
+      int leftInA = --cnt[ca + rowKeys[t]];
+      int wasInB = cnt[cb + rowKeys[t]]++;
+      boolean leaves = leftInA == 0;
+      boolean arrives = wasInB == 0;
+      if (cache != null) {
+        alone += cache.keyMoved(g, rowKeys[t], a, b, leftInA, wasInB);
+      }
       if (leaves || arrives) {
         int before = lambda(pw);
         if (leaves) {
@@ -332,6 +347,13 @@ public final class URefinement {
       }
     }
     part[g] = b;
+    if (cache != null) {
+      cache.moved(g, alone);
+      if (!cacheKept && !cache.paysOff()) {
+        cache = null; // the counts are kept without it; the rows are counted again from the next round
+        cacheDropped = true;
+      }
+    }
     size[a]--;
     size[b]++;
     if (weight != null) {
@@ -340,8 +362,45 @@ public final class URefinement {
     }
   }
 
+  /**
+   * Whether the rounds may cache the gains (they do by default; off, every round counts every row) and, with
+   * {@code keep}, keep the cache even where it does not pay off, for tests.
+   */
+  void setGainCache(boolean on, boolean keep) {
+    cacheDropped = !on;
+    cacheKept = on && keep;
+    if (!on) {
+      cache = null;
+    }
+  }
+
+  /** Whether the gain cache is in use now, for tests. */
+  boolean gainCacheInUse() {
+    return cache != null;
+  }
+
   /** One round of pairwise swaps (and balance-preserving single moves). */
   public RoundStats round() {
+    if (cache == null && !cacheDropped && roundsRun++ > 0 && GainCache.fits(n, k)) {
+      int[] keyStart = new int[numKeys + 1];
+      for (int e : rowKeys) {
+        keyStart[e + 1]++;
+      }
+      for (int e = 0; e < numKeys; e++) {
+        keyStart[e + 1] += keyStart[e];
+      }
+      int[] keyRows = new int[rowKeys.length];
+      int[] fill = Arrays.copyOf(keyStart, numKeys);
+      for (int g = 0; g < n; g++) {
+        for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+          keyRows[fill[rowKeys[t]]++] = g;
+        }
+      }
+      cache = new GainCache(k, rowStart, rowKeys, numKeys, keyStart, keyRows, part, present, cnt);
+    }
+    if (cache != null) {
+      cache.saved(rowKeys.length); // this round rates every row from the cache
+    }
     double before = objective();
     long cap = Long.MAX_VALUE;
     long capBase = Long.MAX_VALUE;
@@ -539,7 +598,15 @@ public final class URefinement {
     for (int g = (int) from; g < to; g++) {
       int a = part[g];
       // zeros[i]: the row's keys that part i does not hold yet
-      int lose = hits.count(rowKeys, rowStart[g], rowStart[g + 1], present, cnt, a * numKeys, zeros);
+      int lose;
+      if (cache != null) {
+        lose = cache.sole(g);
+        for (int i = 0; i < k; i++) {
+          zeros[i] = cache.hits(g, i);
+        }
+      } else {
+        lose = hits.count(rowKeys, rowStart[g], rowStart[g + 1], present, cnt, a * numKeys, zeros);
+      }
       int deg = rowStart[g + 1] - rowStart[g];
       for (int i = 0; i < k; i++) {
         zeros[i] = deg - zeros[i];

@@ -317,6 +317,41 @@ class URefinementTest {
     org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> one.setThreads(0));
   }
 
+  /**
+   * Rounds that rate rows from the gain cache (built at the second round, kept by every move, tentative ones undone
+   * included) make the same moves as rounds that count every row, at both exponents and over several words of parts;
+   * so do rounds under the default policy, which drops the cache once its updates cost more than it saves.
+   */
+  @Test
+  void roundsWithTheGainCacheMakeTheSameMovesAsCounting() {
+    SplittableRandom rnd = new SplittableRandom(31);
+    for (int k : new int[] {3, 16, 70}) {
+      List<Block> blocks = blocks(rnd, 3, 400, 900, 12);
+      int[][] start = randomParts(rnd, blocks, k);
+      URefinement kept = new URefinement(k, blocks, start, 8.0, true);
+      kept.setGainCache(true, true);
+      URefinement byDefault = new URefinement(k, blocks, start, 8.0, true);
+      URefinement counted = new URefinement(k, blocks, start, 8.0, true);
+      counted.setGainCache(false, false);
+      for (int round = 0; round < 6; round++) {
+        if (round == 3) {
+          for (URefinement r : List.of(kept, byDefault, counted)) {
+            r.setExponent(1.0);
+          }
+        }
+        URefinement.RoundStats want = counted.round();
+        assertEquals(want, kept.round(), "k=" + k + " round " + round);
+        assertEquals(want, byDefault.round(), "k=" + k + " round " + round + ", default policy");
+        for (int blk = 0; blk < blocks.size(); blk++) {
+          assertArrayEquals(counted.parts()[blk], kept.parts()[blk], "k=" + k + " round " + round + " block " + blk);
+          assertArrayEquals(counted.parts()[blk], byDefault.parts()[blk], "k=" + k + " round " + round);
+        }
+        assertEquals(round >= 1, kept.gainCacheInUse(), "k=" + k + " round " + round);
+        assertTrue(!counted.gainCacheInUse());
+      }
+    }
+  }
+
   /** The one-pass T_sum of an assignment is the refinement's own figure for it, for one and several words of bits. */
   @Test
   void sumTrafficOfAnAssignmentMatchesTheRefinementsCount() {

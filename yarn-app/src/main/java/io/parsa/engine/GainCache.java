@@ -1,0 +1,119 @@
+package io.parsa.engine;
+
+/**
+ * The two terms of every move gain, cached per vertex and kept exact across moves: {@code hits(v, p)}, how many of
+ * v's keys part p holds (p = v's own part: all of them), and {@code sole(v)}, how many of them v alone uses in its
+ * own part. A vertex is then rated in O(k) instead of a pass over its keys ({@link PartHits}); a move pays for the
+ * keys whose part counts cross 0 ↔ 1 (every user of the key is updated) or 1 ↔ 2 (the one other user in that part
+ * is found), which for a key of many users in every part is rare. Where it is not (keys of hundreds of users at
+ * k = 64, whose parts each hold a few), the updates can cost more than the counting they save: the cache keeps the
+ * account ({@link #saved} against the users it visits) and callers drop it when {@link #paysOff} turns false, which
+ * changes no result (the cache is exact; the counts it replaces are too). Used by the multilevel partitioner's label
+ * propagation and FM and by the U refinement's swap rounds; memory 4·n·k bytes, so callers check {@link #fits}.
+ */
+final class GainCache {
+  /** Largest n·k cached: 128 MiB of counts. */
+  static final long MAX_ENTRIES = 1L << 25;
+
+  private final int k;
+  private final int[] nStart;
+  private final int[] nPins;
+  private final int[] part;
+  private final int[] held;
+  private final int[] sole;
+  /** Key users visited by updates, and the users (keys of rated vertices) that counting would have visited. */
+  private long spent;
+  private long saved;
+
+  /** Whether n vertices at k parts are within {@link #MAX_ENTRIES}. */
+  static boolean fits(int n, int k) {
+    return (long) n * k <= MAX_ENTRIES;
+  }
+
+  /**
+   * Counts every vertex of the CSR {@code vStart}/{@code vNets} (its transpose {@code nStart}/{@code nPins}) under
+   * {@code part} (read as it changes), the part counts {@code cnt[p·numNets + e]} and the presence bits {@code bits}
+   * of {@link PartHits}.
+   */
+  GainCache(int k, int[] vStart, int[] vNets, int numNets, int[] nStart, int[] nPins, int[] part, long[] bits,
+      int[] cnt) {
+    int n = vStart.length - 1;
+    this.k = k;
+    this.nStart = nStart;
+    this.nPins = nPins;
+    this.part = part;
+    held = new int[Math.multiplyExact(n, k)];
+    sole = new int[n];
+    PartHits counter = new PartHits(k);
+    saved = vNets.length; // one counting pass of slack: the build's own cost
+    int[] hits = new int[k];
+    for (int v = 0; v < n; v++) {
+      sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits);
+      System.arraycopy(hits, 0, held, v * k, k);
+    }
+  }
+
+  /** Records that {@code keys} key users were read from the cache instead of being counted. */
+  void saved(long keys) {
+    saved += keys;
+  }
+
+  /** Whether the updates so far have visited no more key users than the cache saved counting, plus one build. */
+  boolean paysOff() {
+    return spent <= saved;
+  }
+
+  /** The keys of v that part p holds. */
+  int hits(int v, int p) {
+    return held[v * k + p];
+  }
+
+  /** The keys of v that no other vertex of v's part uses. */
+  int sole(int v) {
+    return sole[v];
+  }
+
+  /**
+   * Key e of v after v's move from a to b: {@code leftInA} users of e are left in a, {@code wasInB} were in b before
+   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0.
+   */
+  int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
+    if (leftInA == 0) {
+      add(e, a, -1);
+    } else if (leftInA == 1) {
+      sole[other(e, a, v)]++;
+    }
+    if (wasInB == 0) {
+      add(e, b, 1);
+      return 1;
+    }
+    if (wasInB == 1) {
+      sole[other(e, b, v)]--;
+    }
+    return 0;
+  }
+
+  /** After every key of v's move went through {@link #keyMoved}: v alone uses {@code alone} keys in its new part. */
+  void moved(int v, int alone) {
+    sole[v] = alone;
+  }
+
+  private void add(int e, int p, int d) {
+    spent += nStart[e + 1] - nStart[e];
+    for (int q = nStart[e]; q < nStart[e + 1]; q++) {
+      held[nPins[q] * k + p] += d;
+    }
+  }
+
+  /** The user of key e other than {@code not} in part p (there is exactly one). */
+  private int other(int e, int p, int not) {
+    for (int q = nStart[e]; q < nStart[e + 1]; q++) {
+      int u = nPins[q];
+      if (u != not && part[u] == p) {
+        spent += q - nStart[e] + 1;
+        return u;
+      }
+    }
+    throw new IllegalStateException("key " + e + " has no other user in part " + p);
+  }
+}
