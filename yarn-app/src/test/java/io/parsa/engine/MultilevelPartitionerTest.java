@@ -360,7 +360,7 @@ class MultilevelPartitionerTest {
   @Test
   void gainCacheMatchesAFreshCountAfterMoves() {
     SplittableRandom rnd = new SplittableRandom(11);
-    for (int k : new int[] {2, 3, 16, 70}) {
+    for (int k : new int[] {2, 3, 16, GainCache.MAX_PARTS}) {
       for (int trial = 0; trial < 10; trial++) {
         int n = k + rnd.nextInt(200);
         int numKeys = 3 + rnd.nextInt(40);

@@ -319,13 +319,13 @@ class URefinementTest {
 
   /**
    * Rounds that rate rows from the gain cache (built at the second round, kept by every move, tentative ones undone
-   * included) make the same moves as rounds that count every row, at both exponents and over several words of parts;
+   * included) make the same moves as rounds that count every row, at both exponents and up to the most parts cached;
    * so do rounds under the default policy, which drops the cache once its updates cost more than it saves.
    */
   @Test
   void roundsWithTheGainCacheMakeTheSameMovesAsCounting() {
     SplittableRandom rnd = new SplittableRandom(31);
-    for (int k : new int[] {3, 16, 70}) {
+    for (int k : new int[] {3, 16, GainCache.MAX_PARTS}) {
       List<Block> blocks = blocks(rnd, 3, 400, 900, 12);
       int[][] start = randomParts(rnd, blocks, k);
       URefinement kept = new URefinement(k, blocks, start, 8.0, true);

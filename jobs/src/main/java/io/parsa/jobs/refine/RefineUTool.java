@@ -449,7 +449,7 @@ public class RefineUTool extends ParsaTool {
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
             weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
-            weighted ? 0 : postCycles, objective, true, roundThreads)));
+            true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(result(f));
@@ -468,7 +468,7 @@ public class RefineUTool extends ParsaTool {
         for (int i = 0; i < multilevelSeeds; i++) {
           final int seedIndex = i;
           running.add(mlPool.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
-              postCycles, objective, roundThreads(mlThreads))));
+              roundThreads(mlThreads))));
         }
         for (Future<Candidate> f : running) {
           candidates.add(result(f));
@@ -478,6 +478,9 @@ public class RefineUTool extends ParsaTool {
       }
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
+    if (!weighted && postCycles > 0) {
+      polishFinalists(candidates, conf, fs, blocksDir, k, blocks, graph, rounds, guard, postCycles, objective);
+    }
     Candidate best = choose(candidates, objective);
     Result ref = best.ref;
     if (candidates.size() > 1) {
@@ -530,6 +533,7 @@ public class RefineUTool extends ParsaTool {
         e.put("sumTraffic", c.ref.sumTrafficIfHome());
         e.put("maxTrafficLowerBound", c.ref.maxTrafficBound());
         e.put("seconds", c.seconds);
+        e.put("cappedVcyclesRan", c.polished);
         e.put("kept", c == best);
         e.put("rounds", c.log);
         cands.add(e);
@@ -611,15 +615,18 @@ public class RefineUTool extends ParsaTool {
     final long startMMax;
     final long startTSum;
     final double seconds;
+    /** Whether its capped V-cycles ran ({@link #polishFinalists}). */
+    final boolean polished;
 
     Candidate(String start, Result ref, List<Map<String, Object>> log, long startMMax, long startTSum,
-        double seconds) {
+        double seconds, boolean polished) {
       this.start = start;
       this.ref = ref;
       this.log = log;
       this.startMMax = startMMax;
       this.startTSum = startTSum;
       this.seconds = seconds;
+      this.polished = polished;
     }
   }
 
@@ -634,8 +641,7 @@ public class RefineUTool extends ParsaTool {
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
   private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, int[][] parts,
-      double[] schedule, int rounds, boolean guard, int polishCycles, Objective objective, boolean floorInMaxPhases,
-      int roundThreads) {
+      double[] schedule, int rounds, boolean guard, boolean floorInMaxPhases, int roundThreads) {
     long t0 = System.nanoTime();
     URefinement ref = new URefinement(k, blocks, graph, parts, schedule[0], guard);
     ref.setThreads(roundThreads);
@@ -647,9 +653,53 @@ public class RefineUTool extends ParsaTool {
     for (double p : schedule) {
       rounds(start, "", ref, p, rounds, log, floorInMaxPhases);
     }
-    Result res = result(ref);
-    ref = null;
-    for (int cycle = 1; cycle <= polishCycles; cycle++) {
+    return new Candidate(start, result(ref), log, m0, t0Sum, (System.nanoTime() - t0) / 1e9, false);
+  }
+
+  /**
+   * The capped V-cycles after the swap rounds, on the starts most likely to be kept: as many of the best (for the
+   * objective, after their rounds) as run side by side, at least two; the others stay as their rounds left them.
+   * On ego-twitter and cnr-2000 the two multilevel starts lead the given and the input-order start after the rounds
+   * and stay ahead after the cycles, which the two trailing starts had spent a fifth of refine-u on.
+   */
+  private static void polishFinalists(List<Candidate> candidates, Configuration conf, FileSystem fs, Path blocksDir,
+      int k, List<Block> blocks, RowKeyGraph graph, int rounds, boolean guard, int cycles, Objective objective)
+      throws IOException, InterruptedException {
+    int threads = startThreads(conf, fs, blocksDir, k, candidates.size());
+    List<Candidate> rest = new ArrayList<>(candidates);
+    List<Candidate> finalists = new ArrayList<>();
+    while (!rest.isEmpty() && finalists.size() < Math.max(2, threads)) {
+      finalists.add(rest.remove(objective.best(rest.stream().map(c -> figures(c.ref)).toList())));
+    }
+    if (!rest.isEmpty()) {
+      LOG.info("refine-u: capped V-cycles on the {} leading start(s) after the swap rounds ({}); not on {}",
+          finalists.size(), String.join(", ", finalists.stream().map(c -> c.start).toList()),
+          String.join(", ", rest.stream().map(c -> c.start).toList()));
+    }
+    int polishThreads = Math.min(threads, finalists.size());
+    ExecutorService pool = pool(polishThreads);
+    try {
+      List<Future<Candidate>> running = new ArrayList<>();
+      for (Candidate c : finalists) {
+        running.add(pool.submit(() -> polish(c, k, blocks, graph, rounds, guard, cycles, objective,
+            roundThreads(polishThreads))));
+      }
+      for (int i = 0; i < finalists.size(); i++) {
+        candidates.set(candidates.indexOf(finalists.get(i)), result(running.get(i)));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Up to {@code cycles} capped V-cycles on a refined start, each followed by connectivity rounds; kept while better. */
+  private static Candidate polish(Candidate c, int k, List<Block> blocks, RowKeyGraph graph, int rounds,
+      boolean guard, int cycles, Objective objective, int roundThreads) {
+    long t0 = System.nanoTime();
+    String start = c.start;
+    List<Map<String, Object>> log = new ArrayList<>(c.log);
+    Result res = c.ref;
+    for (int cycle = 1; cycle <= cycles; cycle++) {
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
@@ -681,7 +731,8 @@ public class RefineUTool extends ParsaTool {
       }
       res = polished;
     }
-    return new Candidate(start, res, log, m0, t0Sum, (System.nanoTime() - t0) / 1e9);
+    return new Candidate(start, res, log, c.startMMax, c.startTSum, c.seconds + (System.nanoTime() - t0) / 1e9,
+        true);
   }
 
   private static Result result(URefinement ref) {
@@ -779,17 +830,17 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
-   * 'multilevel-2', ...), placed and refined by the swap rounds and capped V-cycles.
+   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading starts).
    */
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
-      double[] schedule, int rounds, boolean guard, int cappedVcycles, Objective objective, int roundThreads) {
+      double[] schedule, int rounds, boolean guard, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks, graph, null, Double.NaN);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, graph, from, schedule, rounds, guard, cappedVcycles, objective, false, roundThreads);
+    return refine(name, k, blocks, graph, from, schedule, rounds, guard, false, roundThreads);
   }
 
   private static Candidate result(Future<Candidate> f) throws InterruptedException {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.parsa.avro.GraphRow;
 import io.parsa.avro.UAssignment;
+import io.parsa.common.JsonFiles;
 import io.parsa.jobs.mr.TestData;
 import io.parsa.jobs.mr.Jobs;
 import java.util.ArrayList;
@@ -248,6 +250,44 @@ class RefineUToolTest {
     long[] withVc = workingSets(keysOf, vc, k);
     assertTrue(withVc[0] < without[0] && withVc[1] < without[1], "V-cycle: sum/max M " + withVc[0] + "/"
         + withVc[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
+  }
+
+  /**
+   * With four starts on two threads the capped V-cycles run on the two that lead after their swap rounds only: the
+   * kept start is one of them, the two others carry no capped V-cycle in their logs, and every row keeps one part.
+   */
+  @Test
+  void cappedVCyclesRunOnTheLeadingStarts() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-finalists");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    writeShuffledCommunities(fs, dir, new Random(13), k, keysOf, assign);
+    Configuration two = new Configuration(conf);
+    two.setInt(RefineUTool.THREADS, 2);
+    assertEquals(0, ToolRunner.run(two, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u", "--output", dir + "/out", "--k", "" + k, "--starts", "given,order",
+        "--multilevel", "on", "--multilevel-seeds", "2", "--capped-vcycles", "2"}));
+    JsonNode json = JsonFiles.read(fs, new Path(dir, "out/_refine.json"), JsonNode.class);
+    JsonNode starts = json.get("starts");
+    assertEquals(4, starts.size(), json.toString());
+    int ran = 0;
+    for (JsonNode st : starts) {
+      boolean cycles = false;
+      for (JsonNode r : st.get("rounds")) {
+        cycles |= r.has("cappedVCycle");
+      }
+      assertEquals(st.get("cappedVcyclesRan").asBoolean(), cycles, st.toString());
+      ran += cycles ? 1 : 0;
+      if (st.get("kept").asBoolean()) {
+        assertTrue(cycles, "the kept start " + st.get("start") + " had no capped V-cycle");
+      }
+    }
+    assertEquals(2, ran, json.toString());
+    Map<Long, Integer> out = readParts(fs, new Path(dir, "out"));
+    assertEquals(assign.keySet(), out.keySet());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(out, k));
   }
 
   /**
