@@ -5,11 +5,12 @@ package io.parsa.engine;
  * v's keys part p holds (p = v's own part: all of them), and {@code sole(v)}, how many of them v alone uses in its
  * own part. A vertex is then rated in O(k) instead of a pass over its keys ({@link PartHits}); a move pays for the
  * keys whose part counts cross 0 ↔ 1 (every user of the key is updated) or 1 ↔ 2 (the one other user in that part
- * is found), which for a key of many users in every part is rare. Where it is not (keys of hundreds of users at
- * k = 64, whose parts each hold a few), the updates can cost more than the counting they save: the cache keeps the
- * account ({@link #saved} against the users it visits) and callers drop it when {@link #paysOff} turns false, which
- * changes no result (the cache is exact; the counts it replaces are too). Used by the multilevel partitioner's label
- * propagation and FM and by the U refinement's swap rounds; memory 4·n·k bytes, so callers check {@link #fits}.
+ * is found), which for a key of many users in every part is rare. Where it is not (many parts, or keys of a few
+ * users per part), the updates can cost more than the counting they save: it is built only up to {@link #MAX_PARTS}
+ * parts and {@link #MAX_ENTRIES} counts ({@link #fits}), and it keeps the account ({@link #saved} against the users
+ * its updates visit) so that callers drop it when {@link #paysOff} turns false, which changes no result (the cache is
+ * exact, as the counts it replaces are). Used by the multilevel partitioner's label propagation and FM and by the U
+ * refinement's swap rounds; memory 4·n·k bytes.
  */
 final class GainCache {
   /** Largest n·k cached: 128 MiB of counts. */

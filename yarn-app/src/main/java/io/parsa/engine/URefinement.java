@@ -363,6 +363,14 @@ public final class URefinement {
   }
 
   /**
+   * Heap of the gain cache that rounds over {@code rows} rows at k parts build (4·(k + 1) bytes per row where
+   * {@link GainCache#fits}, else none), for sizing the heap.
+   */
+  public static long gainCacheBytes(long rows, int k) {
+    return rows <= Integer.MAX_VALUE && GainCache.fits((int) rows, k) ? 4L * (k + 1) * rows : 0;
+  }
+
+  /**
    * Whether the rounds may cache the gains (they do by default; off, every round counts every row) and, with
    * {@code keep}, keep the cache even where it does not pay off, for tests.
    */

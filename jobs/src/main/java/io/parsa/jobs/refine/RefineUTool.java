@@ -194,7 +194,7 @@ public class RefineUTool extends ParsaTool {
    * whole 8 GB heap (docs/quality.md §16).
    */
   public static final long AUTO_CAPPED_VCYCLE_MAX_WORK = 320_000_000L;
-  /** Default working-set-capped V-cycles per start after its swap rounds. */
+  /** Default working-set-capped V-cycles after the swap rounds, on each of the leading starts. */
   public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
@@ -216,13 +216,14 @@ public class RefineUTool extends ParsaTool {
    * Heap this step needs, in bytes, for a graph of {@code rows} rows, {@code edges} distinct (row, key) pairs and
    * {@code keys} distinct keys at k parts: the loaded blocks (row ids, offsets, 8-byte keys per edge), the
    * refinement's own copy (4 bytes per edge, dense key ids in a hash table), its per-key part counts and presence
-   * bits (4·k + k/8 bytes per key) and per-row state; with a 1.5× margin for hash-table growth and the collector.
+   * bits (4·k + k/8 bytes per key), per-row state and the rounds' gain cache (4·(k + 1) bytes per row up to
+   * k = 32); with a 1.5× margin for hash-table growth and the collector.
    */
   public static long heapNeeded(long rows, long edges, long keys, int k) {
     double perEdge = 8 + 4 + 16; // blocks, refinement CSR, multilevel: pins by key and the coarser levels
     double perKey = 24 + 4.0 * k + k / 8.0;
     double perRow = 8 + 4 + 4 + 4 + 24 + 8 * 4;
-    return (long) (1.5 * (perEdge * edges + perKey * keys + perRow * rows));
+    return (long) (1.5 * (perEdge * edges + perKey * keys + perRow * rows + URefinement.gainCacheBytes(rows, k)));
   }
 
   /**
@@ -286,8 +287,9 @@ public class RefineUTool extends ParsaTool {
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
             + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow)"))
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
-            + " above the largest, each followed by connectivity rounds and kept while M_max, T_max and T_sum improve"
-            + " on balance (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
+            + " above the largest, on the starts that lead after their rounds (as many as run side by side, at least"
+            + " two), each followed by connectivity rounds and kept while M_max, T_max and T_sum improve on balance"
+            + " (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
             + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
             + " non-zeros × k, none beyond; 0 = none)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
