@@ -47,6 +47,27 @@ class MultilevelPartitionerTest {
     return out;
   }
 
+  /** n rows of up to {@code maxDeg} distinct keys each (ascending), drawn from numKeys keys, as one block's graph. */
+  private static RowKeyGraph randomRows(SplittableRandom rnd, int n, int numKeys, int maxDeg) {
+    int[] rowStart = new int[n + 1];
+    List<Integer> keys = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      boolean[] has = new boolean[numKeys];
+      int deg = rnd.nextInt(Math.min(numKeys, maxDeg) + 1);
+      for (int d = 0; d < deg; d++) {
+        has[rnd.nextInt(numKeys)] = true;
+      }
+      for (int e = 0; e < numKeys; e++) {
+        if (has[e]) {
+          keys.add(e);
+        }
+      }
+      rowStart[r + 1] = keys.size();
+    }
+    return new RowKeyGraph(n, new int[] {0, n}, rowStart, keys.stream().mapToInt(Integer::intValue).toArray(),
+        numKeys);
+  }
+
   /** The planted group of every row, as parts[b][r]. */
   private static int[][] plantedParts(List<Block> blocks, int[] groupOf) {
     int[][] planted = new int[blocks.size()][];
@@ -290,23 +311,9 @@ class MultilevelPartitionerTest {
       for (int trial = 0; trial < 20; trial++) {
         int n = k + rnd.nextInt(400);
         int numKeys = 5 + rnd.nextInt(60);
-        int[] rowStart = new int[n + 1];
-        List<Integer> keys = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-          boolean[] has = new boolean[numKeys];
-          int deg = rnd.nextInt(Math.min(numKeys, 45) + 1);
-          for (int d = 0; d < deg; d++) {
-            has[rnd.nextInt(numKeys)] = true;
-          }
-          for (int e = 0; e < numKeys; e++) {
-            if (has[e]) {
-              keys.add(e);
-            }
-          }
-          rowStart[r + 1] = keys.size();
-        }
-        RowKeyGraph g = new RowKeyGraph(n, new int[] {0, n}, rowStart,
-            keys.stream().mapToInt(Integer::intValue).toArray(), numKeys);
+        RowKeyGraph g = randomRows(rnd, n, numKeys, 45);
+        int[] rowStart = g.rowStart();
+        int[] keys = g.rowKeys();
         int[] part = new int[n];
         int skew = 1 + rnd.nextInt(k); // some trials crowd the rows into few parts, so counts run high
         long[] weight = new long[k];
@@ -317,7 +324,7 @@ class MultilevelPartitionerTest {
         int[][] cnt = new int[k][numKeys];
         for (int r = 0; r < n; r++) {
           for (int t = rowStart[r]; t < rowStart[r + 1]; t++) {
-            cnt[part[r]][keys.get(t)]++;
+            cnt[part[r]][keys[t]]++;
           }
         }
         MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
@@ -327,14 +334,14 @@ class MultilevelPartitionerTest {
           int deg = rowStart[v + 1] - rowStart[v];
           int lose = 0;
           for (int t = rowStart[v]; t < rowStart[v + 1]; t++) {
-            lose += cnt[a][keys.get(t)] == 1 ? 1 : 0;
+            lose += cnt[a][keys[t]] == 1 ? 1 : 0;
           }
           int best = -1;
           int bestGain = 0;
           for (int b = 0; b < k; b++) {
             int hb = 0;
             for (int t = rowStart[v]; t < rowStart[v + 1]; t++) {
-              hb += cnt[b][keys.get(t)] > 0 ? 1 : 0;
+              hb += cnt[b][keys[t]] > 0 ? 1 : 0;
             }
             if (b == a || hb == 0 || weight[b] + 1 > cap) {
               continue;
@@ -364,23 +371,7 @@ class MultilevelPartitionerTest {
       for (int trial = 0; trial < 10; trial++) {
         int n = k + rnd.nextInt(200);
         int numKeys = 3 + rnd.nextInt(40);
-        int[] rowStart = new int[n + 1];
-        List<Integer> keys = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-          int deg = rnd.nextInt(Math.min(numKeys, 12) + 1);
-          boolean[] has = new boolean[numKeys];
-          for (int d = 0; d < deg; d++) {
-            has[rnd.nextInt(numKeys)] = true;
-          }
-          for (int e = 0; e < numKeys; e++) {
-            if (has[e]) {
-              keys.add(e);
-            }
-          }
-          rowStart[r + 1] = keys.size();
-        }
-        RowKeyGraph g = new RowKeyGraph(n, new int[] {0, n}, rowStart,
-            keys.stream().mapToInt(Integer::intValue).toArray(), numKeys);
+        RowKeyGraph g = randomRows(rnd, n, numKeys, 12);
         int[] part = new int[n];
         for (int r = 0; r < n; r++) {
           part[r] = rnd.nextInt(Math.min(k, 4)); // crowded parts first, so moves empty and fill parts of a key
