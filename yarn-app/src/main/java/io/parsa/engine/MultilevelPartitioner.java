@@ -80,20 +80,9 @@ public final class MultilevelPartitioner {
       this.vStart = vStart;
       this.vNets = vNets;
       this.numNets = numNets;
-      nStart = new int[numNets + 1];
-      for (int t = 0; t < vNets.length; t++) {
-        nStart[vNets[t] + 1]++;
-      }
-      for (int e = 0; e < numNets; e++) {
-        nStart[e + 1] += nStart[e];
-      }
-      nPins = new int[vNets.length];
-      int[] fill = Arrays.copyOf(nStart, numNets);
-      for (int v = 0; v < n; v++) {
-        for (int t = vStart[v]; t < vStart[v + 1]; t++) {
-          nPins[fill[vNets[t]]++] = v;
-        }
-      }
+      RowKeyGraph.Transposed pins = RowKeyGraph.transpose(vStart, vNets, numNets);
+      nStart = pins.start();
+      nPins = pins.rows();
     }
 
     int netSize(int e) {

@@ -1,6 +1,7 @@
 package io.parsa.engine;
 
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -45,5 +46,32 @@ public record RowKeyGraph(int numRows, int[] blockStart, int[] rowStart, int[] r
       }
     }
     return new RowKeyGraph(n, blockStart, rowStart, rowKeys, dense.size());
+  }
+
+  /**
+   * The transpose of a CSR of {@code rowStart.length − 1} rows over {@code numKeys} keys: the rows of key e are
+   * {@code rows[start[e] .. start[e+1])}, ascending. Shared by the multilevel levels (pins of every net) and the
+   * swap rounds' gain cache (rows of every key).
+   */
+  static Transposed transpose(int[] rowStart, int[] rowKeys, int numKeys) {
+    int[] start = new int[numKeys + 1];
+    for (int t = 0; t < rowStart[rowStart.length - 1]; t++) {
+      start[rowKeys[t] + 1]++;
+    }
+    for (int e = 0; e < numKeys; e++) {
+      start[e + 1] += start[e];
+    }
+    int[] rows = new int[rowStart[rowStart.length - 1]];
+    int[] fill = Arrays.copyOf(start, numKeys);
+    for (int g = 0; g + 1 < rowStart.length; g++) {
+      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+        rows[fill[rowKeys[t]]++] = g;
+      }
+    }
+    return new Transposed(start, rows);
+  }
+
+  /** A transposed CSR ({@link #transpose}). */
+  record Transposed(int[] start, int[] rows) {
   }
 }

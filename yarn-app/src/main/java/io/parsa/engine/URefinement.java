@@ -390,21 +390,8 @@ public final class URefinement {
   /** One round of pairwise swaps (and balance-preserving single moves). */
   public RoundStats round() {
     if (cache == null && !cacheDropped && roundsRun++ > 0 && GainCache.fits(n, k)) {
-      int[] keyStart = new int[numKeys + 1];
-      for (int e : rowKeys) {
-        keyStart[e + 1]++;
-      }
-      for (int e = 0; e < numKeys; e++) {
-        keyStart[e + 1] += keyStart[e];
-      }
-      int[] keyRows = new int[rowKeys.length];
-      int[] fill = Arrays.copyOf(keyStart, numKeys);
-      for (int g = 0; g < n; g++) {
-        for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-          keyRows[fill[rowKeys[t]]++] = g;
-        }
-      }
-      cache = new GainCache(k, rowStart, rowKeys, numKeys, keyStart, keyRows, part, present, cnt);
+      RowKeyGraph.Transposed byKey = RowKeyGraph.transpose(rowStart, rowKeys, numKeys);
+      cache = new GainCache(k, rowStart, rowKeys, numKeys, byKey.start(), byKey.rows(), part, present, cnt);
     }
     if (cache != null) {
       cache.saved(rowKeys.length); // this round rates every row from the cache
