@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -103,6 +104,7 @@ public final class MultilevelPartitioner {
   /** Largest working set a move may leave in its target part (a capped V-cycle: the given partition's M_max). */
   private long mCap = Long.MAX_VALUE;
   private final Consumer<String> log;
+  private int threads = 1;
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
     if (k < 2) {
@@ -111,6 +113,18 @@ public final class MultilevelPartitioner {
     this.k = k;
     this.settings = settings;
     this.log = log;
+  }
+
+  /**
+   * Threads (≥ 1) that coarsen a V-cycle's levels, one given part at a time each (default 1); every number of threads
+   * gives the same result. A fresh partition coarsens on one thread.
+   */
+  public MultilevelPartitioner setThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be >= 1, was " + threads);
+    }
+    this.threads = threads;
+    return this;
   }
 
   /** The rows of {@code blocks} placed into k parts of ⌊n/k⌋ or ⌈n/k⌉ rows: {@code parts[b][r]}. */
@@ -303,27 +317,130 @@ public final class MultilevelPartitioner {
   }
 
   /**
-   * Adds {@code s} to the rating of the cluster of row {@code v} as a partner of row {@code u} (none if v is u or,
-   * in a V-cycle, in another given part), recording the cluster in {@code touched} when first rated; returns the new
-   * count of touched clusters.
+   * Clusters rows of one level for {@link #coarsen}: visits rows in a given order and joins each unclustered row to the
+   * cluster its keys rate highest (the heavy-edge rating over keys of at most {@code maxNetSize} rows, weight
+   * 1/(pins − 1) per shared key) while the cluster stays under the weight limit. In a V-cycle it rates only rows of the
+   * same given part, so the given parts cluster independently: one clusterer per thread, each with its own scratch,
+   * visits whole parts and writes {@code cluster}, {@code root} and {@code cw} only at rows of the parts it visits.
    */
-  private static int rate(int u, int v, double s, int[] root, int[] restrict, double[] rating, int[] touched,
-      int nt) {
-    if (v == u) {
+  private final class Clusterer {
+    private final Level h;
+    private final int maxWeight;
+    private final int[] restrict;
+    private final int[] grouped;
+    private final int[] cluster;
+    private final int[] root;
+    private final int[] cw;
+    private final double[] rating;
+    private final int[] touched;
+
+    Clusterer(Level h, int maxWeight, int[] restrict, int[] grouped, int[] cluster, int[] root, int[] cw) {
+      this.h = h;
+      this.maxWeight = maxWeight;
+      this.restrict = restrict;
+      this.grouped = grouped;
+      this.cluster = cluster;
+      this.root = root;
+      this.cw = cw;
+      this.rating = new double[h.n];
+      this.touched = new int[h.n];
+    }
+
+    /**
+     * Adds {@code s} to the rating of the cluster of row {@code v} as a partner of row {@code u} (none if v is u or,
+     * in a V-cycle, in another given part, whose clusters another thread may be changing), recording the cluster in
+     * {@code touched} when first rated; returns the new count of touched clusters.
+     */
+    private int rate(int u, int v, double s, int nt) {
+      if (v == u || restrict != null && restrict[v] != restrict[u]) {
+        return nt;
+      }
+      int c = root[v];
+      if (rating[c] == 0) {
+        touched[nt++] = c;
+      }
+      rating[c] += s;
       return nt;
     }
-    int c = root[v];
-    if (restrict != null && restrict[c] != restrict[u]) {
-      return nt;
+
+    /** Clusters the rows of {@code order}, in that order, drawing the fallback windows from {@code rnd}. */
+    void visit(int[] order, SplittableRandom rnd) {
+      int maxNet = settings.maxNetSize();
+      for (int u : order) {
+        if (cluster[u] != -1) {
+          continue;
+        }
+        int nt = 0;
+        for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
+          int e = h.vNets[t];
+          int lo = h.nStart[e];
+          int hi = h.nStart[e + 1];
+          if (hi - lo < 2 || hi - lo > maxNet) {
+            continue;
+          }
+          double s = 1.0 / (hi - lo - 1);
+          if (restrict != null && hi - lo > SCAN_NET_SIZE) { // only the pins of u's own part can be rated
+            int g = restrict[u];
+            int from = firstOfPart(grouped, restrict, lo, hi, g);
+            hi = firstOfPart(grouped, restrict, from, hi, g + 1);
+            lo = from;
+          }
+          for (int q = lo; q < hi; q++) { // the hottest loop of a V-cycle: a step per pin of every small key of u
+            nt = rate(u, grouped[q], s, nt);
+          }
+        }
+        if (nt == 0) {
+          // every key of u is used by more rows than are rated (a page linked only from hubs): rate a bounded window
+          // of each such key's rows, so these rows still cluster with rows sharing their keys instead of staying
+          // single and stalling the coarsening
+          for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
+            int e = h.vNets[t];
+            int sz = h.netSize(e);
+            if (sz <= maxNet) {
+              continue;
+            }
+            double s = 1.0 / (sz - 1);
+            int from = rnd.nextInt(sz);
+            for (int i = 0; i < LARGE_NET_SCAN; i++) {
+              nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, nt);
+            }
+          }
+        }
+        int best = -1;
+        double bestScore = 0;
+        for (int i = 0; i < nt; i++) {
+          int c = touched[i];
+          int wc = cluster[c] == -1 ? h.weight[c] : cw[c];
+          if (h.weight[u] + wc <= maxWeight) {
+            double score = rating[c];
+            if (score > bestScore) {
+              bestScore = score;
+              best = c;
+            }
+          }
+          rating[c] = 0;
+        }
+        if (best == -1) {
+          cluster[u] = u;
+          cw[u] = h.weight[u];
+        } else {
+          if (cluster[best] == -1) {
+            cluster[best] = best;
+            cw[best] = h.weight[best];
+          }
+          cluster[u] = best;
+          root[u] = best;
+          cw[best] += h.weight[u];
+        }
+      }
     }
-    if (rating[c] == 0) {
-      touched[nt++] = c;
-    }
-    rating[c] += s;
-    return nt;
   }
 
-  /** One level of clustering. */
+  /**
+   * One level of clustering. A fresh partition visits all rows in one random order; a V-cycle clusters every given
+   * part on its own, in a random order drawn from a seed of its own (drawn from {@code rnd} in part order), on up to
+   * {@link #setThreads} threads, so the result does not depend on the number of threads.
+   */
   private Level coarsen(Level h, int maxWeight, int[] restrict, SplittableRandom rnd) {
     int n = h.n;
     int[] cluster = new int[n];
@@ -333,79 +450,28 @@ public final class MultilevelPartitioner {
       root[v] = v;
     }
     int[] cw = new int[n];
-    double[] rating = new double[n];
-    int[] touched = new int[n];
-    int[] order = permutation(n, rnd);
-    int maxNet = settings.maxNetSize();
-    // in a V-cycle, every net's pins grouped by given part (rows ascending within a part, as in nPins, so ratings add
-    // up in the same order): a row finds its own part's pins by binary search instead of scanning all of them
-    int[] grouped = restrict == null ? h.nPins : pinsByPart(h, restrict);
-    for (int u : order) {
-      if (cluster[u] != -1) {
-        continue;
+    if (restrict == null) {
+      new Clusterer(h, maxWeight, null, h.nPins, cluster, root, cw).visit(permutation(n, rnd), rnd);
+    } else {
+      // every net's pins grouped by given part (rows ascending within a part, as in nPins, so ratings add up in the
+      // same order): a row finds its own part's pins by binary search instead of scanning all of them
+      int[] partStart = new int[k + 1];
+      int[] byPart = rowsByPart(h.n, restrict, partStart);
+      int[] grouped = pinsByPart(h, byPart);
+      long[] seeds = new long[k];
+      for (int p = 0; p < k; p++) {
+        seeds[p] = rnd.nextLong();
       }
-      int nt = 0;
-      for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
-        int e = h.vNets[t];
-        int lo = h.nStart[e];
-        int hi = h.nStart[e + 1];
-        if (hi - lo < 2 || hi - lo > maxNet) {
-          continue;
+      AtomicInteger next = new AtomicInteger();
+      Parallel.run(Math.max(1, Math.min(threads, k)), "coarsen", c -> {
+        Clusterer cl = new Clusterer(h, maxWeight, restrict, grouped, cluster, root, cw);
+        for (int p = next.getAndIncrement(); p < k; p = next.getAndIncrement()) {
+          SplittableRandom r = new SplittableRandom(seeds[p]);
+          int[] order = Arrays.copyOfRange(byPart, partStart[p], partStart[p + 1]);
+          shuffle(order, r);
+          cl.visit(order, r);
         }
-        double s = 1.0 / (hi - lo - 1);
-        if (restrict != null && hi - lo > SCAN_NET_SIZE) { // only the pins of u's own part can be rated
-          int g = restrict[u];
-          int from = firstOfPart(grouped, restrict, lo, hi, g);
-          hi = firstOfPart(grouped, restrict, from, hi, g + 1);
-          lo = from;
-        }
-        for (int q = lo; q < hi; q++) { // the hottest loop of a V-cycle: a step per pin of every small key of u
-          nt = rate(u, grouped[q], s, root, restrict, rating, touched, nt);
-        }
-      }
-      if (nt == 0) {
-        // every key of u is used by more rows than are rated (a page linked only from hubs): rate a bounded window
-        // of each such key's rows, so these rows still cluster with rows sharing their keys instead of staying
-        // single and stalling the coarsening
-        for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
-          int e = h.vNets[t];
-          int sz = h.netSize(e);
-          if (sz <= maxNet) {
-            continue;
-          }
-          double s = 1.0 / (sz - 1);
-          int from = rnd.nextInt(sz);
-          for (int i = 0; i < LARGE_NET_SCAN; i++) {
-            nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, root, restrict, rating, touched, nt);
-          }
-        }
-      }
-      int best = -1;
-      double bestScore = 0;
-      for (int i = 0; i < nt; i++) {
-        int c = touched[i];
-        int wc = cluster[c] == -1 ? h.weight[c] : cw[c];
-        if (h.weight[u] + wc <= maxWeight) {
-          double score = rating[c];
-          if (score > bestScore) {
-            bestScore = score;
-            best = c;
-          }
-        }
-        rating[c] = 0;
-      }
-      if (best == -1) {
-        cluster[u] = u;
-        cw[u] = h.weight[u];
-      } else {
-        if (cluster[best] == -1) {
-          cluster[best] = best;
-          cw[best] = h.weight[best];
-        }
-        cluster[u] = best;
-        root[u] = best;
-        cw[best] += h.weight[u];
-      }
+      });
     }
     // number the clusters and gather members
     int[] id = new int[n];
@@ -486,19 +552,24 @@ public final class MultilevelPartitioner {
   /** Up to this many pins a key's pins are all scanned in a V-cycle's coarsening; above, u's part is searched. */
   private static final int SCAN_NET_SIZE = 16;
 
-  /** The pins of every net of {@code h}, grouped by {@code part} of the pin, ascending rows within a group. */
-  private int[] pinsByPart(Level h, int[] part) {
-    int[] byPart = new int[h.n];
-    int[] start = new int[k + 1];
-    for (int v = 0; v < h.n; v++) {
+  /** The rows 0..n−1 grouped by {@code part}, ascending within a part; {@code start} receives the groups' bounds. */
+  private int[] rowsByPart(int n, int[] part, int[] start) {
+    for (int v = 0; v < n; v++) {
       start[part[v] + 1]++;
     }
     for (int p = 0; p < k; p++) {
       start[p + 1] += start[p];
     }
-    for (int v = 0; v < h.n; v++) {
-      byPart[start[part[v]]++] = v;
+    int[] byPart = new int[n];
+    int[] fill = Arrays.copyOf(start, k);
+    for (int v = 0; v < n; v++) {
+      byPart[fill[part[v]]++] = v;
     }
+    return byPart;
+  }
+
+  /** The pins of every net of {@code h}, grouped by part: the nets of the rows {@code byPart} in that order. */
+  private static int[] pinsByPart(Level h, int[] byPart) {
     int[] pins = new int[h.nPins.length];
     int[] fill = Arrays.copyOf(h.nStart, h.numNets);
     for (int v : byPart) {
@@ -1167,13 +1238,17 @@ public final class MultilevelPartitioner {
     for (int i = 0; i < n; i++) {
       a[i] = i;
     }
-    for (int i = n - 1; i > 0; i--) {
+    shuffle(a, rnd);
+    return a;
+  }
+
+  private static void shuffle(int[] a, SplittableRandom rnd) {
+    for (int i = a.length - 1; i > 0; i--) {
       int j = rnd.nextInt(i + 1);
       int x = a[i];
       a[i] = a[j];
       a[j] = x;
     }
-    return a;
   }
 
   private void log(String s) {

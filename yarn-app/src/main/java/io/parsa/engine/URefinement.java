@@ -414,7 +414,7 @@ public final class URefinement {
     int[] bucketStart = new int[k * k + 1];
     long[] cand = candidates(top, chunks, bucketStart);
     // buckets sorted on the same threads, each thread a contiguous run of buckets
-    inParallel(chunks, c -> {
+    Parallel.run(chunks, "refine-round", c -> {
       for (int x = k * k * c / chunks; x < k * k * (c + 1) / chunks; x++) {
         Arrays.sort(cand, bucketStart[x], bucketStart[x + 1]);
       }
@@ -510,8 +510,8 @@ public final class URefinement {
     float[] gains = new float[n * top];
     int[][] counts = new int[chunks][];
     FTable ft = fTable();
-    inParallel(chunks, c -> counts[c] = rateRows(n * (long) c / chunks, n * (long) (c + 1) / chunks, top, tgt,
-        gains, ft));
+    Parallel.run(chunks, "refine-round", c -> counts[c] = rateRows(n * (long) c / chunks, n * (long) (c + 1) / chunks,
+        top, tgt, gains, ft));
     int[] bucketCount = counts[0];
     for (int c = 1; c < chunks; c++) {
       for (int x = 0; x < k * k; x++) {
@@ -618,54 +618,6 @@ public final class URefinement {
       }
     }
     return bucketCount;
-  }
-
-  /** Runs task(0) … task(n − 1), task(0) on this thread and the others on threads of their own; waits for all. */
-  private static void inParallel(int n, java.util.function.IntConsumer task) {
-    if (n == 1) {
-      task.accept(0);
-      return;
-    }
-    Thread[] others = new Thread[n - 1];
-    Throwable[] failed = new Throwable[n];
-    for (int c = 1; c < n; c++) {
-      final int chunk = c;
-      others[c - 1] = new Thread(() -> {
-        try {
-          task.accept(chunk);
-        } catch (Throwable t) {
-          failed[chunk] = t;
-        }
-      }, "refine-round-" + c);
-      others[c - 1].setDaemon(true);
-      others[c - 1].start();
-    }
-    try {
-      task.accept(0);
-    } finally {
-      boolean interrupted = false;
-      for (Thread t : others) {
-        while (true) {
-          try {
-            t.join();
-            break;
-          } catch (InterruptedException e) {
-            interrupted = true; // the rows being rated are this object's state: wait for them before returning
-          }
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    for (Throwable t : failed) {
-      if (t instanceof RuntimeException re) {
-        throw re;
-      }
-      if (t instanceof Error err) {
-        throw err;
-      }
-    }
   }
 
   private static int skipMoved(long[] cand, int i, int lo, boolean[] moved) {

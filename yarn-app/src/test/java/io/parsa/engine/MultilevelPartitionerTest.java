@@ -300,6 +300,34 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * A V-cycle clusters each given part on its own, from a seed of the part's own: one, two, three or more threads than
+   * parts give the same partition, capped or not, with small keys, with keys too large to rate (maxNetSize 6, so many
+   * rows rate only the fallback windows) and at more levels (a coarsest level of 20 vertices a part).
+   */
+  @Test
+  void vCycleGivesTheSamePartitionOnAnyNumberOfThreads() {
+    int k = 8;
+    int[] groupOf = new int[3000];
+    List<Block> blocks = planted(new SplittableRandom(41), 3000, k, 200, 10, 0.3, 4, groupOf);
+    int[][] random = PlacementEvaluator.randomPlacement(k, blocks, 9);
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    for (MultilevelPartitioner.Settings s : List.of(d, new MultilevelPartitioner.Settings(6, d.coarsestPerPart(), 20,
+        d.imbalance(), d.initialTries(), d.refineRounds(), d.fmPasses(), 17))) {
+      for (double slack : new double[] {Double.NaN, 0.0}) {
+        int[][] one = new MultilevelPartitioner(k, s, null).partition(blocks, random, slack);
+        assertBalancedAndComplete(k, blocks, one);
+        assertTrue(connectivity(k, blocks, one) < connectivity(k, blocks, random));
+        for (int threads : new int[] {2, 3, 2 * k}) {
+          int[][] more = new MultilevelPartitioner(k, s, null).setThreads(threads).partition(blocks, random, slack);
+          for (int b = 0; b < one.length; b++) {
+            assertArrayEquals(one[b], more[b], "block " + b + ", " + threads + " threads, slack " + slack);
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * The gain of a move counted bit-sliced ({@link PartHits}: counts past the four register planes, and k above 64,
    * one word of parts after the other) matches a count key by key: the best target, its gain and the tie rule
    * (lighter part, then the lower part id) on random dense rows.

@@ -450,7 +450,7 @@ public class RefineUTool extends ParsaTool {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
-            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts), schedule, rounds, guard,
+            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds, guard,
             true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
@@ -706,7 +706,7 @@ public class RefineUTool extends ParsaTool {
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).partition(blocks, graph, cur, 0.0);
+          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).partition(blocks, graph, cur, 0.0);
       URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
@@ -775,13 +775,15 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * {@code n} multilevel V-cycles from {@code parts}, each capped at its start's largest working set (the connectivity
-   * falls; rows stay balanced within one).
+   * falls; rows stay balanced within one), their levels coarsened on {@code threads} threads.
    */
-  static int[][] vcycles(String start, int k, List<Block> blocks, RowKeyGraph graph, int n, int[][] parts) {
+  static int[][] vcycles(String start, int k, List<Block> blocks, RowKeyGraph graph, int n, int[][] parts,
+      int threads) {
     int[][] cur = parts;
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     for (int c = 0; c < n; c++) {
       cur = new MultilevelPartitioner(k, d.withSeed(d.seed() + c), cycleLog(start, "V-cycle " + (c + 1)))
+          .setThreads(threads)
           .partition(blocks, graph, cur, 0.0);
     }
     return cur;
