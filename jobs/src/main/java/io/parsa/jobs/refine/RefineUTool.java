@@ -371,23 +371,23 @@ public class RefineUTool extends ParsaTool {
     }
     long t0 = System.nanoTime();
 
-    Long2IntOpenHashMap partOf = readAssignment(fs, uDir, k);
     List<Path> blockFiles = BlockFiles.list(fs, blocksDir);
-    List<Block> blocks = new ArrayList<>();
+    Loaded loaded = load(fs, uDir, k, blockFiles);
+    Long2IntOpenHashMap partOf = loaded.partOf();
+    List<Block> blocks = loaded.blocks();
     int[][] parts = new int[blockFiles.size()][];
     long rows = 0;
     for (int b = 0; b < blockFiles.size(); b++) {
-      BlockData d = BlockFiles.read(fs, blockFiles.get(b));
-      if (d.weights != null && b == 0) {
+      Block d = blocks.get(b);
+      if (d.weighted() && b == 0) {
         LOG.info("refine-u: the blocks carry row weights; every part's weight stays within a window as wide as the"
             + " heaviest row (or the start's own spread, if wider), and row counts may change");
       }
-      blocks.add(new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights));
       parts[b] = new int[d.numRows()];
       for (int r = 0; r < d.numRows(); r++) {
-        int p = partOf.remove(d.rowIds[r]);
+        int p = partOf.remove(d.rowId(r));
         if (p < 0) {
-          throw new UsageException("row " + d.rowIds[r] + " of block " + blockFiles.get(b)
+          throw new UsageException("row " + d.rowId(r) + " of block " + blockFiles.get(b)
               + " has no part in the u-assignment " + uDir + " (or appears in two blocks)");
         }
         parts[b][r] = p;
@@ -927,6 +927,61 @@ public class RefineUTool extends ParsaTool {
       }
     }
     return p;
+  }
+
+  /** The u-assignment (row id → part) and the blocks, in file order. */
+  private record Loaded(Long2IntOpenHashMap partOf, List<Block> blocks) {
+  }
+
+  /**
+   * Reads the u-assignment and decodes the blocks into engine blocks (renumbering each block's keys), side by side on
+   * up to as many threads as cores: the driver's heap holds them all anyway, and this was a tenth of refine-u at 10^7
+   * non-zeros on one thread.
+   */
+  private static Loaded load(FileSystem fs, Path uDir, int k, List<Path> files) throws IOException,
+      InterruptedException {
+    ExecutorService readers = Executors.newFixedThreadPool(
+        Math.max(1, Math.min(files.size() + 1, Runtime.getRuntime().availableProcessors())), r -> {
+          Thread t = new Thread(r, "refine-u-read");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      Future<Long2IntOpenHashMap> assignment = readers.submit(() -> readAssignment(fs, uDir, k));
+      List<Future<Block>> reading = new ArrayList<>();
+      for (Path f : files) {
+        reading.add(readers.submit(() -> {
+          BlockData d = BlockFiles.read(fs, f);
+          return new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
+        }));
+      }
+      Long2IntOpenHashMap partOf = loaded(assignment);
+      List<Block> blocks = new ArrayList<>();
+      for (Future<Block> f : reading) {
+        blocks.add(loaded(f));
+      }
+      return new Loaded(partOf, blocks);
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  /** The value of a finished read; its IOException or usage error as thrown. */
+  private static <T> T loaded(Future<T> f) throws IOException, InterruptedException {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** Row id → part of every UAssignment record under {@code dir}; a usage error on a duplicate or a bad part. */

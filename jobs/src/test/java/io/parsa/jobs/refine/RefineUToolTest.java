@@ -422,14 +422,37 @@ class RefineUToolTest {
         .startsWith("skipped: long rows (48.5 keys per row on average) and no locality in the input order"));
   }
 
+  /**
+   * A u-assignment that does not match the blocks is a usage error naming the row and the files, whichever of the
+   * reading threads finds it: a row without a part, a part outside [0, k), a row no block holds; nothing is written.
+   */
   @Test
   void rowMissingFromTheAssignmentIsAUsageError() throws Exception {
     FileSystem fs = FileSystem.get(conf);
     Path dir = TestData.tempDir("refine-missing");
     TestData.writeBlocks(fs, new Path(dir, "blocks"), List.of(TestData.libsvmRow(0, 1), TestData.libsvmRow(1, 2)), 1);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), Map.of(0L, 0));
-    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
-        "--u-assignment", dir + "/u", "--output", dir + "/u2", "--k", "2"}));
-    assertTrue(!fs.exists(new Path(dir, "u2")));
+    String[][] cases = {
+        {"u-missing", "row 1 of block ", "has no part in the u-assignment"},
+        {"u-range", "record ", "has part 5, expected a part in [0, 2)"},
+        {"u-extra", "assigns 1 row(s) that no block of", "e.g. row 7"}};
+    List<Map<Long, Integer>> assignments = List.of(Map.of(0L, 0), Map.of(0L, 0, 1L, 5), Map.of(0L, 0, 1L, 1, 7L, 1));
+    for (int c = 0; c < cases.length; c++) {
+      Path u = new Path(dir, cases[c][0]);
+      TestData.writeUAssignment(fs, u, assignments.get(c));
+      java.io.PrintStream saved = System.err;
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      int rc;
+      try {
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks", "--u-assignment",
+            u.toString(), "--output", dir + "/out-" + c, "--k", "2"});
+      } finally {
+        System.setErr(saved);
+      }
+      String text = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(2, rc, text);
+      assertTrue(text.contains(cases[c][1]) && text.contains(cases[c][2]), text);
+      assertTrue(!fs.exists(new Path(dir, "out-" + c)));
+    }
   }
 }
