@@ -86,6 +86,48 @@ class URefinementTest {
     return s;
   }
 
+  /**
+   * The buckets read best first through heaps give what a full sort gives, position by position, whether a bucket is
+   * read to its bottom, partly or not at all, and with reads of several buckets interleaved; empty and one-element
+   * buckets included.
+   */
+  @Test
+  void bucketsReadFromTheTopAreInSortedOrder() {
+    SplittableRandom rnd = new SplittableRandom(13);
+    for (int trial = 0; trial < 200; trial++) {
+      int buckets = 1 + rnd.nextInt(6);
+      int[] start = new int[buckets + 1];
+      for (int x = 0; x < buckets; x++) {
+        start[x + 1] = start[x] + (rnd.nextInt(4) == 0 ? rnd.nextInt(2) : rnd.nextInt(300));
+      }
+      long[] a = new long[start[buckets]];
+      for (int i = 0; i < a.length; i++) {
+        a[i] = (long) (rnd.nextInt(50) - 25) << 32 | i; // distinct, many equal high words, negative ones
+      }
+      long[] expect = a.clone();
+      for (int x = 0; x < buckets; x++) {
+        java.util.Arrays.sort(expect, start[x], start[x + 1]);
+      }
+      URefinement.TopDown td = new URefinement.TopDown(a, start);
+      int[] next = new int[buckets];
+      int[] stop = new int[buckets];
+      for (int x = 0; x < buckets; x++) {
+        td.heapify(x);
+        next[x] = start[x + 1] - 1;
+        stop[x] = start[x + 1] - 1 - rnd.nextInt(start[x + 1] - start[x] + 2);
+      }
+      for (boolean more = true; more; ) {
+        more = false;
+        for (int x = 0; x < buckets; x++) {
+          for (int r = rnd.nextInt(4); r > 0 && next[x] >= Math.max(start[x], stop[x] + 1); r--, next[x]--) {
+            assertEquals(expect[next[x]], td.get(x, next[x]), "trial " + trial + ", bucket " + x);
+          }
+          more |= next[x] >= Math.max(start[x], stop[x] + 1);
+        }
+      }
+    }
+  }
+
   @Test
   void roundsNeverRaiseTheObjectiveNorChangeBalanceNorLoseRows() {
     SplittableRandom rnd = new SplittableRandom(11);
