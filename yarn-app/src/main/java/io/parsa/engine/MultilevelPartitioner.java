@@ -318,42 +318,122 @@ public final class MultilevelPartitioner {
   }
 
   /**
-   * Clusters rows of one level for {@link #coarsen}: visits rows in a given order and joins each unclustered row to the
-   * cluster its keys rate highest (the heavy-edge rating over keys of at most {@code maxNetSize} rows, weight
-   * 1/(pins − 1) per shared key) while the cluster stays under the weight limit. In a V-cycle it rates only rows of the
-   * same given part, so the given parts cluster independently: one clusterer per thread, each with its own scratch,
-   * visits whole parts and writes {@code cluster}, {@code root} and {@code cw} only at rows of the parts it visits.
+   * Clusters rows of one level for {@link #coarsen}: visits the rows of a group in a given order and joins each
+   * unclustered row to the cluster its keys rate highest (the heavy-edge rating over keys of at most {@code maxNetSize}
+   * rows of the level, weight 1/(pins − 1) per shared key) while the cluster stays under the weight limit. A group is
+   * a whole level (a fresh partition) or one given part (a V-cycle, whose clusters never span two parts); a part's rows
+   * and the pins of its keys are copied into a CSR of their own, numbered from 0, so the rating reads only arrays of
+   * the part's size (the level-wide arrays and the searches for a part's pins within each key had been most of a
+   * V-cycle's coarsening). One clusterer per thread; it writes the level's {@code cluster} only at its group's rows.
    */
   private final class Clusterer {
     private final Level h;
     private final int maxWeight;
     private final int[] restrict;
-    private final int[] grouped;
-    private final int[] cluster;
-    private final int[] root;
-    private final int[] cw;
-    private final double[] rating;
-    private final int[] touched;
+    /** The level's cluster of every row (a row of the cluster), written at the group's rows. */
+    private final int[] clusterOut;
+    /** Local number of every row of the level in its part's group (a V-cycle; shared, each thread its parts' rows). */
+    private final int[] localId;
+    /** Local key number of every key of the level, −1 where the current group has none (a V-cycle). */
+    private int[] netLocal;
+    // the group: rows 0..n−1 (global row rows[i]; null: the level itself), their keys (local numbers, global ones in
+    // netGlobal; null: the level's own), and every local key's rows
+    private int n;
+    private int[] rows;
+    private int[] rStart;
+    private int[] rNets;
+    private int[] netGlobal;
+    private int[] nStart;
+    private int[] nPins;
+    // per row of the group: its cluster (−1: none yet), the row standing for its cluster, the cluster's weight
+    private int[] cluster;
+    private int[] root;
+    private int[] cw;
+    private double[] rating;
+    private int[] touched;
 
-    Clusterer(Level h, int maxWeight, int[] restrict, int[] grouped, int[] cluster, int[] root, int[] cw) {
+    Clusterer(Level h, int maxWeight, int[] restrict, int[] clusterOut, int[] localId) {
       this.h = h;
       this.maxWeight = maxWeight;
       this.restrict = restrict;
-      this.grouped = grouped;
-      this.cluster = cluster;
-      this.root = root;
-      this.cw = cw;
-      this.rating = new double[h.n];
-      this.touched = new int[h.n];
+      this.clusterOut = clusterOut;
+      this.localId = localId;
+    }
+
+    /** The whole level as the group, rows visited in {@code order}. */
+    void level(int[] order, SplittableRandom rnd) {
+      n = h.n;
+      rows = null;
+      rStart = h.vStart;
+      rNets = h.vNets;
+      netGlobal = null;
+      nStart = h.nStart;
+      nPins = h.nPins;
+      visit(order, rnd);
+    }
+
+    /** The rows {@code partRows} (ascending) of one given part as the group, visited in a random order from rnd. */
+    void part(int[] partRows, SplittableRandom rnd) {
+      n = partRows.length;
+      rows = partRows;
+      if (netLocal == null) {
+        netLocal = new int[h.numNets];
+        Arrays.fill(netLocal, -1);
+      }
+      int nnz = 0;
+      for (int i = 0; i < n; i++) {
+        localId[rows[i]] = i;
+        nnz += h.vStart[rows[i] + 1] - h.vStart[rows[i]];
+      }
+      rStart = new int[n + 1];
+      rNets = new int[nnz];
+      int[] count = new int[Math.min(nnz, h.numNets) + 1];
+      netGlobal = new int[count.length];
+      int nl = 0;
+      int w = 0;
+      for (int i = 0; i < n; i++) {
+        for (int t = h.vStart[rows[i]]; t < h.vStart[rows[i] + 1]; t++) {
+          int e = h.vNets[t];
+          int le = netLocal[e];
+          if (le < 0) {
+            le = nl++;
+            netLocal[e] = le;
+            netGlobal[le] = e;
+          }
+          rNets[w++] = le;
+          count[le + 1]++;
+        }
+        rStart[i + 1] = w;
+      }
+      for (int le = 0; le < nl; le++) {
+        count[le + 1] += count[le];
+        netLocal[netGlobal[le]] = -1;
+      }
+      nStart = Arrays.copyOf(count, nl + 1);
+      nPins = new int[nnz];
+      for (int i = 0; i < n; i++) { // rows ascending, as in the level's pins: ratings add up in the same order
+        for (int t = rStart[i]; t < rStart[i + 1]; t++) {
+          nPins[count[rNets[t]]++] = i;
+        }
+      }
+      int[] order = new int[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      shuffle(order, rnd);
+      visit(order, rnd);
+    }
+
+    private int global(int i) {
+      return rows == null ? i : rows[i];
     }
 
     /**
-     * Adds {@code s} to the rating of the cluster of row {@code v} as a partner of row {@code u} (none if v is u or,
-     * in a V-cycle, in another given part, whose clusters another thread may be changing), recording the cluster in
-     * {@code touched} when first rated; returns the new count of touched clusters.
+     * Adds {@code s} to the rating of the cluster of group row {@code v} as a partner of group row {@code u},
+     * recording the cluster in {@code touched} when first rated; returns the new count of touched clusters.
      */
     private int rate(int u, int v, double s, int nt) {
-      if (v == u || restrict != null && restrict[v] != restrict[u]) {
+      if (v == u) {
         return nt;
       }
       int c = root[v];
@@ -364,38 +444,43 @@ public final class MultilevelPartitioner {
       return nt;
     }
 
-    /** Clusters the rows of {@code order}, in that order, drawing the fallback windows from {@code rnd}. */
-    void visit(int[] order, SplittableRandom rnd) {
+    private void visit(int[] order, SplittableRandom rnd) {
+      if (cluster == null || cluster.length < n) {
+        int size = rows == null ? n : Math.max(n, (int) Math.min(h.n, 2L * n));
+        cluster = new int[size];
+        root = new int[size];
+        cw = new int[size];
+        rating = new double[size];
+        touched = new int[size];
+      }
+      Arrays.fill(cluster, 0, n, -1);
+      for (int i = 0; i < n; i++) {
+        root[i] = i;
+      }
       int maxNet = settings.maxNetSize();
       for (int u : order) {
         if (cluster[u] != -1) {
           continue;
         }
         int nt = 0;
-        for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
-          int e = h.vNets[t];
-          int lo = h.nStart[e];
-          int hi = h.nStart[e + 1];
-          if (hi - lo < 2 || hi - lo > maxNet) {
+        for (int t = rStart[u]; t < rStart[u + 1]; t++) {
+          int le = rNets[t];
+          int size = h.netSize(netGlobal == null ? le : netGlobal[le]); // the key's rows in the whole level
+          if (size < 2 || size > maxNet) {
             continue;
           }
-          double s = 1.0 / (hi - lo - 1);
-          if (restrict != null && hi - lo > SCAN_NET_SIZE) { // only the pins of u's own part can be rated
-            int g = restrict[u];
-            int from = firstOfPart(grouped, restrict, lo, hi, g);
-            hi = firstOfPart(grouped, restrict, from, hi, g + 1);
-            lo = from;
-          }
-          for (int q = lo; q < hi; q++) { // the hottest loop of a V-cycle: a step per pin of every small key of u
-            nt = rate(u, grouped[q], s, nt);
+          double s = 1.0 / (size - 1);
+          for (int q = nStart[le]; q < nStart[le + 1]; q++) { // the hottest loop of a V-cycle: a step per pin
+            nt = rate(u, nPins[q], s, nt);
           }
         }
         if (nt == 0) {
           // every key of u is used by more rows than are rated (a page linked only from hubs): rate a bounded window
-          // of each such key's rows, so these rows still cluster with rows sharing their keys instead of staying
-          // single and stalling the coarsening
-          for (int t = h.vStart[u]; t < h.vStart[u + 1]; t++) {
-            int e = h.vNets[t];
+          // of each such key's rows (those of u's group), so these rows still cluster with rows sharing their keys
+          // instead of staying single and stalling the coarsening
+          int gu = global(u);
+          for (int t = rStart[u]; t < rStart[u + 1]; t++) {
+            int e = netGlobal == null ? rNets[t] : netGlobal[rNets[t]];
             int sz = h.netSize(e);
             if (sz <= maxNet) {
               continue;
@@ -403,16 +488,22 @@ public final class MultilevelPartitioner {
             double s = 1.0 / (sz - 1);
             int from = rnd.nextInt(sz);
             for (int i = 0; i < LARGE_NET_SCAN; i++) {
-              nt = rate(u, h.nPins[h.nStart[e] + (from + i) % sz], s, nt);
+              int v = h.nPins[h.nStart[e] + (from + i) % sz];
+              if (rows == null) {
+                nt = rate(u, v, s, nt);
+              } else if (v != gu && restrict[v] == restrict[gu]) {
+                nt = rate(u, localId[v], s, nt);
+              }
             }
           }
         }
         int best = -1;
         double bestScore = 0;
+        int wu = h.weight[global(u)];
         for (int i = 0; i < nt; i++) {
           int c = touched[i];
-          int wc = cluster[c] == -1 ? h.weight[c] : cw[c];
-          if (h.weight[u] + wc <= maxWeight) {
+          int wc = cluster[c] == -1 ? h.weight[global(c)] : cw[c];
+          if (wu + wc <= maxWeight) {
             double score = rating[c];
             if (score > bestScore) {
               bestScore = score;
@@ -423,16 +514,19 @@ public final class MultilevelPartitioner {
         }
         if (best == -1) {
           cluster[u] = u;
-          cw[u] = h.weight[u];
+          cw[u] = wu;
         } else {
           if (cluster[best] == -1) {
             cluster[best] = best;
-            cw[best] = h.weight[best];
+            cw[best] = h.weight[global(best)];
           }
           cluster[u] = best;
           root[u] = best;
-          cw[best] += h.weight[u];
+          cw[best] += wu;
         }
+      }
+      for (int i = 0; i < n; i++) {
+        clusterOut[global(i)] = global(cluster[i]);
       }
     }
   }
@@ -445,32 +539,21 @@ public final class MultilevelPartitioner {
   private Level coarsen(Level h, int maxWeight, int[] restrict, SplittableRandom rnd) {
     int n = h.n;
     int[] cluster = new int[n];
-    Arrays.fill(cluster, -1);
-    int[] root = new int[n]; // the cluster of every row, or the row itself while it has none
-    for (int v = 0; v < n; v++) {
-      root[v] = v;
-    }
-    int[] cw = new int[n];
     if (restrict == null) {
-      new Clusterer(h, maxWeight, null, h.nPins, cluster, root, cw).visit(permutation(n, rnd), rnd);
+      new Clusterer(h, maxWeight, null, cluster, null).level(permutation(n, rnd), rnd);
     } else {
-      // every net's pins grouped by given part (rows ascending within a part, as in nPins, so ratings add up in the
-      // same order): a row finds its own part's pins by binary search instead of scanning all of them
       int[] partStart = new int[k + 1];
       int[] byPart = rowsByPart(h.n, restrict, partStart);
-      int[] grouped = pinsByPart(h, byPart);
+      int[] localId = new int[n];
       long[] seeds = new long[k];
       for (int p = 0; p < k; p++) {
         seeds[p] = rnd.nextLong();
       }
       AtomicInteger next = new AtomicInteger();
       Parallel.run(Math.max(1, Math.min(threads, k)), "coarsen", c -> {
-        Clusterer cl = new Clusterer(h, maxWeight, restrict, grouped, cluster, root, cw);
+        Clusterer cl = new Clusterer(h, maxWeight, restrict, cluster, localId);
         for (int p = next.getAndIncrement(); p < k; p = next.getAndIncrement()) {
-          SplittableRandom r = new SplittableRandom(seeds[p]);
-          int[] order = Arrays.copyOfRange(byPart, partStart[p], partStart[p + 1]);
-          shuffle(order, r);
-          cl.visit(order, r);
+          cl.part(Arrays.copyOfRange(byPart, partStart[p], partStart[p + 1]), new SplittableRandom(seeds[p]));
         }
       });
     }
@@ -550,9 +633,6 @@ public final class MultilevelPartitioner {
     return coarse;
   }
 
-  /** Up to this many pins a key's pins are all scanned in a V-cycle's coarsening; above, u's part is searched. */
-  private static final int SCAN_NET_SIZE = 16;
-
   /** The rows 0..n−1 grouped by {@code part}, ascending within a part; {@code start} receives the groups' bounds. */
   private int[] rowsByPart(int n, int[] part, int[] start) {
     for (int v = 0; v < n; v++) {
@@ -567,31 +647,6 @@ public final class MultilevelPartitioner {
       byPart[fill[part[v]]++] = v;
     }
     return byPart;
-  }
-
-  /** The pins of every net of {@code h}, grouped by part: the nets of the rows {@code byPart} in that order. */
-  private static int[] pinsByPart(Level h, int[] byPart) {
-    int[] pins = new int[h.nPins.length];
-    int[] fill = Arrays.copyOf(h.nStart, h.numNets);
-    for (int v : byPart) {
-      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-        pins[fill[h.vNets[t]]++] = v;
-      }
-    }
-    return pins;
-  }
-
-  /** The first position in [lo, hi) of {@code pins}, grouped by ascending part, whose pin's part is at least g. */
-  private static int firstOfPart(int[] pins, int[] part, int lo, int hi, int g) {
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (part[pins[mid]] < g) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
   }
 
   /**
