@@ -654,6 +654,8 @@ public final class URefinement {
   static final class TopDown {
     private final long[] a;
     private final int[] start;
+    /** Buckets of up to this many candidates are sorted at once. */
+    private static final int SORT_OUTRIGHT = 256;
     /** Bucket x is a heap over [start[x], heapEnd[x]); above it, its largest values in ascending order. */
     private final int[] heapEnd;
 
@@ -663,8 +665,14 @@ public final class URefinement {
       this.heapEnd = Arrays.copyOfRange(start, 1, start.length);
     }
 
+    /** Prepares bucket x: sorted outright if small (read through, as at large k, a sort is quicker), else a heap. */
     void heapify(int x) {
       int n = heapEnd[x] - start[x];
+      if (n <= SORT_OUTRIGHT) {
+        Arrays.sort(a, start[x], heapEnd[x]);
+        heapEnd[x] = start[x];
+        return;
+      }
       for (int i = n / 2 - 1; i >= 0; i--) {
         siftDown(start[x], i, n);
       }

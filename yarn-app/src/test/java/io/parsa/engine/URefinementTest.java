@@ -89,7 +89,7 @@ class URefinementTest {
   /**
    * The buckets read best first through heaps give what a full sort gives, position by position, whether a bucket is
    * read to its bottom, partly or not at all, and with reads of several buckets interleaved; empty and one-element
-   * buckets included.
+   * buckets included, and buckets small enough to be sorted outright beside heaps.
    */
   @Test
   void bucketsReadFromTheTopAreInSortedOrder() {
@@ -98,7 +98,7 @@ class URefinementTest {
       int buckets = 1 + rnd.nextInt(6);
       int[] start = new int[buckets + 1];
       for (int x = 0; x < buckets; x++) {
-        start[x + 1] = start[x] + (rnd.nextInt(4) == 0 ? rnd.nextInt(2) : rnd.nextInt(300));
+        start[x + 1] = start[x] + (rnd.nextInt(4) == 0 ? rnd.nextInt(2) : rnd.nextInt(1200));
       }
       long[] a = new long[start[buckets]];
       for (int i = 0; i < a.length; i++) {
