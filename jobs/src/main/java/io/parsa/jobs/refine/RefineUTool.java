@@ -454,7 +454,7 @@ public class RefineUTool extends ParsaTool {
             true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
-        candidates.add(result(f));
+        candidates.add(joined(f));
       }
     } finally {
       pool.shutdownNow();
@@ -473,7 +473,7 @@ public class RefineUTool extends ParsaTool {
               roundThreads(mlThreads))));
         }
         for (Future<Candidate> f : running) {
-          candidates.add(result(f));
+          candidates.add(joined(f));
         }
       } finally {
         mlPool.shutdownNow();
@@ -687,7 +687,7 @@ public class RefineUTool extends ParsaTool {
             roundThreads(polishThreads))));
       }
       for (int i = 0; i < finalists.size(); i++) {
-        candidates.set(candidates.indexOf(finalists.get(i)), result(running.get(i)));
+        candidates.set(candidates.indexOf(finalists.get(i)), joined(running.get(i)));
       }
     } finally {
       pool.shutdownNow();
@@ -847,19 +847,6 @@ public class RefineUTool extends ParsaTool {
     return refine(name, k, blocks, graph, from, schedule, rounds, guard, false, roundThreads);
   }
 
-  private static Candidate result(Future<Candidate> f) throws InterruptedException {
-    try {
-      return f.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
 
   /**
    * Whether the multilevel start runs ("run: why") or not ("skipped: why"), from the given and the input-order start's
@@ -955,10 +942,10 @@ public class RefineUTool extends ParsaTool {
           return new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
         }));
       }
-      Long2IntOpenHashMap partOf = loaded(assignment);
+      Long2IntOpenHashMap partOf = joined(assignment);
       List<Block> blocks = new ArrayList<>();
       for (Future<Block> f : reading) {
-        blocks.add(loaded(f));
+        blocks.add(joined(f));
       }
       return new Loaded(partOf, blocks);
     } finally {
@@ -966,8 +953,8 @@ public class RefineUTool extends ParsaTool {
     }
   }
 
-  /** The value of a finished read; its IOException or usage error as thrown. */
-  private static <T> T loaded(Future<T> f) throws IOException, InterruptedException {
+  /** The value of a task run on a pool (a start, a read); its IOException, usage error or other failure as thrown. */
+  private static <T> T joined(Future<T> f) throws IOException, InterruptedException {
     try {
       return f.get();
     } catch (ExecutionException e) {
