@@ -652,10 +652,10 @@ public final class URefinement {
    * O(m log m), which had been a fifth of refine-u at 10^7 non-zeros; the moves are the same.
    */
   static final class TopDown {
-    private final long[] a;
-    private final int[] start;
     /** Buckets of up to this many candidates are sorted at once. */
     private static final int SORT_OUTRIGHT = 256;
+    private final long[] a;
+    private final int[] start;
     /** Bucket x is a heap over [start[x], heapEnd[x]); above it, its largest values in ascending order. */
     private final int[] heapEnd;
 
