@@ -387,8 +387,7 @@ public final class MultilevelPartitioner {
       }
       rStart = new int[n + 1];
       rNets = new int[nnz];
-      int[] count = new int[Math.min(nnz, h.numNets) + 1];
-      netGlobal = new int[count.length];
+      netGlobal = new int[Math.min(nnz, h.numNets)];
       int nl = 0;
       int w = 0;
       for (int i = 0; i < n; i++) {
@@ -401,27 +400,17 @@ public final class MultilevelPartitioner {
             netGlobal[le] = e;
           }
           rNets[w++] = le;
-          count[le + 1]++;
         }
         rStart[i + 1] = w;
       }
       for (int le = 0; le < nl; le++) {
-        count[le + 1] += count[le];
         netLocal[netGlobal[le]] = -1;
       }
-      nStart = Arrays.copyOf(count, nl + 1);
-      nPins = new int[nnz];
-      for (int i = 0; i < n; i++) { // rows ascending, as in the level's pins: ratings add up in the same order
-        for (int t = rStart[i]; t < rStart[i + 1]; t++) {
-          nPins[count[rNets[t]]++] = i;
-        }
-      }
-      int[] order = new int[n];
-      for (int i = 0; i < n; i++) {
-        order[i] = i;
-      }
-      shuffle(order, rnd);
-      visit(order, rnd);
+      // every local key's rows, ascending as in the level's pins: ratings add up in the same order
+      RowKeyGraph.Transposed pins = RowKeyGraph.transpose(rStart, rNets, nl);
+      nStart = pins.start();
+      nPins = pins.rows();
+      visit(permutation(n, rnd), rnd);
     }
 
     private int global(int i) {
@@ -543,7 +532,7 @@ public final class MultilevelPartitioner {
       new Clusterer(h, maxWeight, null, cluster, null).level(permutation(n, rnd), rnd);
     } else {
       int[] partStart = new int[k + 1];
-      int[] byPart = rowsByPart(h.n, restrict, partStart);
+      int[] byPart = groupBy(h.n, restrict, partStart);
       int[] localId = new int[n];
       long[] seeds = new long[k];
       for (int p = 0; p < k; p++) {
@@ -568,21 +557,13 @@ public final class MultilevelPartitioner {
     }
     int[] fineToCoarse = new int[n];
     int[] cWeight = new int[nc];
-    int[] memStart = new int[nc + 1];
     for (int v = 0; v < n; v++) {
       int c = id[cluster[v]];
       fineToCoarse[v] = c;
       cWeight[c] += h.weight[v];
-      memStart[c + 1]++;
     }
-    for (int c = 0; c < nc; c++) {
-      memStart[c + 1] += memStart[c];
-    }
-    int[] members = new int[n];
-    int[] fill = Arrays.copyOf(memStart, nc);
-    for (int v = 0; v < n; v++) {
-      members[fill[fineToCoarse[v]]++] = v;
-    }
+    int[] memStart = new int[nc + 1];
+    int[] members = groupBy(n, fineToCoarse, memStart);
     // nets that stay cut at the coarse level (two or more coarse pins), renumbered
     int[] netId = new int[h.numNets];
     int[] lastSeen = new int[h.numNets];
@@ -633,20 +614,23 @@ public final class MultilevelPartitioner {
     return coarse;
   }
 
-  /** The rows 0..n−1 grouped by {@code part}, ascending within a part; {@code start} receives the groups' bounds. */
-  private int[] rowsByPart(int n, int[] part, int[] start) {
+  /**
+   * The rows 0..n−1 grouped by {@code group[v]} in [0, start.length − 1), ascending within a group; {@code start}
+   * (zeros on entry) receives the groups' bounds. Rows by given part, and a coarse level's members.
+   */
+  private static int[] groupBy(int n, int[] group, int[] start) {
     for (int v = 0; v < n; v++) {
-      start[part[v] + 1]++;
+      start[group[v] + 1]++;
     }
-    for (int p = 0; p < k; p++) {
-      start[p + 1] += start[p];
+    for (int g = 0; g + 1 < start.length; g++) {
+      start[g + 1] += start[g];
     }
-    int[] byPart = new int[n];
-    int[] fill = Arrays.copyOf(start, k);
+    int[] rows = new int[n];
+    int[] fill = Arrays.copyOf(start, start.length - 1);
     for (int v = 0; v < n; v++) {
-      byPart[fill[part[v]]++] = v;
+      rows[fill[group[v]]++] = v;
     }
-    return byPart;
+    return rows;
   }
 
   /**
@@ -1301,17 +1285,13 @@ public final class MultilevelPartitioner {
     for (int i = 0; i < n; i++) {
       a[i] = i;
     }
-    shuffle(a, rnd);
-    return a;
-  }
-
-  private static void shuffle(int[] a, SplittableRandom rnd) {
-    for (int i = a.length - 1; i > 0; i--) {
+    for (int i = n - 1; i > 0; i--) {
       int j = rnd.nextInt(i + 1);
       int x = a[i];
       a[i] = a[j];
       a[j] = x;
     }
+    return a;
   }
 
   private void log(String s) {

@@ -445,13 +445,13 @@ public class RefineUTool extends ParsaTool {
     int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
     int roundThreads = roundThreads(threads);
     LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", toRun.size(), threads, roundThreads);
-    ExecutorService pool = pool(threads);
+    ExecutorService pool = pool(threads, "refine-u-start");
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (String start : toRun) {
         running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
-            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds, guard,
-            true, roundThreads)));
+            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds,
+            guard, true, roundThreads)));
       }
       for (Future<Candidate> f : running) {
         candidates.add(joined(f));
@@ -464,7 +464,7 @@ public class RefineUTool extends ParsaTool {
     if (multilevelReason.startsWith("run")) {
       // one multilevel start per seed, refined like the others, on parallel threads where they fit the heap
       int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
-      ExecutorService mlPool = pool(mlThreads);
+      ExecutorService mlPool = pool(mlThreads, "refine-u-start");
       try {
         List<Future<Candidate>> running = new ArrayList<>();
         for (int i = 0; i < multilevelSeeds; i++) {
@@ -679,7 +679,7 @@ public class RefineUTool extends ParsaTool {
           String.join(", ", rest.stream().map(c -> c.start).toList()));
     }
     int polishThreads = Math.min(threads, finalists.size());
-    ExecutorService pool = pool(polishThreads);
+    ExecutorService pool = pool(polishThreads, "refine-u-start");
     try {
       List<Future<Candidate>> running = new ArrayList<>();
       for (Candidate c : finalists) {
@@ -823,10 +823,10 @@ public class RefineUTool extends ParsaTool {
     return (int) Math.max(1, Math.min(threads, fit));
   }
 
-  /** Daemon threads for refining starts side by side. */
-  private static ExecutorService pool(int threads) {
+  /** Daemon threads named {@code name}, for refining starts or reading blocks side by side. */
+  private static ExecutorService pool(int threads, String name) {
     return Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "refine-u-start");
+      Thread t = new Thread(r, name);
       t.setDaemon(true);
       return t;
     });
@@ -846,7 +846,6 @@ public class RefineUTool extends ParsaTool {
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
     return refine(name, k, blocks, graph, from, schedule, rounds, guard, false, roundThreads);
   }
-
 
   /**
    * Whether the multilevel start runs ("run: why") or not ("skipped: why"), from the given and the input-order start's
@@ -927,12 +926,8 @@ public class RefineUTool extends ParsaTool {
    */
   private static Loaded load(FileSystem fs, Path uDir, int k, List<Path> files) throws IOException,
       InterruptedException {
-    ExecutorService readers = Executors.newFixedThreadPool(
-        Math.max(1, Math.min(files.size() + 1, Runtime.getRuntime().availableProcessors())), r -> {
-          Thread t = new Thread(r, "refine-u-read");
-          t.setDaemon(true);
-          return t;
-        });
+    ExecutorService readers = pool(Math.max(1, Math.min(files.size() + 1, Runtime.getRuntime().availableProcessors())),
+        "refine-u-read");
     try {
       Future<Long2IntOpenHashMap> assignment = readers.submit(() -> readAssignment(fs, uDir, k));
       List<Future<Block>> reading = new ArrayList<>();
