@@ -3,7 +3,6 @@ package io.parsa.jobs.keyusage;
 import io.parsa.common.JsonFiles;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.AlignedRowKeysMapper;
-import io.parsa.jobs.mr.DedupCombiner;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.Jobs;
@@ -34,9 +33,9 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * figures need: nothing of it depends on rows.
  *
  * <p>When the u-assignment is aligned with the blocks (one assignment file per block, as partition-u, refine-u and
- * assign-baseline write it) it is ONE job: each map task reads one block and its assignment file, emits (key,
- * PAIR(placed, random)) per distinct key of each row, a combiner drops repeated pairs, and {@code reducers}
- * reducers (keys hashed by SplitMix64) group them per key. Otherwise a reduce-side join ({@code joinReducers}) runs
+ * assign-baseline write it) it is ONE job: each map task reads one block and its assignment file, emits per key of
+ * the block the part sets of the rows using it (combined in the mapper, {@link AlignedRowKeysMapper}), a combiner
+ * merges what several flushes repeat, and {@code reducers} reducers (keys hashed by SplitMix64) merge them per key. Otherwise a reduce-side join ({@code joinReducers}) runs
  * first. Either way the join counters prove every row met exactly one assignment, and {@code _usage.json}
  * ({@link Summary}) records rows and working sets per part of both placements.
  */
@@ -150,7 +149,7 @@ public final class KeyUsageJob {
     }
     usage.setMapOutputKeyClass(LongWritable.class);
     usage.setMapOutputValueClass(JoinValue.class);
-    usage.setCombinerClass(DedupCombiner.class);
+    usage.setCombinerClass(UsageCombiner.class);
     usage.setReducerClass(KeyUsageReducer.class);
     usage.setPartitionerClass(SharePartitioner.class);
     usage.setNumReduceTasks(reducers);
@@ -174,10 +173,13 @@ public final class KeyUsageJob {
     rowsRandom = PartStats.sum(rowStats, RowKeysReducer.ROWS_RANDOM, k);
     Jobs.checkEqual(step + " key usage: rows over placed parts", rows, Arrays.stream(rowsPlaced).sum());
     Jobs.checkEqual(step + " key usage: rows over random parts", rows, Arrays.stream(rowsRandom).sum());
-    String inputRecords = aligned ? "map output" : "map input";
-    long in = usage.getCounters().findCounter(aligned ? TaskCounter.MAP_OUTPUT_RECORDS : TaskCounter.MAP_INPUT_RECORDS)
-        .getValue();
-    Jobs.checkEqual(step + " key usage: " + inputRecords + " records vs (row, key) pairs", pairs, in);
+    if (aligned) {
+      Jobs.checkEqual(step + " key usage: (row, key) pairs combined in the map tasks vs (row, key) pairs", pairs,
+          Jobs.count(usage, AlignedRowKeysMapper.Counters.FLUSHED_PAIRS));
+    } else {
+      Jobs.checkEqual(step + " key usage: map input records vs (row, key) pairs", pairs,
+          usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    }
     long keys = Jobs.count(usage, Counters.KEYS);
     Jobs.checkEqual(step + " key usage: keys written", keys,
         usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());

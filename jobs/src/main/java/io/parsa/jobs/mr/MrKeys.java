@@ -16,6 +16,14 @@ public final class MrKeys {
   public static final String CARRY_RAW = "parsa.mr.join.carry.raw";
   public static final boolean CARRY_RAW_DEFAULT = false;
 
+  /**
+   * (key, value) pairs a map task gathers for in-mapper combining before it sorts and emits them (int; 16 bytes a
+   * pair, so the default holds 32 MiB; key-usage's map-side join). A block with more row-key pairs flushes
+   * several times and the combiner merges what the flushes repeat.
+   */
+  public static final String MAP_BUFFER_PAIRS = "parsa.mr.map.buffer.pairs";
+  public static final int MAP_BUFFER_PAIRS_DEFAULT = 1 << 21;
+
   private MrKeys() {}
 
   /** k from the job configuration; fails if absent or not positive. */

@@ -13,6 +13,7 @@ import io.parsa.jobs.metrics.MetricsTool;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.Mix;
+import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.TestData;
 import io.parsa.jobs.partitionv.PartitionVTool;
 import java.util.ArrayList;
@@ -117,9 +118,14 @@ class KeyUsageToolTest {
     FileSystem fs = FileSystem.get(CONF);
     assertEquals(0, keyUsage("ua", "usage-map-side", 3));
     assertEquals(0, keyUsage("u", "usage-reduce-side", 2));
+    // a map-side buffer of 7 pairs: every block flushes dozens of times and the combiner and reducer merge them
+    assertEquals(0, run(new KeyUsageTool(), "-D", MrKeys.MAP_BUFFER_PAIRS + "=7", "--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/ua", "--output", dir + "/usage-small-buffer", "--k", "" + K, "--seed", "" + SEED,
+        "--reducers", "2"));
     Map<Long, String> expected = expected();
     assertEquals(expected, records(new Path(dir, "usage-map-side")));
     assertEquals(expected, records(new Path(dir, "usage-reduce-side")));
+    assertEquals(expected, records(new Path(dir, "usage-small-buffer")));
     KeyUsageJob.Summary a = KeyUsageJob.read(fs, new Path(dir, "usage-map-side"));
     KeyUsageJob.Summary b = KeyUsageJob.read(fs, new Path(dir, "usage-reduce-side"));
     assertTrue(a.mapSideJoin);
@@ -138,7 +144,8 @@ class KeyUsageToolTest {
         wsPlaced[Integer.parseInt(p)]++;
       }
     }
-    for (KeyUsageJob.Summary s : List.of(a, b)) {
+    KeyUsageJob.Summary c = KeyUsageJob.read(fs, new Path(dir, "usage-small-buffer"));
+    for (KeyUsageJob.Summary s : List.of(a, b, c)) {
       assertEquals(K, s.k);
       assertEquals(SEED, s.seed);
       assertEquals(rows.size(), s.rows);

@@ -3,6 +3,7 @@ package io.parsa.jobs.mr;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.avro.GraphRow;
 import io.parsa.avro.UAssignment;
@@ -11,8 +12,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -93,14 +96,33 @@ class JoinMapReduceTest {
   }
 
   @Test
-  void dedupCombinerDropsRepeatedPairsOnly() throws Exception {
-    ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> d = ReduceDriver.newReduceDriver(new DedupCombiner());
-    d.withInput(new LongWritable(7), List.of(JoinValue.pair(1, 2), JoinValue.pair(1, 2), JoinValue.pair(2, 1),
-            JoinValue.part(0), JoinValue.part(0)))
-        .withOutput(new LongWritable(7), JoinValue.pair(1, 2))
-        .withOutput(new LongWritable(7), JoinValue.pair(2, 1))
-        .withOutput(new LongWritable(7), JoinValue.part(0))
-        .withOutput(new LongWritable(7), JoinValue.part(0)).runTest();
+  void keyPairBufferSortsByKeyThenValueAndFindsRuns() {
+    KeyPairBuffer b = new KeyPairBuffer(2);
+    Random rnd = new Random(5);
+    List<long[]> want = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      long key = rnd.nextInt(40) - 20 + (i % 3 == 0 ? Long.MIN_VALUE / 2 : 0);
+      long value = rnd.nextInt(6) - 3;
+      b.add(key, value);
+      want.add(new long[] {key, value});
+    }
+    want.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    b.sort();
+    assertEquals(want.size(), b.size());
+    for (int i = 0; i < b.size(); i++) {
+      assertEquals(want.get(i)[0], b.key(i), "key " + i);
+      assertEquals(want.get(i)[1], b.value(i), "value " + i);
+    }
+    int runs = 0;
+    for (int i = 0; i < b.size(); i = b.runEnd(i)) {
+      int end = b.runEnd(i);
+      assertTrue(end > i);
+      assertTrue(end == b.size() || b.key(end) != b.key(i));
+      runs++;
+    }
+    assertEquals(want.stream().map(x -> x[0]).distinct().count(), runs);
+    b.clear();
+    assertEquals(0, b.size());
   }
 
   @Test

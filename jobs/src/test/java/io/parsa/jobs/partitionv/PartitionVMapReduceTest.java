@@ -2,10 +2,13 @@ package io.parsa.jobs.partitionv;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.avro.VAssignment;
 import io.parsa.jobs.keyusage.KeyUsageJob;
 import io.parsa.jobs.keyusage.KeyUsageReducer;
+import io.parsa.jobs.keyusage.UsageCombiner;
 import io.parsa.jobs.mr.JoinValue;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.MrUnitAvro;
@@ -47,6 +50,35 @@ class PartitionVMapReduceTest {
     assertEquals(4, d.getCounters().findCounter(KeyUsageJob.Counters.KEY_PART_PAIRS_RANDOM).getValue());
     assertArrayEquals(new long[] {1, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_PLACED));
     assertArrayEquals(new long[] {2, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_RANDOM));
+  }
+
+  /** Values of both kinds: PAIRs of the reduce-side join and USAGE sets of the map-side join's flushes. */
+  @Test
+  void keyUsageCombinerAndReducerMergePairsAndPartSets() throws Exception {
+    ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> c =
+        ReduceDriver.newReduceDriver(new UsageCombiner());
+    c.getConfiguration().setInt(MrKeys.K, 4);
+    c.withInput(new LongWritable(-3), List.of(JoinValue.pair(3, 0), new JoinValue().setUsage(new long[] {1, 3}, 2,
+            new long[] {2}, 1), JoinValue.pair(1, 2)))
+        .withOutput(new LongWritable(-3), new JoinValue().setUsage(new long[] {1, 3}, 2, new long[] {0, 2}, 2))
+        .runTest();
+    ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> r =
+        ReduceDriver.newReduceDriver(new KeyUsageReducer());
+    r.getConfiguration().setInt(MrKeys.K, 4);
+    r.withInput(new LongWritable(8), List.of(new JoinValue().setUsage(new long[] {0, 2}, 2, new long[] {1}, 1),
+            new JoinValue().setUsage(new long[] {2, 3}, 2, new long[] {1, 3}, 2)))
+        .withOutput(new LongWritable(8), new JoinValue().setUsage(new long[] {0, 2, 3}, 3, new long[] {1, 3}, 2))
+        .runTest();
+    assertEquals(3, r.getCounters().findCounter(KeyUsageJob.Counters.KEY_PART_PAIRS).getValue());
+    assertArrayEquals(new long[] {1, 0, 1, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_PLACED));
+    assertArrayEquals(new long[] {0, 1, 0, 1}, PartStats.lastUnwritten().get(KeyUsageReducer.WORKING_SET_RANDOM));
+    // anything else is a bug upstream, not data to skip
+    ReduceDriver<LongWritable, JoinValue, LongWritable, JoinValue> bad =
+        ReduceDriver.newReduceDriver(new UsageCombiner());
+    bad.getConfiguration().setInt(MrKeys.K, 4);
+    bad.withInput(new LongWritable(1), List.of(JoinValue.part(0)));
+    IllegalStateException e = assertThrows(IllegalStateException.class, bad::run);
+    assertTrue(e.getMessage().contains("expected a PAIR or USAGE value"), e.getMessage());
   }
 
   /** The sweep on the random U reads the second half of each usage record. */
