@@ -3,12 +3,11 @@ package io.parsa.jobs.refine;
 import io.parsa.avro.GraphRow;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.DistinctKeys;
+import io.parsa.jobs.mr.KeyPairBuffer;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.yarn.io.BlockFiles;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.hadoop.fs.Path;
@@ -29,8 +28,7 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   public static final String ROWS = "rows";
 
   private final PartStats stats = new PartStats();
-  private final LongArrayList pairKeys = new LongArrayList();
-  private final IntArrayList pairParts = new IntArrayList();
+  private final KeyPairBuffer pairs = new KeyPairBuffer(1 << 16);
   private Long2IntOpenHashMap partOf;
   private long[] rows;
   private final DistinctKeys distinct = new DistinctKeys();
@@ -59,8 +57,7 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
     rows[part]++;
     distinct.of(row.getKeys());
     for (int i = 0; i < distinct.size(); i++) {
-      pairKeys.add(distinct.get(i));
-      pairParts.add(part);
+      pairs.add(distinct.get(i), part);
     }
     context.getCounter(MrRefinement.Counters.ROW_KEY_PAIRS).increment(distinct.size());
   }
@@ -68,31 +65,19 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
     AlignedJoin.finish(context, partOf);
-    int m = pairKeys.size();
-    long[] ks = pairKeys.elements();
-    int[] ps = pairParts.elements();
-    // sort the (key, part) pairs of the block by key, then part
-    it.unimi.dsi.fastutil.Arrays.quickSort(0, m, (x, y) -> {
-      int c = Long.compare(ks[x], ks[y]);
-      return c != 0 ? c : Integer.compare(ps[x], ps[y]);
-    }, (x, y) -> {
-      long tk = ks[x];
-      ks[x] = ks[y];
-      ks[y] = tk;
-      int tp = ps[x];
-      ps[x] = ps[y];
-      ps[y] = tp;
-    });
+    pairs.sort(); // by key, then part
+    int m = pairs.size();
     LongWritable outKey = new LongWritable();
     KeyCounts out = new KeyCounts();
     int i = 0;
     while (i < m) {
-      long key = ks[i];
+      long key = pairs.key(i);
+      int end = pairs.runEnd(i);
       out.reset(key, block);
-      while (i < m && ks[i] == key) {
-        int p = ps[i];
+      while (i < end) {
+        int p = (int) pairs.value(i);
         int c = 0;
-        while (i < m && ks[i] == key && ps[i] == p) {
+        while (i < end && pairs.value(i) == p) {
           c++;
           i++;
         }
