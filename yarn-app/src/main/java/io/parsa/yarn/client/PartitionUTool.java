@@ -172,7 +172,7 @@ public final class PartitionUTool extends ParsaTool {
     job.output = out.toString();
     job.outputTmp = tmp.toString();
     job.checkpointDir = new Path(tmp.getParent(), tmp.getName() + ".ckpt").toString();
-    boolean yarn = mode.equals("yarn") || (mode.equals("auto") && clusterConfigured(conf));
+    boolean yarn = !runsEmbedded(mode, conf);
     Sizing.Plan plan = null;
     if (yarn) {
       // container sizes and servers for this input; explicit options win (checked before submitting)
@@ -203,6 +203,11 @@ public final class PartitionUTool extends ParsaTool {
   }
 
   /** True if the configuration names a real ResourceManager (and MapReduce runs on YARN). */
+  /** Whether partition-u with {@code --mode mode} (embedded | yarn | auto) runs in this JVM rather than on YARN. */
+  public static boolean runsEmbedded(String mode, Configuration conf) {
+    return mode.equals("embedded") || (mode.equals("auto") && !clusterConfigured(conf));
+  }
+
   static boolean clusterConfigured(Configuration conf) {
     return conf.get(YarnConfiguration.RM_ADDRESS) != null
         && conf.getTrimmed(YarnConfiguration.RM_ADDRESS).length() > 0

@@ -53,6 +53,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 public final class RpcSecurity {
   private static final String LABEL = "parsa-rpc-tls-p256-v1";
   private static final Map<String, RpcSecurity> CACHE = new ConcurrentHashMap<>();
+  private static final java.util.concurrent.atomic.AtomicBoolean WARMED = new java.util.concurrent.atomic.AtomicBoolean();
 
   private final PublicKey publicKey;
   private final SslContext server;
@@ -125,6 +126,81 @@ public final class RpcSecurity {
       return new RpcSecurity(d);
     } catch (GeneralSecurityException | SSLException e) {
       throw new IllegalArgumentException("cannot read the RPC key: " + e, e);
+    }
+  }
+
+  /**
+   * Starts, on a daemon thread, what the first {@link #forSecret} of this JVM would otherwise do on the caller's
+   * critical path: loading and initialising the curve, certificate and TLS classes (about a second in a fresh JVM,
+   * against 0.1 s once warm), with a throwaway secret whose setup is not kept, and one TLS handshake between its own
+   * client and server engines in memory. For a pipeline that runs partition-u in this JVM: called
+   * while the steps before it (ingest) run. Failures are only logged;
+   * the real setup reports its own. Once per JVM.
+   */
+  public static void warmUpInBackground() {
+    if (WARMED.getAndSet(true)) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        RpcSecurity s = new RpcSecurity(scalarOf(Secrets.generate()));
+        handshakeInMemory(s.clientEngine(), s.serverEngine());
+      } catch (Exception | LinkageError e) {
+        org.slf4j.LoggerFactory.getLogger(RpcSecurity.class).debug("TLS warm-up failed (harmless): {}", e.toString());
+      }
+    }, "rpc-tls-warm-up");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
+  }
+
+  SSLEngine clientEngine() {
+    return client.newEngine(io.netty.buffer.ByteBufAllocator.DEFAULT);
+  }
+
+  SSLEngine serverEngine() {
+    return server.newEngine(io.netty.buffer.ByteBufAllocator.DEFAULT);
+  }
+
+  /** Runs a TLS handshake between two engines through byte buffers; true if both finished it. */
+  static boolean handshakeInMemory(SSLEngine client, SSLEngine server) throws SSLException {
+    int net = Math.max(client.getSession().getPacketBufferSize(), server.getSession().getPacketBufferSize());
+    int app = Math.max(client.getSession().getApplicationBufferSize(), server.getSession().getApplicationBufferSize());
+    java.nio.ByteBuffer toServer = java.nio.ByteBuffer.allocate(4 * net);
+    java.nio.ByteBuffer toClient = java.nio.ByteBuffer.allocate(4 * net);
+    java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(4 * app);
+    java.nio.ByteBuffer empty = java.nio.ByteBuffer.allocate(0);
+    client.beginHandshake();
+    server.beginHandshake();
+    for (int step = 0; step < 100; step++) {
+      if (done(client) && done(server)) {
+        return true;
+      }
+      client.wrap(empty, toServer);
+      server.wrap(empty, toClient);
+      toServer.flip();
+      toClient.flip();
+      server.unwrap(toServer, sink);
+      client.unwrap(toClient, sink);
+      toServer.compact();
+      toClient.compact();
+      sink.clear();
+      runTasks(client);
+      runTasks(server);
+    }
+    return false;
+  }
+
+  private static boolean done(SSLEngine e) {
+    javax.net.ssl.SSLEngineResult.HandshakeStatus h = e.getHandshakeStatus();
+    return h == javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+        || h == javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED;
+  }
+
+  private static void runTasks(SSLEngine e) {
+    Runnable task;
+    while ((task = e.getDelegatedTask()) != null) {
+      task.run();
     }
   }
 

@@ -71,6 +71,18 @@ class RpcSecurityTest {
     });
   }
 
+  /** The warm-up's in-memory handshake is a real one: it completes between holders of one secret only. */
+  @Test
+  void inMemoryHandshakeCompletesOnlyBetweenHoldersOfTheSameSecret() throws Exception {
+    RpcSecurity a = RpcSecurity.forSecret(SECRET);
+    RpcSecurity b = RpcSecurity.forSecret(SECRET + "-other");
+    assertTrue(RpcSecurity.handshakeInMemory(a.clientEngine(), a.serverEngine()));
+    assertThrows(javax.net.ssl.SSLException.class,
+        () -> RpcSecurity.handshakeInMemory(b.clientEngine(), a.serverEngine()));
+    RpcSecurity.warmUpInBackground(); // and the warm-up itself neither throws nor touches the cache
+    assertEquals(a.publicKey(), RpcSecurity.forSecret(SECRET).publicKey());
+  }
+
   @Test
   void sameKeyPairFromTheSameSecretAndADifferentOneFromAnother() {
     assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), RpcSecurity.forSecret(new String(SECRET)).publicKey());
