@@ -155,6 +155,15 @@ public final class MultilevelPartitioner {
    * graph may serve every run); {@code given} may be null for a fresh partition.
    */
   public int[][] partition(List<Block> blocks, RowKeyGraph g, int[][] given, double workingSetSlack) {
+    return partition(blocks, g, given, workingSetSlack, -1);
+  }
+
+  /**
+   * The same for a caller that knows {@code given}'s largest working set ({@code givenMaxWorkingSet}, or −1 to have
+   * it counted here, a pass over every row's keys).
+   */
+  public int[][] partition(List<Block> blocks, RowKeyGraph g, int[][] given, double workingSetSlack,
+      long givenMaxWorkingSet) {
     int[] flat = null;
     if (given != null) {
       flat = new int[g.numRows()];
@@ -162,7 +171,7 @@ public final class MultilevelPartitioner {
         System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
       }
     }
-    int[] part = partition(g, flat, workingSetSlack);
+    int[] part = partition(g, flat, workingSetSlack, givenMaxWorkingSet);
     int[][] out = new int[blocks.size()][];
     for (int b = 0; b < blocks.size(); b++) {
       out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
@@ -174,11 +183,11 @@ public final class MultilevelPartitioner {
    * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the
    * working sets capped as in {@link #partition(List, int[][], double)} when {@code workingSetSlack} ≥ 0.
    */
-  private int[] partition(RowKeyGraph g, int[] given, double workingSetSlack) {
+  private int[] partition(RowKeyGraph g, int[] given, double workingSetSlack, long givenMax) {
     long t0 = System.nanoTime();
     Level fine = fineLevel(g);
     if (workingSetSlack >= 0 && given != null) {
-      long max = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
+      long max = givenMax >= 0 ? givenMax : Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
     }
     try {
