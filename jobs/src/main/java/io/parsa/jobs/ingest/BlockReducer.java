@@ -77,7 +77,7 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
           raw[rawLength++] = '\n';
         }
         appendRaw(p);
-        rawLines++;
+        rawLines += p.rawLines(); // a piece combined in the mapper carries several lines
       }
     }
     context.getCounter(IngestCounters.ROWS_IN).increment(1);

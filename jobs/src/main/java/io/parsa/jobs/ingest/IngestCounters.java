@@ -34,5 +34,7 @@ public enum IngestCounters {
   /** Input lines carried in the written rows' raw bytes (text input only). */
   RAW_LINES_OUT,
   /** Rows written that have no keys. */
-  EMPTY_ROWS_OUT
+  EMPTY_ROWS_OUT,
+  /** Edge lists: row pieces the mappers emitted after combining a split's pieces per row (map output records). */
+  COMBINED_PIECES
 }

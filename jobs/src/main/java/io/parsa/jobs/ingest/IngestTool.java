@@ -416,6 +416,12 @@ public class IngestTool extends ParsaTool {
       }
       check(problems, c, IngestCounters.RECORDS_IN, IngestCounters.RAW_LINES_OUT);
     }
+    if (format.isEdgeList()) {
+      long emitted = c.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS).getValue();
+      if (v(c, IngestCounters.COMBINED_PIECES) != emitted) {
+        problems.add("COMBINED_PIECES " + v(c, IngestCounters.COMBINED_PIECES) + " != map output records " + emitted);
+      }
+    }
     return problems;
   }
 

@@ -13,9 +13,12 @@ import org.apache.hadoop.io.WritableUtils;
  * weight. A libsvm line or an Avro record is one whole row; an edge-list line gives its source vertex a piece
  * with one key and the line, and (uedges) its target a piece with one key and no raw bytes.
  *
+ * An edge-list mapper combines the pieces of one row from many lines of its split into one ({@link EdgePieces}):
+ * its keys in line order and its raw lines joined by newlines, {@link #rawLines()} of them.
+ *
  * <pre>
  * serialised: | flags: 1 byte (1 = has weight) | n: vint | n keys: vlong each | rawLen: vint | raw bytes |
- *             | weight: 8 bytes, if flagged |
+ *             | rawLines: vint, if rawLen &gt; 0 | weight: 8 bytes, if flagged |
  * </pre>
  */
 public final class RowPiece implements Writable {
@@ -26,6 +29,7 @@ public final class RowPiece implements Writable {
   private int numKeys;
   private byte[] raw = new byte[64];
   private int rawLength;
+  private int rawLines;
   private boolean hasWeight;
   private double weight;
 
@@ -35,6 +39,7 @@ public final class RowPiece implements Writable {
   public RowPiece clear() {
     numKeys = 0;
     rawLength = 0;
+    rawLines = 0;
     hasWeight = false;
     return this;
   }
@@ -54,11 +59,38 @@ public final class RowPiece implements Writable {
     return this;
   }
 
+  /** Sets the raw bytes: one input line (or record), or none if {@code length} is 0. */
   public RowPiece setRaw(byte[] bytes, int length) {
     ensureRaw(length);
     System.arraycopy(bytes, 0, raw, 0, length);
     rawLength = length;
+    rawLines = length > 0 ? 1 : 0;
     return this;
+  }
+
+  /** Appends a key. */
+  RowPiece addKey(long key) {
+    ensureKeys(numKeys + 1);
+    keys[numKeys++] = key;
+    return this;
+  }
+
+  /** Appends one more raw line, after a newline if the piece already holds one. */
+  RowPiece addRawLine(byte[] bytes, int offset, int length) {
+    int sep = rawLines > 0 ? 1 : 0;
+    ensureRaw(rawLength + sep + length);
+    if (sep > 0) {
+      raw[rawLength++] = '\n';
+    }
+    System.arraycopy(bytes, offset, raw, rawLength, length);
+    rawLength += length;
+    rawLines++;
+    return this;
+  }
+
+  /** Input lines in {@link #raw()} (joined by newlines); 0 if none. */
+  public int rawLines() {
+    return rawLines;
   }
 
   public RowPiece setWeight(Double w) {
@@ -103,13 +135,13 @@ public final class RowPiece implements Writable {
 
   private void ensureKeys(int n) {
     if (keys.length < n) {
-      keys = new long[Math.max(n, keys.length * 2)];
+      keys = Arrays.copyOf(keys, Math.max(n, keys.length * 2));
     }
   }
 
   private void ensureRaw(int n) {
     if (raw.length < n) {
-      raw = new byte[Math.max(n, raw.length * 2)];
+      raw = Arrays.copyOf(raw, Math.max(n, raw.length * 2));
     }
   }
 
@@ -122,6 +154,9 @@ public final class RowPiece implements Writable {
     }
     WritableUtils.writeVInt(out, rawLength);
     out.write(raw, 0, rawLength);
+    if (rawLength > 0) {
+      WritableUtils.writeVInt(out, rawLines);
+    }
     if (hasWeight) {
       out.writeDouble(weight);
     }
@@ -140,6 +175,7 @@ public final class RowPiece implements Writable {
     ensureRaw(r);
     in.readFully(raw, 0, r);
     rawLength = r;
+    rawLines = r > 0 ? WritableUtils.readVInt(in) : 0;
     hasWeight = (flags & HAS_WEIGHT) != 0;
     weight = hasWeight ? in.readDouble() : 0;
   }
@@ -150,7 +186,8 @@ public final class RowPiece implements Writable {
       return false;
     }
     return p.numKeys == numKeys && Arrays.equals(keys, 0, numKeys, p.keys, 0, numKeys)
-        && Arrays.equals(raw, 0, rawLength, p.raw, 0, p.rawLength) && p.hasWeight == hasWeight
+        && Arrays.equals(raw, 0, rawLength, p.raw, 0, p.rawLength) && p.rawLines == rawLines
+        && p.hasWeight == hasWeight
         && Double.compare(p.weight, weight) == 0;
   }
 

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>libsvm: one piece per line, id = (file ordinal << 40) | (line - 1). Edge lists: line {@code u v} gives row
  * u the key v and the raw line; {@code uedges} also gives row v the key u (without raw bytes); {@code edges}
- * gives v an empty piece, so that every vertex of the file is a row. Malformed lines fail the task with a
+ * gives v an empty piece, so that every vertex of the file is a row. An edge list's pieces are combined in the
+ * mapper into one piece per row and flush ({@link EdgePieces}, at most {@link IngestConfig#MAP_BUFFER_PIECES}
+ * pieces held), keyed by the row's first line. Malformed lines fail the task with a
  * {@link BadRecordException} naming file and line, or are skipped (counted, the first few logged) while the
  * file has had at most {@code --skip-bad-records} of them. A file without a single record is an error.
  */
@@ -41,6 +43,8 @@ public class TextIngestMapper extends Mapper<LongWritable, Text, RowKey, RowPiec
   private long lastLine;
   private boolean wholeFile;
   private BadRecordLog badLog;
+  /** Edge lists: the split's pieces, combined per row before they are emitted. */
+  private EdgePieces pieces;
 
   @Override
   public void run(Context context) throws IOException, InterruptedException {
@@ -67,6 +71,10 @@ public class TextIngestMapper extends Mapper<LongWritable, Text, RowKey, RowPiec
     format = IngestConfig.format(conf);
     if (!format.isText()) {
       throw new IllegalStateException(getClass().getSimpleName() + " reads text, not " + format.cliName());
+    }
+    if (format.isEdgeList()) {
+      pieces = new EdgePieces(conf.getInt(IngestConfig.MAP_BUFFER_PIECES, IngestConfig.DEFAULT_MAP_BUFFER_PIECES),
+          IngestConfig.MAP_BUFFER_RAW_BYTES);
     }
     skipLimit = conf.getLong(IngestConfig.SKIP_BAD_RECORDS, IngestConfig.DEFAULT_SKIP_BAD_RECORDS);
     logLimit = conf.getInt(IngestConfig.LOGGED_BAD_RECORDS, IngestConfig.DEFAULT_LOGGED_BAD_RECORDS);
@@ -124,17 +132,21 @@ public class TextIngestMapper extends Mapper<LongWritable, Text, RowKey, RowPiec
     }
     long u = uv[0];
     long v = uv[1];
-    outValue.clear().setKeys(v).setRaw(b, len);
-    context.write(outKey.set(u, seq), outValue);
+    pieces.add(u, seq, true, v, b, len);
     if (format == IngestFormat.UEDGES) {
-      outValue.clear().setKeys(u);
-      context.write(outKey.set(v, seq), outValue);
+      pieces.add(v, seq, true, u, null, -1);
       context.getCounter(IngestCounters.NONZEROS_IN).increment(2);
     } else {
-      outValue.clear();
-      context.write(outKey.set(v, seq), outValue);
+      pieces.add(v, seq, false, 0, null, -1);
       context.getCounter(IngestCounters.NONZEROS_IN).increment(1);
     }
+    if (pieces.full()) {
+      flushPieces(context);
+    }
+  }
+
+  private void flushPieces(Context context) throws IOException, InterruptedException {
+    context.getCounter(IngestCounters.COMBINED_PIECES).increment(pieces.flush(context, outKey, outValue));
   }
 
   private void badLine(Context context, long line, String problem) {
@@ -155,7 +167,10 @@ public class TextIngestMapper extends Mapper<LongWritable, Text, RowKey, RowPiec
   }
 
   @Override
-  protected void cleanup(Context context) {
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    if (pieces != null) {
+      flushPieces(context);
+    }
     badLog.flush();
     // a byte range of a large file may hold no record (e.g. inside one long line); the emptiness of such a
     // file shows in the job's ROWS_OUT instead

@@ -81,28 +81,91 @@ class TextIngestMapperTest {
     MapDriver<LongWritable, Text, RowKey, RowPiece> d = lines(driver("uedges", 0), "# FromNodeId\tToNodeId",
         "1\t2", "% other comment", "2 3 0.5");
     List<Pair<RowKey, RowPiece>> out = d.run();
-    assertEquals(4, out.size());
+    // combined per row, in row order: 1 <- (1 2); 2 <- (1 2) reversed, then (2 3); 3 <- (2 3) reversed
+    assertEquals(3, out.size());
     assertEquals(1, out.get(0).getFirst().id());
     assertArrayEquals(new long[] {2}, keys(out.get(0).getSecond()));
     assertEquals("1\t2", new String(out.get(0).getSecond().raw()));
+    assertEquals(1, out.get(0).getSecond().rawLines());
     assertEquals(2, out.get(1).getFirst().id());
-    assertArrayEquals(new long[] {1}, keys(out.get(1).getSecond()));
-    assertEquals(0, out.get(1).getSecond().rawLength());
-    assertEquals(out.get(0).getFirst().seq(), out.get(1).getFirst().seq(), "both pieces ordered by their line");
+    assertArrayEquals(new long[] {1, 3}, keys(out.get(1).getSecond()), "keys in line order");
+    assertEquals("2 3 0.5", new String(out.get(1).getSecond().raw()), "only the line it is the source of");
+    assertEquals(out.get(0).getFirst().seq(), out.get(1).getFirst().seq(), "keyed by the row's first line");
+    assertEquals(3, out.get(2).getFirst().id());
+    assertArrayEquals(new long[] {2}, keys(out.get(2).getSecond()));
+    assertEquals(0, out.get(2).getSecond().rawLength());
     assertEquals(4, d.getCounters().findCounter(IngestCounters.NONZEROS_IN).getValue());
     assertEquals(2, d.getCounters().findCounter(IngestCounters.RECORDS_IN).getValue());
     assertEquals(2, d.getCounters().findCounter(IngestCounters.COMMENT_LINES).getValue());
+    assertEquals(3, d.getCounters().findCounter(IngestCounters.COMBINED_PIECES).getValue());
   }
 
   @Test
   void directedEdgesGiveTargetsAnEmptyPiece() throws Exception {
-    List<Pair<RowKey, RowPiece>> out = lines(driver("edges", 0), "5 9").run();
-    assertEquals(2, out.size());
+    List<Pair<RowKey, RowPiece>> out = lines(driver("edges", 0), "5 9", "5 7", "9 5").run();
+    assertEquals(3, out.size());
     assertEquals(5, out.get(0).getFirst().id());
-    assertArrayEquals(new long[] {9}, keys(out.get(0).getSecond()));
-    assertEquals(9, out.get(1).getFirst().id());
+    assertArrayEquals(new long[] {9, 7}, keys(out.get(0).getSecond()), "the empty piece of line 3 adds no key");
+    assertEquals("5 9\n5 7", new String(out.get(0).getSecond().raw()));
+    assertEquals(2, out.get(0).getSecond().rawLines());
+    assertEquals(7, out.get(1).getFirst().id(), "a vertex that is only a target is a row");
     assertEquals(0, out.get(1).getSecond().numKeys());
     assertEquals(0, out.get(1).getSecond().rawLength());
+    assertEquals(9, out.get(2).getFirst().id());
+    assertArrayEquals(new long[] {5}, keys(out.get(2).getSecond()));
+    assertEquals("9 5", new String(out.get(2).getSecond().raw()));
+  }
+
+  /**
+   * A small buffer flushes many times: the pieces of a row then come in several records, and concatenated by
+   * (row, first line), as the reducer does, they give the same keys and lines as one buffer.
+   */
+  @Test
+  void flushesKeepEveryRowsKeysAndLinesInLineOrder() throws Exception {
+    java.util.Random rnd = new java.util.Random(11);
+    String[] in = new String[300];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = rnd.nextInt(12) + " " + rnd.nextInt(12);
+    }
+    java.util.Map<Long, String> whole = assembled(lines(driver("uedges", 0), in).run());
+    MapDriver<LongWritable, Text, RowKey, RowPiece> small = lines(driver("uedges", 0), in);
+    small.getConfiguration().setInt(IngestConfig.MAP_BUFFER_PIECES, 5);
+    List<Pair<RowKey, RowPiece>> out = small.run();
+    assertTrue(out.size() > 100, "flushed often: " + out.size());
+    assertEquals(whole, assembled(out));
+    // and from first principles: row r's keys are the other ends of its lines, in line order
+    java.util.Map<Long, StringBuilder> direct = new java.util.TreeMap<>();
+    for (String l : in) {
+      String[] uv = l.split(" ");
+      long u = Long.parseLong(uv[0]);
+      long v = Long.parseLong(uv[1]);
+      direct.computeIfAbsent(u, x -> new StringBuilder()).append(v).append(',');
+      direct.computeIfAbsent(v, x -> new StringBuilder()).append(u).append(',');
+    }
+    for (java.util.Map.Entry<Long, StringBuilder> e : direct.entrySet()) {
+      assertTrue(whole.get(e.getKey()).startsWith(e.getValue().toString() + "|"), "row " + e.getKey());
+    }
+  }
+
+  /** row -> "k1,k2,...|raw lines" after sorting the pieces by (row, first line) and concatenating them. */
+  private static java.util.Map<Long, String> assembled(List<Pair<RowKey, RowPiece>> out) {
+    List<Pair<RowKey, RowPiece>> sorted = new java.util.ArrayList<>(out);
+    sorted.sort((x, y) -> x.getFirst().id() != y.getFirst().id()
+        ? Long.compare(x.getFirst().id(), y.getFirst().id()) : Long.compare(x.getFirst().seq(), y.getFirst().seq()));
+    java.util.Map<Long, StringBuilder[]> rows = new java.util.TreeMap<>();
+    for (Pair<RowKey, RowPiece> p : sorted) {
+      StringBuilder[] r = rows.computeIfAbsent(p.getFirst().id(),
+          x -> new StringBuilder[] {new StringBuilder(), new StringBuilder()});
+      for (long k : keys(p.getSecond())) {
+        r[0].append(k).append(',');
+      }
+      if (p.getSecond().rawLength() > 0) {
+        r[1].append(r[1].length() > 0 ? "\n" : "").append(new String(p.getSecond().raw()));
+      }
+    }
+    java.util.Map<Long, String> m = new java.util.TreeMap<>();
+    rows.forEach((id, r) -> m.put(id, r[0] + "|" + r[1]));
+    return m;
   }
 
   private static BadRecordException bad(String format, String line) {
