@@ -38,11 +38,7 @@ public class KeyUsageReducer extends Reducer<LongWritable, JoinValue, LongWritab
   @Override
   protected void reduce(LongWritable key, Iterable<JoinValue> values, Context context)
       throws IOException, InterruptedException {
-    union.reset();
-    for (JoinValue v : values) {
-      union.add(v);
-    }
-    union.finish();
+    union.of(values);
     int np = union.placedCount();
     int nr = union.randomCount();
     for (int t = 0; t < np; t++) {

@@ -24,11 +24,6 @@ public class UsageCombiner extends Reducer<LongWritable, JoinValue, LongWritable
   @Override
   protected void reduce(LongWritable key, Iterable<JoinValue> values, Context context)
       throws IOException, InterruptedException {
-    union.reset();
-    for (JoinValue v : values) {
-      union.add(v);
-    }
-    union.finish();
-    context.write(key, union.writeTo(out));
+    context.write(key, union.of(values).writeTo(out));
   }
 }

@@ -60,6 +60,16 @@ public final class PartUnion {
     }
   }
 
+  /** The finished union of {@code values} alone (PAIR and USAGE values, as {@link #add}). */
+  public PartUnion of(Iterable<JoinValue> values) {
+    reset();
+    for (JoinValue v : values) {
+      add(v);
+    }
+    finish();
+    return this;
+  }
+
   /** Sorts both sets and clears the marks; the sets stay readable until the next {@link #reset()}. */
   public void finish() {
     Arrays.sort(placed, 0, np);
