@@ -202,12 +202,12 @@ public final class PartitionUTool extends ParsaTool {
     }
   }
 
-  /** True if the configuration names a real ResourceManager (and MapReduce runs on YARN). */
   /** Whether partition-u with {@code --mode mode} (embedded | yarn | auto) runs in this JVM rather than on YARN. */
   public static boolean runsEmbedded(String mode, Configuration conf) {
     return mode.equals("embedded") || (mode.equals("auto") && !clusterConfigured(conf));
   }
 
+  /** True if the configuration names a real ResourceManager (and MapReduce runs on YARN). */
   static boolean clusterConfigured(Configuration conf) {
     return conf.get(YarnConfiguration.RM_ADDRESS) != null
         && conf.getTrimmed(YarnConfiguration.RM_ADDRESS).length() > 0
