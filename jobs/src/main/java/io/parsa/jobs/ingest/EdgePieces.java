@@ -53,7 +53,9 @@ final class EdgePieces {
     rawLen[n] = len;
     if (len >= 0) {
       if (rawUsed + len > raw.length) {
-        raw = Arrays.copyOf(raw, Math.max(rawUsed + len, 2 * raw.length));
+        // doubling, but not far past the bound: a flush follows as soon as it is reached
+        int cap = (int) Math.min(2L * raw.length, (long) maxRawBytes + (1 << 16));
+        raw = Arrays.copyOf(raw, Math.max(rawUsed + len, cap));
       }
       System.arraycopy(line, 0, raw, rawUsed, len);
       rawStart[n] = rawUsed;
