@@ -52,8 +52,10 @@
  *
  * <h2>Proof that nothing was lost</h2>
  * After the job the tool checks ROWS_IN = ROWS_OUT, NONZEROS_IN = NONZEROS_OUT, LINES = RECORDS_IN +
- * COMMENT_LINES + BLANK_LINES + BAD_RECORDS_SKIPPED and RECORDS_IN = RAW_LINES_OUT (text input), and that the key
- * statistics saw exactly NONZEROS_OUT key occurrences; otherwise the output is discarded and the step fails.
+ * COMMENT_LINES + BLANK_LINES + BAD_RECORDS_SKIPPED and RECORDS_IN = RAW_LINES_OUT (text input), for edge lists
+ * (whose pieces each mapper combines per row, {@link io.parsa.jobs.ingest.EdgePieces}) that the combined pieces
+ * counted are the map output records, and that the key statistics saw exactly NONZEROS_OUT key occurrences;
+ * otherwise the output is discarded and the step fails.
  *
  * <h2>Statistics</h2>
  * {@code _stats.json} ({@link io.parsa.jobs.ingest.IngestStats}): rows, non-zeros, distinct keys, max and mean
