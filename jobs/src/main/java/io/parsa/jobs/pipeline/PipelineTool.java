@@ -244,8 +244,15 @@ public final class PipelineTool extends ParsaTool {
     List<String> reused = new ArrayList<>();
     List<String> ran = new ArrayList<>();
     // partition-u in this JVM: its TLS classes load on a spare thread while ingest runs (news20: partition-u 4.9 ->
-    // 3.5 s, ingest 0.6 s longer on two cores; started with partition-u itself it gains nothing)
-    boolean warmTls = steps.stream().anyMatch(s -> s.name.equals("partition-u"))
+    // 3.5 s, ingest 0.6 s longer on two cores; started with partition-u itself it gains nothing), and not at all
+    // when a resumed run starts after partition-u
+    int partitionU = -1;
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i).name.equals("partition-u")) {
+        partitionU = i;
+      }
+    }
+    boolean warmTls = partitionU >= 0
         && PartitionUTool.runsEmbedded(choiceOpt(cl, "mode", "auto", "embedded", "yarn", "auto"), conf);
     for (int i = 0; i < steps.size(); i++) {
       Step s = steps.get(i);
@@ -283,7 +290,7 @@ public final class PipelineTool extends ParsaTool {
         // a stale output, or an incomplete one of an interrupted run: the step replaces it
         s.args.add("--overwrite");
       }
-      if (warmTls) {
+      if (warmTls && i <= partitionU) {
         RpcSecurity.warmUpInBackground();
       }
       long t0 = System.nanoTime();
