@@ -37,7 +37,9 @@ final class EdgePieces {
     order = new KeyPairBuffer(Math.min(this.maxEntries, 1 << 16));
   }
 
-  /** Row {@code row}'s piece of line {@code lineId}: key {@code k} if {@code hasKey}, and the line if {@code len ≥ 0}. */
+  /**
+   * Row {@code row}'s piece of line {@code lineId}: key {@code k} if {@code hasKey}, and the line if {@code len ≥ 0}.
+   */
   void add(long row, long lineId, boolean hasKey, long k, byte[] line, int len) {
     if (n == seq.length) {
       int cap = 2 * n;

@@ -24,7 +24,6 @@ public final class IngestConfig {
   /** Target uncompressed input bytes per block for the default number of blocks, in bytes. */
   public static final String BLOCK_TARGET_BYTES = "parsa.ingest.block.target.bytes";
   public static final long DEFAULT_BLOCK_TARGET_BYTES = 64L << 20;
-  /** Fewest blocks the default rule gives (enough for two workers and a stage-0 sample). */
   /**
    * Edge-list pieces a map task holds for in-mapper combining before it emits them, one per row (about 40 bytes a
    * piece, so the default holds 40 MiB), beside at most {@link #MAP_BUFFER_RAW_BYTES} of raw lines.
@@ -32,7 +31,7 @@ public final class IngestConfig {
   public static final String MAP_BUFFER_PIECES = "parsa.ingest.map.buffer.pieces";
   public static final int DEFAULT_MAP_BUFFER_PIECES = 1 << 20;
   public static final int MAP_BUFFER_RAW_BYTES = 32 << 20;
-
+  /** Fewest blocks the default rule gives (enough for two workers and a stage-0 sample). */
   public static final String MIN_BLOCKS = "parsa.ingest.blocks.min";
   public static final int DEFAULT_MIN_BLOCKS = 4;
   /** Most blocks the default rule gives. */

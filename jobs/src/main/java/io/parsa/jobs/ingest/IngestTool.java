@@ -35,6 +35,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.slf4j.Logger;
@@ -181,7 +182,7 @@ public class IngestTool extends ParsaTool {
         job.getConfiguration().set(LineNumberInputFormat.LINE_COUNTS, counts.toString());
         lineCountMs = (System.nanoTime() - t0) / 1_000_000;
         LOG.info("ingest: counted the lines of {} byte ranges in {} ms",
-            countJob.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS)
+            countJob.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS)
                 .getValue(), lineCountMs);
       }
       long jobStart = System.nanoTime();
@@ -417,7 +418,7 @@ public class IngestTool extends ParsaTool {
       check(problems, c, IngestCounters.RECORDS_IN, IngestCounters.RAW_LINES_OUT);
     }
     if (format.isEdgeList()) {
-      long emitted = c.findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS).getValue();
+      long emitted = c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue();
       if (v(c, IngestCounters.COMBINED_PIECES) != emitted) {
         problems.add("COMBINED_PIECES " + v(c, IngestCounters.COMBINED_PIECES) + " != map output records " + emitted);
       }

@@ -1,6 +1,7 @@
 package io.parsa.jobs.mr;
 
 import it.unimi.dsi.fastutil.longs.LongArrays;
+import java.util.Arrays;
 
 /**
  * A map task's (key, value) pairs, gathered for in-mapper combining: after {@link #sort()} the pairs are ordered by
@@ -24,8 +25,8 @@ public final class KeyPairBuffer {
       if (cap == n) {
         throw new IllegalStateException("key pair buffer full at " + n + " pairs");
       }
-      keys = java.util.Arrays.copyOf(keys, cap);
-      values = java.util.Arrays.copyOf(values, cap);
+      keys = Arrays.copyOf(keys, cap);
+      values = Arrays.copyOf(values, cap);
     }
     keys[n] = key;
     values[n++] = value;

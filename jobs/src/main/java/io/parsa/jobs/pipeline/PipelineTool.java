@@ -246,14 +246,14 @@ public final class PipelineTool extends ParsaTool {
     // partition-u in this JVM: its TLS classes load on a spare thread while ingest runs (news20: partition-u 4.9 ->
     // 3.5 s, ingest 0.6 s longer on two cores; started with partition-u itself it gains nothing), and not at all
     // when a resumed run starts after partition-u
-    int partitionU = -1;
-    for (int i = 0; i < steps.size(); i++) {
-      if (steps.get(i).name.equals("partition-u")) {
-        partitionU = i;
+    int warmUntil = -1; // the steps before which to start it: up to partition-u's
+    if (PartitionUTool.runsEmbedded(choiceOpt(cl, "mode", "auto", "embedded", "yarn", "auto"), conf)) {
+      for (int i = 0; i < steps.size(); i++) {
+        if (steps.get(i).name.equals("partition-u")) {
+          warmUntil = i;
+        }
       }
     }
-    boolean warmTls = partitionU >= 0
-        && PartitionUTool.runsEmbedded(choiceOpt(cl, "mode", "auto", "embedded", "yarn", "auto"), conf);
     for (int i = 0; i < steps.size(); i++) {
       Step s = steps.get(i);
       String tag = String.format("[%d/%d] %-15s", i + 1, steps.size(), s.name);
@@ -290,7 +290,7 @@ public final class PipelineTool extends ParsaTool {
         // a stale output, or an incomplete one of an interrupted run: the step replaces it
         s.args.add("--overwrite");
       }
-      if (warmTls && i <= partitionU) {
+      if (i <= warmUntil) {
         RpcSecurity.warmUpInBackground();
       }
       long t0 = System.nanoTime();

@@ -706,7 +706,8 @@ public class RefineUTool extends ParsaTool {
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).partition(blocks, graph, cur, 0.0, res.maxWorkingSet());
+          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads)
+          .partition(blocks, graph, cur, 0.0, res.maxWorkingSet());
       URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
