@@ -1,7 +1,6 @@
 package io.parsa.jobs.ingest;
 
 import io.parsa.avro.GraphRow;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -27,9 +26,8 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
   static final String STATS_DIR = "block-stats";
 
   private final AvroKey<GraphRow> outKey = new AvroKey<>();
-  private final LongArrayList keys = new LongArrayList();
-  private byte[] raw = new byte[256];
-  private int rawLength;
+  /** The row being written, assembled from its pieces. */
+  private final RowPiece row = new RowPiece();
   private boolean merge;
   private boolean nnzWeights;
   private boolean textInput;
@@ -55,10 +53,7 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     long id = key.id();
     if (!merge) {
       for (RowPiece p : values) {
-        keys.clear();
-        keys.addElements(0, p.keyArray(), 0, p.numKeys());
-        rawLength = 0;
-        appendRaw(p);
+        row.clear().append(p);
         write(context, id, p.hasWeight() ? p.weight() : null);
         if (p.rawLength() > 0 && textInput) {
           context.getCounter(IngestCounters.RAW_LINES_OUT).increment(1);
@@ -66,46 +61,24 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
       }
       return;
     }
-    keys.clear();
-    rawLength = 0;
-    long rawLines = 0;
+    row.clear();
     for (RowPiece p : values) {
-      keys.addElements(keys.size(), p.keyArray(), 0, p.numKeys());
-      if (p.rawLength() > 0) {
-        if (rawLength > 0) {
-          ensureRaw(rawLength + 1);
-          raw[rawLength++] = '\n';
-        }
-        appendRaw(p);
-        rawLines += p.rawLines(); // a piece combined in the mapper carries several lines
-      }
+      row.append(p); // a piece combined in the mapper carries several lines
     }
     context.getCounter(IngestCounters.ROWS_IN).increment(1);
-    context.getCounter(IngestCounters.RAW_LINES_OUT).increment(rawLines);
+    context.getCounter(IngestCounters.RAW_LINES_OUT).increment(row.rawLines());
     write(context, id, null);
   }
 
-  private void appendRaw(RowPiece p) {
-    ensureRaw(rawLength + p.rawLength());
-    System.arraycopy(p.rawArray(), 0, raw, rawLength, p.rawLength());
-    rawLength += p.rawLength();
-  }
-
-  private void ensureRaw(int n) {
-    if (raw.length < n) {
-      raw = Arrays.copyOf(raw, Math.max(n, raw.length * 2));
-    }
-  }
-
   private void write(Context context, long id, Double givenWeight) throws IOException, InterruptedException {
-    int n = keys.size();
+    int n = row.numKeys();
+    long[] keys = row.keyArray();
     List<Long> boxed = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      boxed.add(keys.getLong(i));
+      boxed.add(keys[i]);
     }
     Double weight = nnzWeights ? Double.valueOf(n) : givenWeight;
-    GraphRow row = new GraphRow(id, boxed, weight, ByteBuffer.wrap(Arrays.copyOf(raw, rawLength)));
-    outKey.datum(row);
+    outKey.datum(new GraphRow(id, boxed, weight, ByteBuffer.wrap(row.raw())));
     context.write(outKey, NullWritable.get());
     rows++;
     nonZeros += n;
@@ -113,7 +86,7 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     if (sorted.length < n) {
       sorted = new long[Math.max(n, 2 * sorted.length)];
     }
-    keys.getElements(0, sorted, 0, n);
+    System.arraycopy(keys, 0, sorted, 0, n);
     Arrays.sort(sorted, 0, n);
     int distinct = 0;
     for (int i = 0; i < n; i++) {

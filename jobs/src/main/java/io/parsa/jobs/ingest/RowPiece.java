@@ -77,6 +77,22 @@ public final class RowPiece implements Writable {
 
   /** Appends one more raw line, after a newline if the piece already holds one. */
   RowPiece addRawLine(byte[] bytes, int offset, int length) {
+    return joinRaw(bytes, offset, length, 1);
+  }
+
+  /**
+   * Appends another piece of the same row: its keys after these, its raw lines after these (joined by a newline),
+   * its line count added. The one rule by which a row's pieces become the row, in the mapper's combining and in
+   * the reducer.
+   */
+  RowPiece append(RowPiece p) {
+    ensureKeys(numKeys + p.numKeys);
+    System.arraycopy(p.keys, 0, keys, numKeys, p.numKeys);
+    numKeys += p.numKeys;
+    return p.rawLength > 0 ? joinRaw(p.raw, 0, p.rawLength, p.rawLines) : this;
+  }
+
+  private RowPiece joinRaw(byte[] bytes, int offset, int length, int lines) {
     int sep = rawLines > 0 ? 1 : 0;
     ensureRaw(rawLength + sep + length);
     if (sep > 0) {
@@ -84,7 +100,7 @@ public final class RowPiece implements Writable {
     }
     System.arraycopy(bytes, offset, raw, rawLength, length);
     rawLength += length;
-    rawLines++;
+    rawLines += lines;
     return this;
   }
 
