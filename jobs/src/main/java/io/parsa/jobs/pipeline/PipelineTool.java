@@ -1,5 +1,6 @@
 package io.parsa.jobs.pipeline;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.parsa.common.JsonFiles;
 import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
@@ -11,6 +12,7 @@ import io.parsa.yarn.client.PartitionUTool;
 import io.parsa.yarn.rpc.RpcSecurity;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -315,6 +317,7 @@ public final class PipelineTool extends ParsaTool {
     timings.put("total", (System.nanoTime() - start) / 1e9);
     timings.put("reused", reused);
     timings.put("ran", ran);
+    timings.put("jit", jitCompilers());
     JsonFiles.write(fs, new Path(dir, TIMINGS), timings);
     System.err.printf("pipeline finished in %.1f s; report: %s%n", (System.nanoTime() - start) / 1e9,
         new Path(metrics, "report.txt"));
@@ -324,6 +327,19 @@ public final class PipelineTool extends ParsaTool {
     }
     printReport(fs, new Path(metrics, "report.txt"));
     return 0;
+  }
+
+  /**
+   * Which just-in-time compilers this JVM runs, for the timings: "c1" when it stops at the first tier (bin/parsa
+   * chooses that for small local inputs, PARSA_JIT), else "tiered" (C1, then C2 for the hottest code).
+   */
+  static String jitCompilers() {
+    try {
+      HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      return "1".equals(hs.getVMOption("TieredStopAtLevel").getValue()) ? "c1" : "tiered";
+    } catch (RuntimeException e) {
+      return "unknown";
+    }
   }
 
   /**

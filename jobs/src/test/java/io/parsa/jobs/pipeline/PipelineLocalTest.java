@@ -88,6 +88,9 @@ class PipelineLocalTest {
     JsonNode timings = JsonFiles.MAPPER.readTree(new File(out, PipelineTool.TIMINGS));
     assertEquals("reused", timings.get("ingest").asText());
     assertEquals("reused", timings.get("reshuffle").asText());
+    // the timings say which JIT compilers ran them (this test JVM: tiered, unless its argLine says otherwise)
+    assertEquals(PipelineTool.jitCompilers(), timings.get("jit").asText());
+    assertTrue(List.of("c1", "tiered").contains(timings.get("jit").asText()), timings.toString());
 
     // other settings on the same directory are refused without --overwrite
     rc = ParsaCli.runStep(localConf(), "pipeline", "--input", input.getAbsolutePath(), "--format", "libsvm",
