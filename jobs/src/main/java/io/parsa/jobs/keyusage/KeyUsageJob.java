@@ -36,8 +36,9 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * assign-baseline write it) it is ONE job: each map task reads one block and its assignment file, emits per key of
  * the block the part sets of the rows using it (combined in the mapper, {@link AlignedRowKeysMapper}), a combiner
  * merges what several flushes repeat, and {@code reducers} reducers (keys hashed by SplitMix64) merge them per
- * key. Otherwise a reduce-side join ({@code joinReducers}) runs first. Either way the join counters prove every row met exactly one assignment, and {@code _usage.json}
- * ({@link Summary}) records rows and working sets per part of both placements.
+ * key. Otherwise a reduce-side join ({@code joinReducers}) runs first. Either way the join counters prove every row
+ * met exactly one assignment, and {@code _usage.json} ({@link Summary}) records rows and working sets per part of
+ * both placements.
  */
 public final class KeyUsageJob {
 
