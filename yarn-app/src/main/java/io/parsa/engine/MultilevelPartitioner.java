@@ -75,13 +75,17 @@ public final class MultilevelPartitioner {
     final int[] internal;
 
     Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
+      this(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
+    }
+
+    /** With the nets' pins given ({@code pins}: the transpose of vStart / vNets). */
+    Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal, RowKeyGraph.Transposed pins) {
       this.n = n;
       this.internal = internal;
       this.weight = weight;
       this.vStart = vStart;
       this.vNets = vNets;
       this.numNets = numNets;
-      RowKeyGraph.Transposed pins = RowKeyGraph.transpose(vStart, vNets, numNets);
       nStart = pins.start();
       nPins = pins.rows();
     }
@@ -197,11 +201,14 @@ public final class MultilevelPartitioner {
     }
   }
 
-  /** The rows of {@code g} as the finest level: weight 1 each, every key a net, no internal keys yet. */
+  /**
+   * The rows of {@code g} as the finest level: weight 1 each, every key a net, no internal keys yet; the nets' pins
+   * are the graph's own {@link RowKeyGraph#byKey}, shared by every V-cycle and start.
+   */
   private static Level fineLevel(RowKeyGraph g) {
     int[] ones = new int[g.numRows()];
     Arrays.fill(ones, 1);
-    return new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()]);
+    return new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()], g.byKey());
   }
 
   /**
@@ -286,6 +293,10 @@ public final class MultilevelPartitioner {
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
         ? "given placement" : "initial placement (best of " + initialTries() + " tries)", connectivity(coarsest, part),
         secs(t1)));
+    // one state per level, kept from the projection through its balancing, refinement and FM (at the finest level
+    // on through the exact balance and its refinement): building a level's part counts and gain cache had been a
+    // sixth of a V-cycle, and the finest level had been counted three times
+    State st = null;
     for (int l = levels.size() - 1; l >= 1; l--) {
       Level coarse = levels.get(l);
       Level finer = levels.get(l - 1);
@@ -294,6 +305,7 @@ public final class MultilevelPartitioner {
         fp[v] = part[coarse.fineToCoarse[v]];
       }
       part = fp;
+      st = new State(finer, part, true);
       long levelCap = cap;
       if (given == null) {
         // a fresh partition: the allowed imbalance shrinks level by level towards the finest one (ε·l/L, and ε/2L
@@ -301,22 +313,21 @@ public final class MultilevelPartitioner {
         // connectivity at a fixed ε)
         double eps = settings.imbalance() * Math.max(0.5, l - 1) / (levels.size() - 1);
         levelCap = capOf(total, eps);
-        balance(finer, part, levelCap, floorCap);
+        balance(st, levelCap, floorCap);
       }
-      State st = new State(finer, part, true);
       refine(st, levelCap, floorCap, settings.refineRounds(), rnd);
       fm(st, levelCap, floorCap, settings.fmPasses());
     }
     if (levels.size() == 1) {
-      refine(new State(fine, part, true), cap, floorCap, settings.refineRounds(), rnd);
+      st = new State(fine, part, true);
+      refine(st, cap, floorCap, settings.refineRounds(), rnd);
     }
-    long before = connectivity(fine, part);
-    balance(fine, part);
+    long before = st.connectivity();
     // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
-    State st = new State(fine, part, true);
+    balance(st, (fine.n + k - 1) / k, fine.n / k);
     refine(st, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
     fm(st, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
-    long after = connectivity(fine, part);
+    long after = st.connectivity();
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
     return part;
@@ -661,8 +672,9 @@ public final class MultilevelPartitioner {
     for (int t = 0; t < tries; t++) {
       // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size
       int[] p = (t % 2 == 0 && h.n <= GROW_LIMIT) ? grow(h, rnd) : greedy(h, cap, rnd);
-      refine(new State(h, p, true), cap, 0, 2 * settings.refineRounds(), rnd);
-      long cut = connectivity(h, p);
+      State st = new State(h, p, true);
+      refine(st, cap, 0, 2 * settings.refineRounds(), rnd);
+      long cut = st.connectivity();
       if (cut < bestCut) {
         bestCut = cut;
         best = p;
@@ -844,6 +856,34 @@ public final class MultilevelPartitioner {
           cache = null; // the counts are kept without it; every later rating counts again
         }
       }
+    }
+
+    /**
+     * Fills {@link #hits} with the keys of v that every part holds and returns the keys of v that no other vertex of
+     * its part uses, from the gain cache where there is one.
+     */
+    int count(int v) {
+      if (cache != null) {
+        cache.saved(h.vStart[v + 1] - h.vStart[v]);
+        for (int p = 0; p < k; p++) {
+          hits[p] = cache.hits(v, p);
+        }
+        return cache.sole(v);
+      }
+      return counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, part[v] * h.numNets, hits);
+    }
+
+    /** Σ over nets of (parts holding the net − 1): the level's connectivity under the current assignment. */
+    long connectivity() {
+      long c = 0;
+      for (int e = 0; e < h.numNets; e++) {
+        int lambda = 0;
+        for (int w = 0; w < wpk; w++) {
+          lambda += Long.bitCount(bits[e * wpk + w]);
+        }
+        c += Math.max(0, lambda - 1);
+      }
+      return c;
     }
 
     /** Whether some key of v is also used by another part. */
@@ -1134,18 +1174,15 @@ public final class MultilevelPartitioner {
     return (int) move;
   }
 
-  /** Moves rows, cheapest first, until every part has ⌊n/k⌋ or ⌈n/k⌉ rows (unit weights). */
-  private void balance(Level h, int[] part) {
-    balance(h, part, (h.n + k - 1) / k, h.n / k);
-  }
-
   /**
-   * Moves vertices, cheapest first, until every part weighs at most {@code ceil} and at least {@code floor} (or no
-   * vertex fits anywhere: a coarse level whose vertices are too heavy for the bounds is left as close as it gets).
+   * Moves vertices of {@code st}, cheapest first, until every part weighs at most {@code ceil} and at least
+   * {@code floor} (or no vertex fits anywhere: a coarse level whose vertices are too heavy for the bounds is left as
+   * close as it gets).
    */
-  private void balance(Level h, int[] part, long ceil, long floor) {
+  private void balance(State st, long ceil, long floor) {
+    Level h = st.h;
+    int[] part = st.part;
     int n = h.n;
-    State st = new State(h, part);
     long[] size = st.weight;
     while (true) {
       boolean over = false;
@@ -1190,8 +1227,7 @@ public final class MultilevelPartitioner {
       for (int i = 0; i < nd; i++) {
         int v = rows[i];
         // freed: v's keys no other row of the donor holds; a receiver gains the keys of v it does not hold
-        int freed = st.counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], st.bits, st.cnt, donor * h.numNets,
-            st.hits);
+        int freed = st.count(v);
         int deg = h.vStart[v + 1] - h.vStart[v];
         for (int j = 0; j < nr; j++) {
           int cost = deg - st.hits[recv[j]];

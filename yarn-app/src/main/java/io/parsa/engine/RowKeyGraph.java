@@ -7,10 +7,65 @@ import java.util.List;
 /**
  * All rows of a list of blocks as one CSR over dense key ids: global row g (blocks in order, rows in block order)
  * lists its distinct keys in {@code rowKeys[rowStart[g] .. rowStart[g+1])}, each as an id in [0, numKeys). The
- * in-memory form shared by the U refinement and the multilevel partitioner. Memory: 4 bytes per non-zero, 4 per row
- * and a transient hash table of the distinct keys.
+ * in-memory form shared by the U refinement and the multilevel partitioner, read only. Memory: 4 bytes per non-zero,
+ * 4 per row and a transient hash table of the distinct keys; once asked for, the rows of every key ({@link #byKey})
+ * another 4 bytes per non-zero, built once and shared by every reader instead of one copy each.
  */
-public record RowKeyGraph(int numRows, int[] blockStart, int[] rowStart, int[] rowKeys, int numKeys) {
+public final class RowKeyGraph {
+  private final int numRows;
+  private final int[] blockStart;
+  private final int[] rowStart;
+  private final int[] rowKeys;
+  private final int numKeys;
+  private volatile Transposed byKey;
+
+  /**
+   * @param blockStart first global row of every block, and the row count at the end
+   * @param rowStart CSR offsets of the rows' keys ({@code numRows + 1} entries)
+   * @param rowKeys every row's distinct dense key ids
+   */
+  public RowKeyGraph(int numRows, int[] blockStart, int[] rowStart, int[] rowKeys, int numKeys) {
+    this.numRows = numRows;
+    this.blockStart = blockStart;
+    this.rowStart = rowStart;
+    this.rowKeys = rowKeys;
+    this.numKeys = numKeys;
+  }
+
+  public int numRows() {
+    return numRows;
+  }
+
+  public int[] blockStart() {
+    return blockStart;
+  }
+
+  public int[] rowStart() {
+    return rowStart;
+  }
+
+  public int[] rowKeys() {
+    return rowKeys;
+  }
+
+  public int numKeys() {
+    return numKeys;
+  }
+
+  /** The rows of every key ({@link #transpose} of this graph), built at the first call and shared afterwards. */
+  Transposed byKey() {
+    Transposed t = byKey;
+    if (t == null) {
+      synchronized (this) {
+        t = byKey;
+        if (t == null) {
+          t = transpose(rowStart, rowKeys, numKeys);
+          byKey = t;
+        }
+      }
+    }
+    return t;
+  }
 
   /** The blocks' rows, renumbering keys densely in order of first appearance. */
   public static RowKeyGraph of(List<Block> blocks) {

@@ -73,6 +73,8 @@ public final class URefinement {
    * it stops paying off (then not built again).
    */
   private GainCache cache;
+  /** The rows (read only; its rows of every key are shared with the other readers). */
+  private final RowKeyGraph graph;
   private int roundsRun;
   private boolean cacheDropped;
   private boolean cacheKept;
@@ -127,6 +129,7 @@ public final class URefinement {
       throw new IllegalArgumentException("the graph has " + graph.numRows() + " rows in "
           + (graph.blockStart().length - 1) + " blocks, the blocks " + blockRows + " in " + blocks.size());
     }
+    this.graph = graph;
     blockStart = graph.blockStart();
     n = graph.numRows();
     rowStart = graph.rowStart();
@@ -390,7 +393,7 @@ public final class URefinement {
   /** One round of pairwise swaps (and balance-preserving single moves). */
   public RoundStats round() {
     if (cache == null && !cacheDropped && roundsRun++ > 0 && GainCache.fits(n, k)) {
-      RowKeyGraph.Transposed byKey = RowKeyGraph.transpose(rowStart, rowKeys, numKeys);
+      RowKeyGraph.Transposed byKey = graph.byKey();
       cache = new GainCache(k, rowStart, rowKeys, numKeys, byKey.start(), byKey.rows(), part, present, cnt);
     }
     if (cache != null) {
