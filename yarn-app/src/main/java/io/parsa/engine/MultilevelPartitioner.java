@@ -168,6 +168,16 @@ public final class MultilevelPartitioner {
    */
   public int[][] partition(List<Block> blocks, RowKeyGraph g, int[][] given, double workingSetSlack,
       long givenMaxWorkingSet) {
+    return counted(blocks, g, given, workingSetSlack, givenMaxWorkingSet).parts();
+  }
+
+  /**
+   * The same, with the part counts of every key under the result (and their gain cache, where the refinement kept
+   * one) for the swap rounds that follow ({@link URefinement#URefinement(int, List, RowKeyGraph, Counted, double,
+   * boolean)}), so that they need not count them again.
+   */
+  public Counted counted(List<Block> blocks, RowKeyGraph g, int[][] given, double workingSetSlack,
+      long givenMaxWorkingSet) {
     int[] flat = null;
     if (given != null) {
       flat = new int[g.numRows()];
@@ -175,19 +185,59 @@ public final class MultilevelPartitioner {
         System.arraycopy(given[b], 0, flat, g.blockStart()[b], given[b].length);
       }
     }
-    int[] part = partition(g, flat, workingSetSlack, givenMaxWorkingSet);
+    State st = partition(g, flat, workingSetSlack, givenMaxWorkingSet);
     int[][] out = new int[blocks.size()][];
     for (int b = 0; b < blocks.size(); b++) {
-      out[b] = Arrays.copyOfRange(part, g.blockStart()[b], g.blockStart()[b + 1]);
+      out[b] = Arrays.copyOfRange(st.part, g.blockStart()[b], g.blockStart()[b + 1]);
     }
-    return out;
+    return new Counted(g, k, out, st.part, st.cnt, st.bits, st.cache);
+  }
+
+  /**
+   * A placement of the rows of a {@link RowKeyGraph} ({@link #parts}) with the counts it was refined with: every
+   * key's rows per part ({@code cnt[p·numKeys + key]}), their presence bits and the gain cache (null if dropped),
+   * the layout of the swap rounds' own counts. A {@link URefinement} built from it takes them over (and changes
+   * them), so it serves one refinement.
+   */
+  public static final class Counted {
+    final RowKeyGraph graph;
+    final int k;
+    private final int[][] parts;
+    final int[] part;
+    final int[] cnt;
+    final long[] bits;
+    final GainCache cache;
+
+    Counted(RowKeyGraph graph, int k, int[][] parts, int[] part, int[] cnt, long[] bits, GainCache cache) {
+      this.graph = graph;
+      this.k = k;
+      this.parts = parts;
+      this.part = part;
+      this.cnt = cnt;
+      this.bits = bits;
+      this.cache = cache;
+    }
+
+    /** The part of every row: {@code parts()[b][r]} for row r of block b. */
+    public int[][] parts() {
+      return parts;
+    }
+
+    /** True for the first caller only: the counts serve one refinement (a second one counts its own). */
+    synchronized boolean take() {
+      boolean first = !taken;
+      taken = true;
+      return first;
+    }
+
+    private boolean taken;
   }
 
   /**
    * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the
    * working sets capped as in {@link #partition(List, int[][], double)} when {@code workingSetSlack} ≥ 0.
    */
-  private int[] partition(RowKeyGraph g, int[] given, double workingSetSlack, long givenMax) {
+  private State partition(RowKeyGraph g, int[] given, double workingSetSlack, long givenMax) {
     long t0 = System.nanoTime();
     Level fine = fineLevel(g);
     if (workingSetSlack >= 0 && given != null) {
@@ -254,7 +304,8 @@ public final class MultilevelPartitioner {
     }
   }
 
-  private int[] run(Level fine, int[] given, long t0) {
+  /** The multilevel run from {@code fine}; returns the finest level's state (its part: every row's). */
+  private State run(Level fine, int[] given, long t0) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
     levels.add(fine);
@@ -330,7 +381,7 @@ public final class MultilevelPartitioner {
     long after = st.connectivity();
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
-    return part;
+    return st;
   }
 
   private long capOf(long total, double eps) {

@@ -114,6 +114,22 @@ public final class URefinement {
   /** The same, over {@code graph}, the rows of {@code blocks} as {@link RowKeyGraph#of} gives them (read only). */
   public URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, double exponent,
       boolean guardMax) {
+    this(k, blocks, graph, parts, null, exponent, guardMax);
+  }
+
+  /**
+   * The same from the multilevel partitioner's result over {@code graph}: its part counts, presence bits and gain
+   * cache are taken over (the rounds change them) instead of counted again, where its rows are unweighted; the same
+   * rounds and moves as from {@code placed.parts()}.
+   */
+  public URefinement(int k, List<Block> blocks, RowKeyGraph graph, MultilevelPartitioner.Counted placed,
+      double exponent, boolean guardMax) {
+    this(k, blocks, graph, placed.parts(), placed.graph == graph && placed.k == k && placed.take() ? placed : null,
+        exponent, guardMax);
+  }
+
+  private URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, MultilevelPartitioner.Counted placed,
+      double exponent, boolean guardMax) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -140,7 +156,10 @@ public final class URefinement {
       widest = Math.max(widest, rowStart[g + 1] - rowStart[g]);
     }
     maxDeg = widest;
-    part = new int[n];
+    boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    boolean counted = placed != null && !weighted;
+    // taken over, the partitioner's part array (the same parts as parts[][]; its gain cache reads it) is the rounds'
+    part = counted ? placed.part : new int[n];
     for (int b = 0; b < blocks.size(); b++) {
       Block blk = blocks.get(b);
       if (parts[b].length != blk.numRows()) {
@@ -156,10 +175,9 @@ public final class URefinement {
         part[blockStart[b] + r] = p;
       }
     }
-    cnt = new int[Math.multiplyExact(numKeys, k)];
+    cnt = counted ? placed.cnt : new int[Math.multiplyExact(numKeys, k)];
     m = new long[k];
     size = new int[k];
-    boolean weighted = blocks.stream().anyMatch(Block::weighted);
     weight = weighted ? new double[n] : null;
     load = weighted ? new double[k] : null;
     double heaviest = 0;
@@ -170,24 +188,36 @@ public final class URefinement {
         heaviest = Math.max(heaviest, blk.weight(r));
       }
     }
+    wpk = (k + 63) >>> 6;
     for (int g = 0; g < n; g++) {
       int p = part[g];
       size[p]++;
       if (weighted) {
         load[p] += weight[g];
       }
-      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-        if (cnt[p * numKeys + rowKeys[t]]++ == 0) {
-          m[p]++;
+      if (!counted) {
+        for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+          cnt[p * numKeys + rowKeys[t]]++;
         }
       }
     }
-    wpk = (k + 63) >>> 6;
-    present = new long[Math.multiplyExact(numKeys, wpk)];
-    for (int i = 0; i < k; i++) {
-      for (int v = 0; v < numKeys; v++) {
-        if (cnt[i * numKeys + v] > 0) {
-          present[v * wpk + (i >>> 6)] |= 1L << i;
+    if (counted) {
+      present = placed.bits;
+      cache = placed.cache;
+    } else {
+      present = new long[Math.multiplyExact(numKeys, wpk)];
+      for (int i = 0; i < k; i++) {
+        for (int v = 0; v < numKeys; v++) {
+          if (cnt[i * numKeys + v] > 0) {
+            present[v * wpk + (i >>> 6)] |= 1L << i;
+          }
+        }
+      }
+    }
+    for (int v = 0; v < numKeys; v++) {
+      for (int w = 0; w < wpk; w++) {
+        for (long x = present[v * wpk + w]; x != 0; x &= x - 1) {
+          m[(w << 6) + Long.numberOfTrailingZeros(x)]++;
         }
       }
     }

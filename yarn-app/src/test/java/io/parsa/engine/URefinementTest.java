@@ -394,6 +394,53 @@ class URefinementTest {
     }
   }
 
+  /**
+   * Rounds that take over a V-cycle's counts and gain cache make the same moves as rounds that count the same parts
+   * themselves, at one and two words of part bits; the counts serve one refinement, a second one counts its own.
+   */
+  @Test
+  void roundsFromAVcyclesCountsMakeTheSameMovesAsFromItsParts() {
+    SplittableRandom rnd = new SplittableRandom(37);
+    for (int k : new int[] {3, 16, 70}) {
+      List<Block> blocks = blocks(rnd, 3, 400, 900, 12);
+      RowKeyGraph g = RowKeyGraph.of(blocks);
+      int[][] start = randomParts(rnd, blocks, k);
+      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(),
+          line -> { }).counted(blocks, g, start, 0.0, -1);
+      int[][] parts = new int[blocks.size()][];
+      for (int b = 0; b < parts.length; b++) {
+        parts[b] = vc.parts()[b].clone();
+      }
+      URefinement fromCounts = new URefinement(k, blocks, g, vc, 8.0, true);
+      URefinement second = new URefinement(k, blocks, g, vc, 8.0, true);
+      URefinement fromParts = new URefinement(k, blocks, g, parts, 8.0, true);
+      assertEquals(fromParts.summary(), fromCounts.summary(), "k=" + k);
+      assertEquals(fromParts.maxWorkingSet(), fromCounts.maxWorkingSet(), "k=" + k);
+      assertEquals(fromParts.sumTrafficIfHome(), fromCounts.sumTrafficIfHome(), "k=" + k);
+      for (int round = 0; round < 5; round++) {
+        if (round == 3) {
+          fromCounts.setExponent(1.0);
+          fromParts.setExponent(1.0);
+        }
+        URefinement.RoundStats want = fromParts.round();
+        assertEquals(want, fromCounts.round(), "k=" + k + " round " + round);
+        for (int b = 0; b < blocks.size(); b++) {
+          assertArrayEquals(fromParts.parts()[b], fromCounts.parts()[b], "k=" + k + " round " + round + " block " + b);
+        }
+      }
+      // the second refinement did not share the first one's counts: it still starts from the V-cycle's parts
+      assertEquals(new URefinement(k, blocks, g, parts(vc), 8.0, true).summary(), second.summary(), "k=" + k);
+    }
+  }
+
+  private static int[][] parts(MultilevelPartitioner.Counted vc) {
+    int[][] out = new int[vc.parts().length][];
+    for (int b = 0; b < out.length; b++) {
+      out[b] = vc.parts()[b].clone();
+    }
+    return out;
+  }
+
   /** The one-pass T_sum of an assignment is the refinement's own figure for it, for one and several words of bits. */
   @Test
   void sumTrafficOfAnAssignmentMatchesTheRefinementsCount() {

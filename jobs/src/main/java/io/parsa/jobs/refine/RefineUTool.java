@@ -642,10 +642,10 @@ public class RefineUTool extends ParsaTool {
    * self-contained parts the floor guard freezes (cnr-2000: M_max 25,942 with it, 22,891 without). From Parsa's U it
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
-  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, int[][] parts,
+  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, Start from,
       double[] schedule, int rounds, boolean guard, boolean floorInMaxPhases, int roundThreads) {
     long t0 = System.nanoTime();
-    URefinement ref = new URefinement(k, blocks, graph, parts, schedule[0], guard);
+    URefinement ref = from.refinement(k, blocks, graph, schedule[0], guard);
     ref.setThreads(roundThreads);
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
         : Arrays.stream(ref.sizes()).sum(), blocks.size(), k, ref.summary());
@@ -705,9 +705,9 @@ public class RefineUTool extends ParsaTool {
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-      int[][] vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
+      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads)
-          .partition(blocks, graph, cur, 0.0, res.maxWorkingSet());
+          .counted(blocks, graph, cur, 0.0, res.maxWorkingSet());
       URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
@@ -778,16 +778,25 @@ public class RefineUTool extends ParsaTool {
    * {@code n} multilevel V-cycles from {@code parts}, each capped at its start's largest working set (the connectivity
    * falls; rows stay balanced within one), their levels coarsened on {@code threads} threads.
    */
-  static int[][] vcycles(String start, int k, List<Block> blocks, RowKeyGraph graph, int n, int[][] parts,
+  static Start vcycles(String start, int k, List<Block> blocks, RowKeyGraph graph, int n, int[][] parts,
       int threads) {
-    int[][] cur = parts;
+    Start cur = new Start(parts, null);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     for (int c = 0; c < n; c++) {
-      cur = new MultilevelPartitioner(k, d.withSeed(d.seed() + c), cycleLog(start, "V-cycle " + (c + 1)))
-          .setThreads(threads)
-          .partition(blocks, graph, cur, 0.0);
+      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
+          cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).counted(blocks, graph, cur.parts(), 0.0, -1);
+      cur = new Start(vc.parts(), vc);
     }
     return cur;
+  }
+
+  /** A start's parts, with the multilevel partitioner's counts under them when it placed them last (else null). */
+  record Start(int[][] parts, MultilevelPartitioner.Counted counted) {
+    /** The swap rounds from these parts, taking the counts over where there are any. */
+    URefinement refinement(int k, List<Block> blocks, RowKeyGraph graph, double exponent, boolean guard) {
+      return counted != null ? new URefinement(k, blocks, graph, counted, exponent, guard)
+          : new URefinement(k, blocks, graph, parts, exponent, guard);
+    }
   }
 
   /** The multilevel code's progress lines, in refine-u's log under the start and the cycle. */
@@ -842,10 +851,11 @@ public class RefineUTool extends ParsaTool {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
-    int[][] from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
-        line -> LOG.info("refine-u: start '{}': {}", name, line)).partition(blocks, graph, null, Double.NaN);
+    MultilevelPartitioner.Counted from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).counted(blocks, graph, null, Double.NaN, -1);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, graph, from, schedule, rounds, guard, false, roundThreads);
+    return refine(name, k, blocks, graph, new Start(from.parts(), from), schedule, rounds, guard, false,
+        roundThreads);
   }
 
   /**
