@@ -9,6 +9,7 @@ import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.io.BlockStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
 import org.apache.hadoop.conf.Configuration;
@@ -185,6 +186,14 @@ public final class PartitionUTool extends ParsaTool {
       for (String note : plan.notes) {
         System.err.println("partition-u: " + note);
       }
+      long blockBytes = inFs.getContentSummary(blocksDir).getLength();
+      String opts = ContainerJit.javaOpts(conf, blockBytes);
+      if (!opts.equals(conf.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS, ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS)
+          .trim())) {
+        System.err.printf(Locale.ROOT, "partition-u: blocks of %.1f MiB: the containers run the C1 compiler alone"
+            + " (%s; %s=tiered keeps both tiers)%n", blockBytes / 1048576.0, ContainerJit.C1_ONLY, ContainerJit.KEY);
+      }
+      conf.set(ParsaYarnConfig.CONTAINER_JAVA_OPTS, opts);
     }
     job.captureParsaConf(conf);
 
