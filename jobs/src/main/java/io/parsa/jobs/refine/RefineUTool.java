@@ -785,13 +785,18 @@ public class RefineUTool extends ParsaTool {
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
           cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).counted(blocks, graph, cur.parts(), 0.0, -1);
-      cur = new Start(vc.parts(), vc);
+      cur = new Start(vc);
     }
     return cur;
   }
 
   /** A start's parts, with the multilevel partitioner's counts under them when it placed them last (else null). */
   record Start(int[][] parts, MultilevelPartitioner.Counted counted) {
+    /** The partitioner's result, with its counts. */
+    Start(MultilevelPartitioner.Counted counted) {
+      this(counted.parts(), counted);
+    }
+
     /** The swap rounds from these parts, taking the counts over where there are any. */
     URefinement refinement(int k, List<Block> blocks, RowKeyGraph graph, double exponent, boolean guard) {
       return counted != null ? new URefinement(k, blocks, graph, counted, exponent, guard)
@@ -854,8 +859,7 @@ public class RefineUTool extends ParsaTool {
     MultilevelPartitioner.Counted from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).counted(blocks, graph, null, Double.NaN, -1);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
-    return refine(name, k, blocks, graph, new Start(from.parts(), from), schedule, rounds, guard, false,
-        roundThreads);
+    return refine(name, k, blocks, graph, new Start(from), schedule, rounds, guard, false, roundThreads);
   }
 
   /**

@@ -30,8 +30,24 @@ public final class ContainerJit {
    * rule says so and the options do not already choose the compilers.
    */
   public static String javaOpts(Configuration conf, long blockBytes) {
-    String opts = conf.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS, ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS).trim();
+    String opts = configured(conf);
     return c1(conf, blockBytes) && !choosesCompilers(opts) ? (opts + " " + C1_ONLY).trim() : opts;
+  }
+
+  /**
+   * Sets {@link ParsaYarnConfig#CONTAINER_JAVA_OPTS} in {@code conf} to {@link #javaOpts} for blocks of
+   * {@code blockBytes} bytes; returns whether that added {@link #C1_ONLY}.
+   */
+  public static boolean apply(Configuration conf, long blockBytes) {
+    String configured = configured(conf);
+    String opts = javaOpts(conf, blockBytes);
+    conf.set(ParsaYarnConfig.CONTAINER_JAVA_OPTS, opts);
+    return !opts.equals(configured);
+  }
+
+  /** The containers' options as configured (or their default). */
+  private static String configured(Configuration conf) {
+    return conf.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS, ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS).trim();
   }
 
   /** Whether the rule runs C1 alone for blocks of {@code blockBytes} bytes; a usage error names a bad setting. */
@@ -53,7 +69,7 @@ public final class ContainerJit {
     }
   }
 
-  /** Whether JVM options already pick the compilers (a tier limit, tiered compilation on or off, or the interpreter). */
+  /** Whether JVM options already pick the compilers (a tier limit, tiered compilation on or off, -Xint, -Xcomp). */
   static boolean choosesCompilers(String opts) {
     return opts.contains("TieredStopAtLevel") || opts.contains("TieredCompilation") || opts.contains("-Xint")
         || opts.contains("-Xcomp");

@@ -187,13 +187,10 @@ public final class PartitionUTool extends ParsaTool {
         System.err.println("partition-u: " + note);
       }
       long blockBytes = inFs.getContentSummary(blocksDir).getLength();
-      String opts = ContainerJit.javaOpts(conf, blockBytes);
-      if (!opts.equals(conf.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS, ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS)
-          .trim())) {
+      if (ContainerJit.apply(conf, blockBytes)) {
         System.err.printf(Locale.ROOT, "partition-u: blocks of %.1f MiB: the containers run the C1 compiler alone"
             + " (%s; %s=tiered keeps both tiers)%n", blockBytes / 1048576.0, ContainerJit.C1_ONLY, ContainerJit.KEY);
       }
-      conf.set(ParsaYarnConfig.CONTAINER_JAVA_OPTS, opts);
     }
     job.captureParsaConf(conf);
 

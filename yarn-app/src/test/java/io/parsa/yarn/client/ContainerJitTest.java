@@ -1,6 +1,7 @@
 package io.parsa.yarn.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,21 @@ class ContainerJitTest {
     }
     assertEquals("-XX:TieredStopAtLevel=1", ContainerJit.javaOpts(conf(ParsaYarnConfig.CONTAINER_JAVA_OPTS, "",
         ContainerJit.KEY, "c1"), 900 * MIB));
+  }
+
+  /** apply sets the containers' options in the configuration and says whether it added C1 alone. */
+  @Test
+  void applySetsTheOptionsAndSaysWhetherItAddedC1() {
+    Configuration small = conf();
+    assertTrue(ContainerJit.apply(small, 5 * MIB));
+    assertEquals(ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS + " -XX:TieredStopAtLevel=1",
+        small.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS));
+    Configuration large = conf();
+    assertFalse(ContainerJit.apply(large, 300 * MIB));
+    assertEquals(ParsaYarnConfig.DEFAULT_CONTAINER_JAVA_OPTS, large.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS));
+    Configuration own = conf(ParsaYarnConfig.CONTAINER_JAVA_OPTS, "-XX:-TieredCompilation");
+    assertFalse(ContainerJit.apply(own, MIB));
+    assertEquals("-XX:-TieredCompilation", own.get(ParsaYarnConfig.CONTAINER_JAVA_OPTS));
   }
 
   /** A bad setting is a usage error naming the key and the value. */
