@@ -64,31 +64,68 @@ public final class Block {
     this.weights = weights;
     this.numNonZeros = rowKeys.length;
 
-    // Renumber by sorting: the distinct keys ascending, then each non-zero's rank by binary search. Sorting a copy
-    // needs 8 bytes a non-zero at the peak, where a hash map of the distinct keys needed 3-4 times that while it
-    // grew (a worker prepares the next block while it partitions the current one, so this peak sets its heap).
     int nnz = rowKeys.length;
-    long[] sorted = rowKeys.clone();
-    Arrays.sort(sorted);
-    int numKeys = 0;
-    for (int e = 0; e < nnz; e++) {
-      if (numKeys == 0 || sorted[e] != sorted[numKeys - 1]) {
-        sorted[numKeys++] = sorted[e];
-      }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (long key : rowKeys) {
+      min = Math.min(min, key);
+      max = Math.max(max, key);
     }
-    sorted = numKeys == nnz ? sorted : Arrays.copyOf(sorted, numKeys);
-    this.keys = sorted;
+    // the keys' span, or −1 where it overflows a long (keys of both signs far apart, e.g. hashed ids)
+    long span = nnz == 0 || (max - min) < 0 ? -1 : max - min;
+    int[] rank;
+    int numKeys;
+    if (span >= 0 && span < denseSpanLimit(nnz)) {
+      // Dense keys (feature indices, vertex ids): the rank of every key from a table over their span, no sort. The
+      // table's 4 bytes a slot stay within the sorted copy's 8 bytes a non-zero that the other path needs.
+      int[] slot = new int[(int) span + 1];
+      for (long key : rowKeys) {
+        slot[(int) (key - min)] = 1;
+      }
+      numKeys = 0;
+      for (int i = 0; i < slot.length; i++) {
+        if (slot[i] != 0) {
+          slot[i] = ++numKeys;
+        }
+      }
+      long[] distinct = new long[numKeys];
+      for (int i = 0; i < slot.length; i++) {
+        if (slot[i] != 0) {
+          distinct[slot[i] - 1] = min + i;
+        }
+      }
+      this.keys = distinct;
+      rank = new int[nnz];
+      for (int e = 0; e < nnz; e++) {
+        rank[e] = slot[(int) (rowKeys[e] - min)] - 1;
+      }
+    } else {
+      // Renumber by sorting: the distinct keys ascending, then each non-zero's rank by binary search. Sorting a copy
+      // needs 8 bytes a non-zero at the peak, where a hash map of the distinct keys needed 3-4 times that while it
+      // grew (a worker prepares the next block while it partitions the current one, so this peak sets its heap).
+      long[] sorted = rowKeys.clone();
+      Arrays.sort(sorted);
+      numKeys = 0;
+      for (int e = 0; e < nnz; e++) {
+        if (numKeys == 0 || sorted[e] != sorted[numKeys - 1]) {
+          sorted[numKeys++] = sorted[e];
+        }
+      }
+      sorted = numKeys == nnz ? sorted : Arrays.copyOf(sorted, numKeys);
+      this.keys = sorted;
+      rank = null;
+    }
 
     // De-duplicate within each row, keeping first-occurrence order.
     int[] lastRow = new int[numKeys];
     Arrays.fill(lastRow, -1);
     int[] start = new int[n + 1];
-    int[] local = new int[nnz];
+    int[] local = rank != null ? rank : new int[nnz]; // written at or behind the position read
     int w = 0;
     for (int r = 0; r < n; r++) {
       start[r] = w;
       for (int e = rowStart[r], end = rowStart[r + 1]; e < end; e++) {
-        int j = Arrays.binarySearch(sorted, 0, numKeys, rowKeys[e]);
+        int j = rank != null ? rank[e] : Arrays.binarySearch(keys, 0, numKeys, rowKeys[e]);
         if (lastRow[j] != r) {
           lastRow[j] = r;
           local[w++] = j;
@@ -98,6 +135,14 @@ public final class Block {
     start[n] = w;
     this.localRowStart = start;
     this.localKeys = w == nnz ? local : Arrays.copyOf(local, w);
+  }
+
+  /**
+   * Largest key span (max − min) renumbered through a table instead of a sort: twice the non-zeros, so the table
+   * (4 bytes a slot) is never larger than the sorted copy (8 bytes a non-zero), and at least 2^16.
+   */
+  static long denseSpanLimit(int nnz) {
+    return Math.max(1L << 16, 2L * nnz);
   }
 
   private static <T> T checkNotNull(T value, String name) {

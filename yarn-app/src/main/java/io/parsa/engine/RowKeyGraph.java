@@ -87,13 +87,20 @@ public final class RowKeyGraph {
       long[] keys = blk.keys();
       int[] ls = blk.localRowStart();
       int[] lk = blk.localKeys();
+      // the dense id of each of the block's keys, looked up once per block (ids in order of first use, as before)
+      int[] idOf = new int[keys.length];
+      Arrays.fill(idOf, -1);
       for (int r = 0; r < blk.numRows(); r++) {
         for (int t = ls[r]; t < ls[r + 1]; t++) {
-          long key = keys[lk[t]];
-          int id = dense.get(key);
+          int id = idOf[lk[t]];
           if (id < 0) {
-            id = dense.size();
-            dense.put(key, id);
+            long key = keys[lk[t]];
+            id = dense.get(key);
+            if (id < 0) {
+              id = dense.size();
+              dense.put(key, id);
+            }
+            idOf[lk[t]] = id;
           }
           rowKeys[w++] = id;
         }
