@@ -350,7 +350,8 @@ public final class PartitionMaster implements ContainerEvents {
       }
       report(sink);
       LOG.info("stage 1 finished: {} blocks", job.blockPaths.size());
-      checkpointServers();
+      // no snapshot here: the dump that follows writes the same state, and a server that fails during it restores
+      // the stage-0 snapshot and replays its log as at any other time (a snapshot only shortens that replay)
       finish();
       report(sink);
       return new Outcome(true, "partition-u finished: " + job.output);
