@@ -106,18 +106,28 @@ final class GainCache {
   }
 
   private void add(int e, int p, int d) {
-    spent += nStart[e + 1] - nStart[e];
-    for (int q = nStart[e]; q < nStart[e + 1]; q++) {
+    // fields in locals: C1 (small inputs) reloads a field at every use
+    int from = nStart[e];
+    int to = nStart[e + 1];
+    int[] nPins = this.nPins;
+    int[] held = this.held;
+    int k = this.k;
+    spent += to - from;
+    for (int q = from; q < to; q++) {
       held[nPins[q] * k + p] += d;
     }
   }
 
   /** The user of key e other than {@code not} in part p (there is exactly one). */
   private int other(int e, int p, int not) {
-    for (int q = nStart[e]; q < nStart[e + 1]; q++) {
+    int from = nStart[e];
+    int to = nStart[e + 1];
+    int[] nPins = this.nPins;
+    int[] part = this.part;
+    for (int q = from; q < to; q++) {
       int u = nPins[q];
       if (u != not && part[u] == p) {
-        spent += q - nStart[e] + 1;
+        spent += q - from + 1;
         return u;
       }
     }

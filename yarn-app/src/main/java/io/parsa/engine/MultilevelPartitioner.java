@@ -537,19 +537,37 @@ public final class MultilevelPartitioner {
         root[i] = i;
       }
       int maxNet = settings.maxNetSize();
+      // the rating's arrays in locals: the hottest loop of a V-cycle, run by C1 on small inputs (docs/quality.md §20),
+      // which reloads a field at every use and does not inline rate()
+      int[] rStart = this.rStart;
+      int[] rNets = this.rNets;
+      int[] nStart = this.nStart;
+      int[] nPins = this.nPins;
+      int[] root = this.root;
+      double[] rating = this.rating;
+      int[] touched = this.touched;
+      double[] netWeight = this.netWeight;
+      int[] cluster = this.cluster;
       for (int u : order) {
         if (cluster[u] != -1) {
           continue;
         }
         int nt = 0;
-        for (int t = rStart[u]; t < rStart[u + 1]; t++) {
+        for (int t = rStart[u], tEnd = rStart[u + 1]; t < tEnd; t++) {
           int le = rNets[t];
           double s = netWeight[le];
           if (s == 0) {
             continue;
           }
-          for (int q = nStart[le]; q < nStart[le + 1]; q++) { // the hottest loop of a V-cycle: a step per pin
-            nt = rate(u, nPins[q], s, nt);
+          for (int q = nStart[le], qEnd = nStart[le + 1]; q < qEnd; q++) { // a step per pin, as rate() does
+            int v = nPins[q];
+            if (v != u) {
+              int c = root[v];
+              if (rating[c] == 0) {
+                touched[nt++] = c;
+              }
+              rating[c] += s;
+            }
           }
         }
         if (nt == 0) {
@@ -907,22 +925,38 @@ public final class MultilevelPartitioner {
       m[a] -= h.internal[v];
       m[b] += h.internal[v];
       int alone = 0;
-      for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-        int e = h.vNets[t];
-        int leftInA = --cnt[a * h.numNets + e];
-        int wasInB = cnt[b * h.numNets + e]++;
+      // fields in locals for C1, which reloads a field at every use
+      int[] vNets = h.vNets;
+      int[] cnt = this.cnt;
+      long[] bits = this.bits;
+      int wpk = this.wpk;
+      GainCache cache = this.cache;
+      int aBase = a * h.numNets;
+      int bBase = b * h.numNets;
+      int aWord = a >>> 6;
+      int bWord = b >>> 6;
+      long aBit = 1L << a;
+      long bBit = 1L << b;
+      int mA = 0;
+      int mB = 0;
+      for (int t = h.vStart[v], end = h.vStart[v + 1]; t < end; t++) {
+        int e = vNets[t];
+        int leftInA = --cnt[aBase + e];
+        int wasInB = cnt[bBase + e]++;
         if (leftInA == 0) {
-          bits[e * wpk + (a >>> 6)] &= ~(1L << a);
-          m[a]--;
+          bits[e * wpk + aWord] &= ~aBit;
+          mA++;
         }
         if (wasInB == 0) {
-          bits[e * wpk + (b >>> 6)] |= 1L << b;
-          m[b]++;
+          bits[e * wpk + bWord] |= bBit;
+          mB++;
         }
         if (cache != null) {
           alone += cache.keyMoved(v, e, a, b, leftInA, wasInB);
         }
       }
+      m[a] -= mA;
+      m[b] += mB;
       if (cache != null) {
         cache.moved(v, alone);
         if (!keepCache && !cache.paysOff()) {
