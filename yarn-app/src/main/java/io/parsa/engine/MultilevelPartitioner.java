@@ -462,14 +462,20 @@ public final class MultilevelPartitioner {
         localId[rows[i]] = i;
         nnz += h.vStart[rows[i] + 1] - h.vStart[rows[i]];
       }
-      rStart = new int[n + 1];
-      rNets = new int[nnz];
-      netGlobal = new int[Math.min(nnz, h.numNets)];
+      int[] rStart = new int[n + 1];
+      int[] rNets = new int[nnz];
+      int[] netGlobal = new int[Math.min(nnz, h.numNets)];
+      this.rStart = rStart;
+      this.rNets = rNets;
+      this.netGlobal = netGlobal;
+      int[] netLocal = this.netLocal; // fields in locals: C1 (small inputs) reloads a field at every use
+      int[] hStart = h.vStart;
+      int[] hNets = h.vNets;
       int nl = 0;
       int w = 0;
       for (int i = 0; i < n; i++) {
-        for (int t = h.vStart[rows[i]]; t < h.vStart[rows[i] + 1]; t++) {
-          int e = h.vNets[t];
+        for (int t = hStart[rows[i]], end = hStart[rows[i] + 1]; t < end; t++) {
+          int e = hNets[t];
           int le = netLocal[e];
           if (le < 0) {
             le = nl++;
@@ -676,11 +682,13 @@ public final class MultilevelPartitioner {
     int[] lastSeen = new int[h.numNets];
     Arrays.fill(lastSeen, -1);
     int[] pins = new int[h.numNets];
+    int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
+    int[] hNets = h.vNets;
     for (int c = 0; c < nc; c++) {
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
         int v = members[q];
-        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-          int e = h.vNets[t];
+        for (int t = hStart[v], end = hStart[v + 1]; t < end; t++) {
+          int e = hNets[t];
           if (lastSeen[e] != c) {
             lastSeen[e] = c;
             pins[e]++;
@@ -706,8 +714,8 @@ public final class MultilevelPartitioner {
     for (int c = 0; c < nc; c++) {
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
         int v = members[q];
-        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-          int e = h.vNets[t];
+        for (int t = hStart[v], end = hStart[v + 1]; t < end; t++) {
+          int e = hNets[t];
           if (netId[e] >= 0 && lastSeen[e] != c) {
             lastSeen[e] = c;
             buf[w++] = netId[e];
@@ -899,19 +907,29 @@ public final class MultilevelPartitioner {
       this.h = h;
       this.part = part;
       wpk = (k + 63) >>> 6;
-      cnt = new int[Math.multiplyExact(h.numNets, k)];
-      bits = new long[Math.multiplyExact(h.numNets, wpk)];
+      int numNets = h.numNets;
+      int wpk = this.wpk;
+      int[] cnt = new int[Math.multiplyExact(numNets, k)];
+      long[] bits = new long[Math.multiplyExact(numNets, wpk)];
+      this.cnt = cnt;
+      this.bits = bits;
+      int[] vStart = h.vStart;
+      int[] vNets = h.vNets;
       for (int v = 0; v < h.n; v++) {
         int p = part[v];
         weight[p] += h.weight[v];
-        m[p] += h.internal[v];
-        for (int t = h.vStart[v]; t < h.vStart[v + 1]; t++) {
-          int e = h.vNets[t];
-          if (cnt[p * h.numNets + e]++ == 0) {
-            bits[e * wpk + (p >>> 6)] |= 1L << p;
-            m[p]++;
+        int base = p * numNets;
+        int word = p >>> 6;
+        long bit = 1L << p;
+        int held = 0;
+        for (int t = vStart[v], end = vStart[v + 1]; t < end; t++) {
+          int e = vNets[t];
+          if (cnt[base + e]++ == 0) {
+            bits[e * wpk + word] |= bit;
+            held++;
           }
         }
+        m[p] += h.internal[v] + held;
       }
       cache = gainCache && GainCache.fits(h.n, k)
           ? new GainCache(k, h.vStart, h.vNets, h.numNets, h.nStart, h.nPins, part, bits, cnt) : null;

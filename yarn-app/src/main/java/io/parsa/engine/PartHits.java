@@ -34,6 +34,8 @@ final class PartHits {
    */
   int count(int[] keys, int from, int to, long[] present, int[] cnt, int own, int[] hits) {
     int lose = 0;
+    int wpk = this.wpk; // fields in locals: C1 (small inputs) reloads a field at every use
+    long[] planes = this.planes;
     for (int w = 0; w < wpk; w++) { // parts 64·w .. 64·w + 63, one pass over the keys each
       long p0 = 0;
       long p1 = 0;

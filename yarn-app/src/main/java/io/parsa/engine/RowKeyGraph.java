@@ -117,16 +117,17 @@ public final class RowKeyGraph {
    */
   static Transposed transpose(int[] rowStart, int[] rowKeys, int numKeys) {
     int[] start = new int[numKeys + 1];
-    for (int t = 0; t < rowStart[rowStart.length - 1]; t++) {
+    int nnz = rowStart[rowStart.length - 1]; // bounds in locals: C1 (small inputs) evaluates them at every step
+    for (int t = 0; t < nnz; t++) {
       start[rowKeys[t] + 1]++;
     }
     for (int e = 0; e < numKeys; e++) {
       start[e + 1] += start[e];
     }
-    int[] rows = new int[rowStart[rowStart.length - 1]];
+    int[] rows = new int[nnz];
     int[] fill = Arrays.copyOf(start, numKeys);
-    for (int g = 0; g + 1 < rowStart.length; g++) {
-      for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+    for (int g = 0, n = rowStart.length - 1; g < n; g++) {
+      for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
         rows[fill[rowKeys[t]]++] = g;
       }
     }
