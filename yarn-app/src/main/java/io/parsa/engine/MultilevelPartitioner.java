@@ -978,7 +978,7 @@ public final class MultilevelPartitioner {
       if (cache != null) {
         cache.moved(v, alone);
         if (!keepCache && !cache.paysOff()) {
-          cache = null; // the counts are kept without it; every later rating counts again
+          this.cache = null; // the counts are kept without it; every later rating counts again
         }
       }
     }

@@ -318,7 +318,9 @@ public final class URefinement {
     int gain = 0;
     int ca = a * numKeys;
     int cb = b * numKeys;
-    for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+    int[] rowKeys = this.rowKeys; // fields in locals: C1 (small inputs) reloads a field at every use
+    int[] cnt = this.cnt;
+    for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
       int e = rowKeys[t];
       if (cnt[ca + e] == 1) {
         lose++;
@@ -352,14 +354,18 @@ public final class URefinement {
     int ca = a * numKeys;
     int cb = b * numKeys;
     int alone = 0;
-    for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
-      int pw = rowKeys[t] * wpk;
-      int leftInA = --cnt[ca + rowKeys[t]];
-      int wasInB = cnt[cb + rowKeys[t]]++;
+    int[] rowKeys = this.rowKeys; // fields in locals: C1 (small inputs) reloads a field at every use
+    int[] cnt = this.cnt;
+    GainCache cache = this.cache;
+    for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
+      int e = rowKeys[t];
+      int pw = e * wpk;
+      int leftInA = --cnt[ca + e];
+      int wasInB = cnt[cb + e]++;
       boolean leaves = leftInA == 0;
       boolean arrives = wasInB == 0;
       if (cache != null) {
-        alone += cache.keyMoved(g, rowKeys[t], a, b, leftInA, wasInB);
+        alone += cache.keyMoved(g, e, a, b, leftInA, wasInB);
       }
       if (leaves || arrives) {
         int before = lambda(pw);
@@ -383,7 +389,7 @@ public final class URefinement {
     if (cache != null) {
       cache.moved(g, alone);
       if (!cacheKept && !cache.paysOff()) {
-        cache = null; // the counts are kept without it; the rows are counted again from the next round
+        this.cache = null; // the counts are kept without it; the rows are counted again from the next round
         cacheDropped = true;
       }
     }
