@@ -139,10 +139,11 @@ public final class Block {
 
   /**
    * Largest key span (max − min) renumbered through a table instead of a sort: twice the non-zeros, so the table
-   * (4 bytes a slot) is never larger than the sorted copy (8 bytes a non-zero), and at least 2^16.
+   * (4 bytes a slot) is never larger than the sorted copy (8 bytes a non-zero), and at least 2^16; below the
+   * largest Java array.
    */
   static long denseSpanLimit(int nnz) {
-    return Math.max(1L << 16, 2L * nnz);
+    return Math.min(Integer.MAX_VALUE - 8L, Math.max(1L << 16, 2L * nnz));
   }
 
   private static <T> T checkNotNull(T value, String name) {
