@@ -82,7 +82,8 @@ final class GainCache {
 
   /**
    * Key e of v after v's move from a to b: {@code leftInA} users of e are left in a, {@code wasInB} were in b before
-   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0.
+   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. With
+   * {@code leftInA} and {@code wasInB} both at least 2 there is nothing to update (callers skip the call then).
    */
   int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
     if (leftInA == 0) {
