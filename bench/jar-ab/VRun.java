@@ -4,6 +4,7 @@ import io.parsa.engine.RowKeyGraph;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
 import io.parsa.yarn.io.BlockFiles;
+import io.parsa.yarn.io.NeighborSetFiles;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,13 +28,13 @@ public class VRun {
   public VRun(String dir) throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
-    for (Path f : avroFilesIn(fs, new Path(dir, "u-assignment"))) {
+    for (Path f : NeighborSetFiles.list(fs, new Path(dir, "u-assignment"))) { // Avro files in name order
       AssignmentFiles.Rows r = AssignmentFiles.read(fs, f);
       for (int i = 0; i < r.n; i++) {
         partOf.put(r.ids[i], r.parts[i]);
       }
     }
-    List<Path> blockFiles = avroFilesIn(fs, new Path(dir, "blocks"));
+    List<Path> blockFiles = NeighborSetFiles.list(fs, new Path(dir, "blocks"));
     parts = new int[blockFiles.size()][];
     for (int b = 0; b < blockFiles.size(); b++) {
       BlockData d = BlockFiles.read(fs, blockFiles.get(b));
@@ -45,15 +46,6 @@ public class VRun {
       }
     }
     graph = RowKeyGraph.of(blocks);
-  }
-
-  private static List<Path> avroFilesIn(FileSystem fs, Path dir) throws Exception {
-    List<Path> out = new ArrayList<>();
-    for (var st : fs.listStatus(dir, p -> p.getName().endsWith(".avro") && !p.getName().startsWith("."))) {
-      out.add(st.getPath());
-    }
-    out.sort(null);
-    return out;
   }
 
   /** One V-cycle from the given U with the seed of round {@code rep}. */

@@ -82,8 +82,8 @@ final class GainCache {
 
   /**
    * Key e of v after v's move from a to b: {@code leftInA} users of e are left in a, {@code wasInB} were in b before
-   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. With
-   * {@code leftInA} and {@code wasInB} both at least 2 there is nothing to update (callers skip the call then).
+   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. Callers
+   * skip the call where {@link #updates} says there is nothing to update.
    */
   int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
     if (leftInA == 0) {
@@ -99,6 +99,14 @@ final class GainCache {
       sole[other(e, b, v)]--;
     }
     return 0;
+  }
+
+  /**
+   * Whether a key's move with {@code leftInA} users left in a and {@code wasInB} users in b before has anything for
+   * {@link #keyMoved} to update: not while both counts stay at 2 or more (tiny, so C1 inlines it at the callers).
+   */
+  static boolean updates(int leftInA, int wasInB) {
+    return leftInA <= 1 || wasInB <= 1;
   }
 
   /** After every key of v's move went through {@link #keyMoved}: v alone uses {@code alone} keys in its new part. */

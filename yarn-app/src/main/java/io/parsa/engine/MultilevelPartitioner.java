@@ -969,7 +969,7 @@ public final class MultilevelPartitioner {
           bits[e * wpk + bWord] |= bBit;
           mB++;
         }
-        if (cache != null && (leftInA <= 1 || wasInB <= 1)) { // else the cache has nothing to update for e
+        if (cache != null && GainCache.updates(leftInA, wasInB)) {
           alone += cache.keyMoved(v, e, a, b, leftInA, wasInB);
         }
       }

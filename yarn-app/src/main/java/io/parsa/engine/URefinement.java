@@ -364,7 +364,7 @@ public final class URefinement {
       int wasInB = cnt[cb + e]++;
       boolean leaves = leftInA == 0;
       boolean arrives = wasInB == 0;
-      if (cache != null && (leftInA <= 1 || wasInB <= 1)) { // else the cache has nothing to update for e
+      if (cache != null && GainCache.updates(leftInA, wasInB)) {
         alone += cache.keyMoved(g, e, a, b, leftInA, wasInB);
       }
       if (leaves || arrives) {
