@@ -1,5 +1,7 @@
 package io.parsa.yarn;
 
+import io.parsa.yarn.rpc.Packed;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -204,8 +206,8 @@ class PartitionUYarnIT {
         assertThrows(Exception.class, () -> {
           try (Rpc.Client<NeighborSetProtocol> client = Rpc.connect(NeighborSetProtocol.class,
               servers.split("\n")[0].trim(), 5000, RpcSecurity.forSecret("not-the-secret"))) {
-            client.proxy().push(new PushRequest("not-the-secret", 0, Long.MAX_VALUE, true, List.of(1L),
-                List.of(0xFL)));
+            client.proxy().push(new PushRequest("not-the-secret", 0, Long.MAX_VALUE, true, Packed.keys(List.of(1L)),
+                Packed.words(List.of(0xFL))));
           }
         });
       }

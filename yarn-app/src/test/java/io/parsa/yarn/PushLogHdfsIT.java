@@ -1,5 +1,7 @@
 package io.parsa.yarn;
 
+import io.parsa.yarn.rpc.Packed;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,21 +41,26 @@ class PushLogHdfsIT {
       assertFalse(old.restore());
       old.startLog();
       List<Long> keys = List.of(1L, 2L, 3L);
-      old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, keys, List.of(1L, 2L, 4L)));
+      old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
+          Packed.words(List.of(1L, 2L, 4L))));
       old.checkpoint();
-      old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, keys.subList(0, 1), List.of(128L)));
-      old.push(new PushRequest(Tokens.worker(SECRET, 5), 5, 1L, true, keys.subList(2, 3), List.of(16L)));
+      old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys.subList(0, 1)),
+          Packed.words(List.of(128L))));
+      old.push(new PushRequest(Tokens.worker(SECRET, 5), 5, 1L, true, Packed.keys(keys.subList(2, 3)),
+          Packed.words(List.of(16L))));
 
       // the old process is gone (nothing closed); its successor restores snapshot + log
       NeighborSetService next = new NeighborSetService(0, 1, 8, SECRET, 100, second, ckpt);
       assertTrue(next.restore());
       next.startLog();
       assertArrayEquals(new long[] {129, 2, 16},
-          Longs.toArray(next.pull(new PullRequest(Tokens.worker(SECRET, 0), 0, keys)).getBits()));
+          Longs.toArray(Packed.wordList(next.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+              Packed.keys(keys))).getBits())));
 
       // ... but it was only stuck, and tries to acknowledge one more push: its log is fenced off
       assertThrows(AvroRuntimeException.class,
-          () -> old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false, keys.subList(1, 2), List.of(64L))));
+          () -> old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false,
+              Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L)))));
       assertTrue(old.failure() != null && old.failure().contains("push log"), old.failure());
     } finally {
       first.close();

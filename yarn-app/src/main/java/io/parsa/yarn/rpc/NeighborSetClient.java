@@ -104,8 +104,15 @@ public final class NeighborSetClient implements AutoCloseable {
           batch[i - from] = keys[mine[i]];
         }
         final int shard = s;
-        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(token, workerId, Longs.wrap(batch))));
-        long[] bits = Longs.toArray(r.getBits());
+        java.nio.ByteBuffer packed = PackedLongs.keys(batch);
+        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(token, workerId, packed.duplicate())));
+        long[] bits;
+        try {
+          bits = PackedLongs.unpackWords(r.getBits(), batch.length * wpk);
+        } catch (IOException e) {
+          throw new IOException("server " + shard + " answered a pull of " + batch.length + " keys with malformed"
+              + " membership words: " + e.getMessage(), e);
+        }
         if (r.getWordsPerKey() != wpk || bits.length != batch.length * wpk) {
           throw new IOException("server " + shard + " answered a pull of " + batch.length + " keys with "
               + bits.length + " words of " + r.getWordsPerKey() + " per key; expected " + wpk);
@@ -132,8 +139,10 @@ public final class NeighborSetClient implements AutoCloseable {
           System.arraycopy(bits, mine[i] * wpk, bb, (i - from) * wpk, wpk);
         }
         long seq = ++sequence;
-        PushRequest req = new PushRequest(token, workerId, seq, replace, Longs.wrap(bk), Longs.wrap(bb));
-        call(s, "push", p -> p.push(req));
+        java.nio.ByteBuffer pk = PackedLongs.keys(bk);
+        java.nio.ByteBuffer pb = PackedLongs.words(bb);
+        // a retried call sends the same bytes again: each attempt gets its own view of them
+        call(s, "push", p -> p.push(new PushRequest(token, workerId, seq, replace, pk.duplicate(), pb.duplicate())));
       }
     }
   }

@@ -10,7 +10,7 @@ import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.avro.rpc.ServerStats;
 import io.parsa.yarn.io.NeighborSetFiles;
 import io.parsa.yarn.rpc.KeySharding;
-import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.PackedLongs;
 import io.parsa.yarn.rpc.Rejections;
 import io.parsa.yarn.rpc.Tokens;
 import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
@@ -118,18 +118,15 @@ public final class NeighborSetService implements NeighborSetProtocol {
     }
   }
 
-  private long[] checkKeys(List<Long> keys) throws RequestRejected {
+  private long[] checkKeys(java.nio.ByteBuffer keys) throws RequestRejected {
     if (keys == null) {
       throw reject("no keys");
     }
-    if (keys.size() > maxKeys) {
-      throw reject("too many keys: " + keys.size() + " > " + maxKeys);
-    }
     long[] out;
     try {
-      out = Longs.toArray(keys);
-    } catch (IllegalArgumentException e) {
-      throw reject("malformed keys: " + e.getMessage());
+      out = PackedLongs.unpackKeys(keys, maxKeys);
+    } catch (java.io.IOException e) {
+      throw reject("malformed keys (at most " + maxKeys + "): " + e.getMessage());
     }
     for (int i = 0; i < out.length; i++) {
       long kk = out[i];
@@ -154,7 +151,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long[] out = new long[keys.length * wpk];
     store.pull(keys, out);
     pulls.incrementAndGet();
-    return new PullResponse(wpk, LongArrayList.wrap(out));
+    return new PullResponse(wpk, PackedLongs.words(out));
   }
 
   @Override
@@ -165,16 +162,15 @@ public final class NeighborSetService implements NeighborSetProtocol {
     checkWorker(request.getWorkerId(), request.getToken());
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
-    List<Long> bitList = request.getBits();
-    if (bitList == null || (long) bitList.size() != (long) keys.length * wpk) {
-      throw reject("bits length " + (bitList == null ? "null" : bitList.size()) + " != keys " + keys.length
-          + " x words per key " + wpk);
-    }
     long[] bits;
     try {
-      bits = Longs.toArray(bitList);
-    } catch (IllegalArgumentException e) {
+      bits = PackedLongs.unpackWords(request.getBits(),
+          (int) Math.min(Integer.MAX_VALUE - 8, (long) keys.length * wpk));
+    } catch (java.io.IOException e) {
       throw reject("malformed bits: " + e.getMessage());
+    }
+    if ((long) bits.length != (long) keys.length * wpk) {
+      throw reject("bits length " + bits.length + " != keys " + keys.length + " x words per key " + wpk);
     }
     for (int i = 0; i < bits.length; i++) {
       if (i % wpk == wpk - 1 && (bits[i] & ~lastWordMask) != 0) {

@@ -58,7 +58,8 @@ class RpcSecurityTest {
     assertEquals(RpcSecurity.forSecret(SECRET).publicKey(), keyOnly.publicKey());
     try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
         "127.0.0.1:" + server.getPort(), 5000, keyOnly)) {
-      assertEquals(List.of(0L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L))).getBits());
+      assertEquals(List.of(0L), Packed.wordList(c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2,
+          Packed.keys(List.of(7L)))).getBits()));
     }
     assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[] {1, 2, 3}));
@@ -66,7 +67,7 @@ class RpcSecurityTest {
     assertThrows(Exception.class, () -> {
       try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
           "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forEncodedKey(otherKey))) {
-        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, List.of(7L)));
+        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, Packed.keys(List.of(7L))));
       }
     });
   }
@@ -95,9 +96,11 @@ class RpcSecurityTest {
         Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, "127.0.0.1:" + relay.port(),
             5000, RpcSecurity.forSecret(SECRET))) {
       long key = 0x5EC12E7C0FFEEL;
-      assertTrue(c.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, List.of(key), List.of(0b1010L)))
+      assertTrue(c.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false,
+          Packed.keys(List.of(key)), Packed.words(List.of(0b1010L))))
           .getApplied());
-      assertEquals(List.of(0b1010L), c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0, List.of(key))).getBits());
+      assertEquals(List.of(0b1010L), Packed.wordList(c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+          Packed.keys(List.of(key)))).getBits()));
       byte[] wire = relay.recorded();
       assertTrue(wire.length > 500, "the relay saw the conversation (" + wire.length + " bytes)");
       assertFalse(contains(wire, SECRET.getBytes(StandardCharsets.UTF_8)), "the secret crossed the wire in clear");
@@ -118,7 +121,7 @@ class RpcSecurityTest {
     assertThrows(Exception.class, () -> {
       try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
           "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forSecret("a guess"))) {
-        c.proxy().pull(new PullRequest("a guess", 0, List.of(1L)));
+        c.proxy().pull(new PullRequest("a guess", 0, Packed.keys(List.of(1L))));
       }
     });
   }
@@ -128,7 +131,8 @@ class RpcSecurityTest {
     assertThrows(Exception.class, () -> {
       NettyTransceiver t = new NettyTransceiver(new InetSocketAddress("127.0.0.1", server.getPort()), 5000);
       try {
-        SpecificRequestor.getClient(NeighborSetProtocol.class, t).pull(new PullRequest(SECRET, 0, List.of(1L)));
+        SpecificRequestor.getClient(NeighborSetProtocol.class, t).pull(new PullRequest(SECRET, 0,
+            Packed.keys(List.of(1L))));
       } finally {
         t.close();
       }

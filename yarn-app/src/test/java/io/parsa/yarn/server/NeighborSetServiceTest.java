@@ -1,5 +1,7 @@
 package io.parsa.yarn.server;
 
+import io.parsa.yarn.rpc.Packed;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,50 +69,65 @@ class NeighborSetServiceTest {
   }
 
   private long[] pull(List<Long> keys) throws Exception {
-    return Longs.toArray(client.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0, keys)).getBits());
+    return Longs.toArray(Packed.wordList(client.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(keys))).getBits()));
   }
 
   @Test
   void rejectsBadSecretsAndMalformedRequestsWithoutHarm() throws Exception {
     List<Long> keys = ownedKeys(2);
     NeighborSetProtocol p = client.proxy();
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L, 2L, 0L)))).getApplied());
 
     RequestRejected e = assertThrows(RequestRejected.class,
-        () -> p.push(new PushRequest("wrong", 0, 2L, true, keys, List.of(0L, 0L, 0L, 0L))));
+        () -> p.push(new PushRequest("wrong", 0, 2L, true, Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L)))));
     assertTrue(e.getReason().contains("worker id 0"), e.getReason());
-    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest("", 0, keys)));
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest("", 0, Packed.keys(keys))));
     // bits length != keys x words per key
-    e = assertThrows(RequestRejected.class, () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, true, keys, List.of(7L))));
+    e = assertThrows(RequestRejected.class, () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, true,
+        Packed.keys(keys), Packed.words(List.of(7L)))));
     assertTrue(e.getReason().contains("bits length"), e.getReason());
     // too many keys
-    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0, ownedKeys(101))));
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(ownedKeys(101)))));
+    // keys that are not packed longs: two announced, one there
+    e = assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        java.nio.ByteBuffer.wrap(new byte[] {4, 2}))));
+    assertTrue(e.getReason().contains("malformed keys"), e.getReason());
     // a key of another shard
     long foreign = 1;
     while (KeySharding.shard(foreign, 2) == 1) {
       foreign++;
     }
     final long f = foreign;
-    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0, List.of(f))));
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(List.of(f)))));
     // a bit at or beyond part k
     assertThrows(RequestRejected.class,
-        () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 4L, true, keys.subList(0, 1), List.of(0L, 1L << 6))));
+        () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 4L, true,
+            Packed.keys(keys.subList(0, 1)), Packed.words(List.of(0L, 1L << 6)))));
 
     assertArrayEquals(new long[] {1, 0, 2, 0}, pull(keys), "state survived the rejected requests");
-    assertEquals(6, service.stats().getRejected());
+    assertEquals(7, service.stats().getRejected());
   }
 
   @Test
   void retriedPushIsAppliedOnceAndReplaceReplaces() throws Exception {
     List<Long> keys = ownedKeys(1);
     NeighborSetProtocol p = client.proxy();
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, keys, List.of(1L, 0L))).getApplied());
-    assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, keys, List.of(1L, 0L))).getApplied());
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, keys, List.of(4L, 1L))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L)))).getApplied());
+    assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L)))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, Packed.keys(keys),
+        Packed.words(List.of(4L, 1L)))).getApplied());
     assertArrayEquals(new long[] {5, 1}, pull(keys));
     // a retry of an old push after a replace must not resurrect anything
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 4), 4, 1L, true, keys, List.of(8L, 0L))).getApplied());
-    assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, keys, List.of(4L, 1L))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 4), 4, 1L, true, Packed.keys(keys),
+        Packed.words(List.of(8L, 0L)))).getApplied());
+    assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, Packed.keys(keys),
+        Packed.words(List.of(4L, 1L)))).getApplied());
     assertArrayEquals(new long[] {8, 0}, pull(keys));
   }
 
@@ -118,9 +135,11 @@ class NeighborSetServiceTest {
   void checkpointRestoresSetsAndSequences() throws Exception {
     List<Long> keys = ownedKeys(3);
     NeighborSetProtocol p = client.proxy();
-    p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 5L, false, keys, List.of(1L, 0L, 2L, 0L, 3L, 32L)));
+    p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 5L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 32L))));
     assertTrue(p.checkpoint(new ControlRequest(Tokens.master(SECRET), null)).getCheckpointPath() != null);
-    p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false, keys, List.of(16L, 0L, 0L, 0L, 0L, 0L)));
+    p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false, Packed.keys(keys),
+        Packed.words(List.of(16L, 0L, 0L, 0L, 0L, 0L))));
     service.checkpoint();
     service.checkpoint(); // older generations are removed
 
@@ -130,8 +149,10 @@ class NeighborSetServiceTest {
     Server s2 = Rpc.serve(NeighborSetProtocol.class, restored, "127.0.0.1", RpcSecurity.forSecret(SECRET));
     try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
         "127.0.0.1:" + s2.getPort(), 5000, RpcSecurity.forSecret(SECRET))) {
-      out = Longs.toArray(c2.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0, keys)).getBits());
-      assertFalse(c2.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false, keys, List.of(0L, 0L, 0L, 0L, 0L, 1L)))
+      out = Longs.toArray(Packed.wordList(c2.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+          Packed.keys(keys))).getBits()));
+      assertFalse(c2.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false,
+          Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L, 0L, 1L))))
           .getApplied(), "sequence numbers survive a restart");
     } finally {
       Rpc.closeAsync(s2);
@@ -151,26 +172,32 @@ class NeighborSetServiceTest {
   }
 
   private static long[] pullLocal(NeighborSetService s, List<Long> keys) throws Exception {
-    return Longs.toArray(s.pull(new PullRequest(Tokens.worker(SECRET, 0), 0, keys)).getBits());
+    return Longs.toArray(Packed.wordList(s.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(keys))).getBits()));
   }
 
   @Test
   void acknowledgedPushesSurviveACrashAfterTheLastSnapshot() throws Exception {
     List<Long> keys = ownedKeys(3);
     NeighborSetProtocol p = client.proxy();
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L, 3L, 0L))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 0L)))).getApplied());
     service.checkpoint();
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, keys, List.of(4L, 0L, 0L, 0L, 0L, 32L))).getApplied());
-    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 7), 7, 1L, true, keys.subList(1, 2), List.of(64L, 0L))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
+        Packed.words(List.of(4L, 0L, 0L, 0L, 0L, 32L)))).getApplied());
+    assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 7), 7, 1L, true,
+        Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L, 0L)))).getApplied());
     // crash: no snapshot, no close; the acknowledged pushes are only in the log (and a snapshot was half written)
     Path torn = new Path(ckpt, ".server-1-000000099.avro.tmp");
     fs.create(torn).close();
     NeighborSetService again = restart();
     assertFalse(fs.exists(torn), "a half-written snapshot is removed");
     assertArrayEquals(new long[] {5, 0, 64, 0, 3, 32}, pullLocal(again, keys));
-    assertFalse(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, keys, List.of(0L, 1L, 0L, 0L, 0L, 0L)))
+    assertFalse(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
+        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L))))
         .getApplied(), "a re-sent push that the crashed server had acknowledged is a duplicate");
-    assertTrue(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false, keys, List.of(0L, 1L, 0L, 0L, 0L, 0L)))
+    assertTrue(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false, Packed.keys(keys),
+        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L))))
         .getApplied());
     // a second crash of the restarted server: its own new segment is replayed after the first one
     NeighborSetService third = restart();
@@ -180,8 +207,10 @@ class NeighborSetServiceTest {
   @Test
   void aTornLogTailWasNeverAcknowledgedAndIsSkipped() throws Exception {
     List<Long> keys = ownedKeys(2);
-    service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, keys, List.of(1L, 0L, 2L, 0L)));
-    service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, keys, List.of(4L, 0L, 8L, 0L)));
+    service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
+        Packed.words(List.of(1L, 0L, 2L, 0L))));
+    service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
+        Packed.words(List.of(4L, 0L, 8L, 0L))));
     // the process died in the middle of writing a third record
     long seg = PushLog.segments(fs, ckpt, 1).get(0);
     Path file = PushLog.segmentPath(ckpt, 1, seg);
@@ -206,7 +235,8 @@ class NeighborSetServiceTest {
           int part = rnd.nextInt(K);
           List<Long> bits = new ArrayList<>(List.of(0L, 0L));
           bits.set(part >>> 6, 1L << part);
-          service.push(new PushRequest(Tokens.worker(SECRET, 2), 2, seq, false, keys.subList(i, i + 1), bits));
+          service.push(new PushRequest(Tokens.worker(SECRET, 2), 2, seq, false,
+              Packed.keys(keys.subList(i, i + 1)), Packed.words(bits)));
           expected[i * wpk + (part >>> 6)] |= 1L << part;
         }
       } catch (Throwable t) {

@@ -1,5 +1,7 @@
 package io.parsa.yarn.server;
 
+import io.parsa.yarn.rpc.Packed;
+
 import io.parsa.avro.rpc.PushRequest;
 import io.parsa.yarn.rpc.Longs;
 import java.nio.file.Files;
@@ -66,7 +68,8 @@ public final class SnapshotWhilePushingBench {
       int p = rnd.nextInt(k);
       bits[i * wpk + (p >>> 6)] |= 1L << p;
     }
-    s.push(new PushRequest(io.parsa.yarn.rpc.Tokens.worker("s", 0), 0, seq, false, Longs.wrap(keys), Longs.wrap(bits)));
+    s.push(new PushRequest(io.parsa.yarn.rpc.Tokens.worker("s", 0), 0, seq, false,
+        Packed.keys(Longs.wrap(keys)), Packed.words(Longs.wrap(bits))));
   }
 
   /** Pushes until {@code max} pushes or until {@code until} ends; returns mean ms, max ms, count. */
