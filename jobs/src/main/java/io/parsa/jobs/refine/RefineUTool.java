@@ -372,7 +372,9 @@ public class RefineUTool extends ParsaTool {
     long t0 = System.nanoTime();
 
     List<Path> blockFiles = BlockFiles.list(fs, blocksDir);
-    Loaded loaded = load(fs, uDir, k, blockFiles);
+    // ingest's counts, where the blocks have them, size each block's arrays once
+    BlockStats counted = BlockStats.read(fs, blocksDir, blockFiles.size()).stats;
+    Loaded loaded = load(fs, uDir, k, blockFiles, counted);
     Long2IntOpenHashMap partOf = loaded.partOf();
     List<Block> blocks = loaded.blocks();
     int[][] parts = new int[blockFiles.size()][];
@@ -939,16 +941,19 @@ public class RefineUTool extends ParsaTool {
    * up to as many threads as cores: the driver's heap holds them all anyway, and this was a tenth of refine-u at 10^7
    * non-zeros on one thread.
    */
-  private static Loaded load(FileSystem fs, Path uDir, int k, List<Path> files) throws IOException,
-      InterruptedException {
+  private static Loaded load(FileSystem fs, Path uDir, int k, List<Path> files, BlockStats counted)
+      throws IOException, InterruptedException {
     ExecutorService readers = pool(Math.max(1, Math.min(files.size() + 1, Runtime.getRuntime().availableProcessors())),
         "refine-u-read");
     try {
       Future<Long2IntOpenHashMap> assignment = readers.submit(() -> readAssignment(fs, uDir, k));
       List<Future<Block>> reading = new ArrayList<>();
-      for (Path f : files) {
+      for (int b = 0; b < files.size(); b++) {
+        Path f = files.get(b);
+        long rowsOf = counted != null ? counted.rowsPerBlock[b] : -1;
+        long nnzOf = counted != null ? counted.nonZerosPerBlock[b] : -1;
         reading.add(readers.submit(() -> {
-          BlockData d = BlockFiles.read(fs, f);
+          BlockData d = BlockFiles.read(fs, f, rowsOf, nnzOf);
           return new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
         }));
       }

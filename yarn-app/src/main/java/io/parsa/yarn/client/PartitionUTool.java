@@ -133,6 +133,10 @@ public final class PartitionUTool extends ParsaTool {
         job.rowsPerBlock.add(r);
       }
       job.nonZeros = blockStats.nonZeros;
+      job.nonZerosPerBlock = new ArrayList<>(blocks.size());
+      for (long z : blockStats.nonZerosPerBlock) {
+        job.nonZerosPerBlock.add(z);
+      }
       job.rowCountsSource = "rows per block from " + new Path(blocksDir, BlockStats.FILE);
     } else {
       job.rowCountsSource = "rows per block unknown: " + found.reason;

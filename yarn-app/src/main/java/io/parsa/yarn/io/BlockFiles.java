@@ -78,14 +78,28 @@ public final class BlockFiles {
 
   /** Reads one block. */
   public static BlockData read(FileSystem fs, Path file) throws IOException {
+    return read(fs, file, -1, -1);
+  }
+
+  /**
+   * Reads one block whose rows and non-zeros ingest counted ({@code _stats.json}; -1: unknown): its arrays are
+   * allocated once at their size instead of doubling from a guess and copied to size at the end (a 700,000-key
+   * block allocated 2.5 times its keys' bytes that way, on every worker that reads it). A wrong count only costs
+   * the growing it saves.
+   */
+  public static BlockData read(FileSystem fs, Path file, long rows, long nonZeros) throws IOException {
     try (InputStream in = fs.open(file)) {
-      return read(in, file.toString());
+      return read(in, file.toString(), rows, nonZeros);
     }
   }
 
   /** Reads one block from a stream (closed by the caller). */
   public static BlockData read(InputStream in, String name) throws IOException {
-    CsrSink sink = new CsrSink();
+    return read(in, name, -1, -1);
+  }
+
+  private static BlockData read(InputStream in, String name, long rows, long nonZeros) throws IOException {
+    CsrSink sink = new CsrSink(rows, nonZeros);
     FastReader fast = new FastReader(sink);
     try (DataFileStream<Object> stream = new DataFileStream<>(in, fast)) {
       if (fast.compatible) {
@@ -120,12 +134,21 @@ public final class BlockFiles {
 
   /** Accumulates rows into growable CSR arrays. */
   static final class CsrSink {
-    long[] ids = new long[1024];
-    int[] start = new int[1025];
-    long[] keys = new long[16384];
+    long[] ids;
+    int[] start;
+    long[] keys;
     double[] weights;
     int n;
     int nnz;
+
+    /** Arrays for {@code rows} rows and {@code nonZeros} keys where known (else small, growing by doubling). */
+    CsrSink(long rows, long nonZeros) {
+      int r = rows > 0 && rows < Integer.MAX_VALUE - 8 ? (int) rows : 1024;
+      int z = nonZeros > 0 && nonZeros < Integer.MAX_VALUE - 8 ? (int) nonZeros : 16384;
+      ids = new long[r];
+      start = new int[r + 1];
+      keys = new long[z];
+    }
 
     void beginRow(long id) {
       if (n == ids.length) {
@@ -168,8 +191,12 @@ public final class BlockFiles {
     }
 
     BlockData build(String name) {
-      return new BlockData(name, Arrays.copyOf(ids, n), Arrays.copyOf(start, n + 1), Arrays.copyOf(keys, nnz),
-          weights == null ? null : Arrays.copyOf(weights, n));
+      return new BlockData(name, fit(ids, n), n + 1 == start.length ? start : Arrays.copyOf(start, n + 1),
+          fit(keys, nnz), weights == null ? null : weights.length == n ? weights : Arrays.copyOf(weights, n));
+    }
+
+    private static long[] fit(long[] a, int size) {
+      return a.length == size ? a : Arrays.copyOf(a, size);
     }
   }
 

@@ -229,7 +229,10 @@ public final class Worker {
           return;
         }
         long t0 = System.currentTimeMillis();
-        BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()));
+        int b = task.getBlockIndex();
+        BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()),
+            job.rowsPerBlock != null && b < job.rowsPerBlock.size() ? job.rowsPerBlock.get(b) : -1,
+            job.nonZerosPerBlock != null && b < job.nonZerosPerBlock.size() ? job.nonZerosPerBlock.get(b) : -1);
         BlockPartitioner.Prepared prepared = partitioner.prepare(data);
         ready.put(new Loaded(task, prepared, System.currentTimeMillis() - t0));
       }
