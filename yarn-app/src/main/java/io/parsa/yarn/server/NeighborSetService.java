@@ -126,7 +126,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     try {
       out = PackedLongs.unpackKeys(keys, maxKeys);
     } catch (java.io.IOException e) {
-      throw reject("malformed keys (at most " + maxKeys + "): " + e.getMessage());
+      throw reject("malformed keys (packed longs, at most " + maxKeys + " a request): " + e.getMessage());
     }
     for (int i = 0; i < out.length; i++) {
       long kk = out[i];
