@@ -230,9 +230,8 @@ public final class Worker {
         }
         long t0 = System.currentTimeMillis();
         int b = task.getBlockIndex();
-        BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()),
-            job.rowsPerBlock != null && b < job.rowsPerBlock.size() ? job.rowsPerBlock.get(b) : -1,
-            job.nonZerosPerBlock != null && b < job.nonZerosPerBlock.size() ? job.nonZerosPerBlock.get(b) : -1);
+        BlockData data = BlockFiles.read(fs, new Path(task.getBlockPath()), countOf(job.rowsPerBlock, b),
+            countOf(job.nonZerosPerBlock, b));
         BlockPartitioner.Prepared prepared = partitioner.prepare(data);
         ready.put(new Loaded(task, prepared, System.currentTimeMillis() - t0));
       }
@@ -247,6 +246,11 @@ public final class Worker {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** Ingest's count for block {@code b} from the job spec, -1 where the spec has none. */
+  private static long countOf(java.util.List<Long> perBlock, int b) {
+    return perBlock != null && b < perBlock.size() ? perBlock.get(b) : -1;
   }
 
   /** How many of the block's keys some S_i already holds (for the debug log). */
