@@ -194,7 +194,7 @@ public class RefineUTool extends ParsaTool {
    * whole 8 GB heap (docs/quality.md §16).
    */
   public static final long AUTO_CAPPED_VCYCLE_MAX_WORK = 320_000_000L;
-  /** Default working-set-capped V-cycles after the swap rounds, on each of the leading starts. */
+  /** Default working-set-capped V-cycles after the swap rounds, on the leading start. */
   public static final int DEFAULT_CAPPED_VCYCLES = 3;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
@@ -433,13 +433,14 @@ public class RefineUTool extends ParsaTool {
       toRun.add(start);
     }
     int[][] orderStart = toRun.contains(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : null;
-    if (!cl.hasOption("starts") && preCycles == 0 && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
-      // without V-cycles the swap rounds only improve a start locally; an input order that shows no locality at all
-      // does not refine past the given start (docs/quality.md §12), and refining it would halve the given start's cores
+    if (!cl.hasOption("starts") && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
+      // an input order that shows no locality at all (its T_sum no lower than the given start's) does not refine past
+      // the given start, with or without V-cycles (docs/quality.md §12 and §24: reuters21578 and ego-twitter), and
+      // refining it would halve the given start's cores
       rawTSum = URefinement.sumTrafficIfHome(k, graph, parts, orderStart);
       if (rawTSum[1] >= rawTSum[0]) {
-        LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {} and no"
-            + " V-cycles run (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
+        LOG.info("refine-u: input-order start skipped: its T_sum {} is no lower than the given start's {}"
+            + " (--starts given,order refines it anyway)", String.format("%,d", rawTSum[1]),
             String.format("%,d", rawTSum[0]));
         toRun.remove(START_ORDER);
       }
@@ -483,7 +484,7 @@ public class RefineUTool extends ParsaTool {
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     if (!weighted && postCycles > 0) {
-      polishFinalists(candidates, conf, fs, blocksDir, k, blocks, graph, rounds, guard, postCycles, objective);
+      polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
     }
     Candidate best = choose(candidates, objective);
     Result ref = best.ref;
@@ -619,7 +620,7 @@ public class RefineUTool extends ParsaTool {
     final long startMMax;
     final long startTSum;
     final double seconds;
-    /** Whether its capped V-cycles ran ({@link #polishFinalists}). */
+    /** Whether its capped V-cycles ran ({@link #polishLeader}). */
     final boolean polished;
 
     Candidate(String start, Result ref, List<Map<String, Object>> log, long startMMax, long startTSum,
@@ -661,39 +662,21 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * The capped V-cycles after the swap rounds, on the starts most likely to be kept: as many of the best (for the
-   * objective, after their rounds) as run side by side, at least two; the others stay as their rounds left them.
-   * On ego-twitter and cnr-2000 the two multilevel starts lead the given and the input-order start after the rounds
-   * and stay ahead after the cycles, which the two trailing starts had spent a fifth of refine-u on.
+   * The capped V-cycles after the swap rounds, on the start most likely to be kept (the best for the objective after
+   * its rounds), on all the cores; the others stay as their rounds left them. The leader after the rounds was the start
+   * kept after the cycles on reuters21578 (seven of seven U), ego-twitter and cnr-2000 (docs/quality.md §24); on
+   * news20, where the given and the input-order start end within half a percent of each other, the trailing one won
+   * twice of four. A second finalist polished beside the leader halved the leader's cores for it.
    */
-  private static void polishFinalists(List<Candidate> candidates, Configuration conf, FileSystem fs, Path blocksDir,
-      int k, List<Block> blocks, RowKeyGraph graph, int rounds, boolean guard, int cycles, Objective objective)
-      throws IOException, InterruptedException {
-    int threads = startThreads(conf, fs, blocksDir, k, candidates.size());
-    List<Candidate> rest = new ArrayList<>(candidates);
-    List<Candidate> finalists = new ArrayList<>();
-    while (!rest.isEmpty() && finalists.size() < Math.max(2, threads)) {
-      finalists.add(rest.remove(objective.best(rest.stream().map(c -> figures(c.ref)).toList())));
+  private static void polishLeader(List<Candidate> candidates, int k, List<Block> blocks, RowKeyGraph graph,
+      int rounds, boolean guard, int cycles, Objective objective) {
+    Candidate leader = candidates.get(objective.best(candidates.stream().map(c -> figures(c.ref)).toList()));
+    if (candidates.size() > 1) {
+      LOG.info("refine-u: capped V-cycles on the leading start after the swap rounds ({}); not on {}", leader.start,
+          String.join(", ", candidates.stream().filter(c -> c != leader).map(c -> c.start).toList()));
     }
-    if (!rest.isEmpty()) {
-      LOG.info("refine-u: capped V-cycles on the {} leading start(s) after the swap rounds ({}); not on {}",
-          finalists.size(), String.join(", ", finalists.stream().map(c -> c.start).toList()),
-          String.join(", ", rest.stream().map(c -> c.start).toList()));
-    }
-    int polishThreads = Math.min(threads, finalists.size());
-    ExecutorService pool = pool(polishThreads, "refine-u-start");
-    try {
-      List<Future<Candidate>> running = new ArrayList<>();
-      for (Candidate c : finalists) {
-        running.add(pool.submit(() -> polish(c, k, blocks, graph, rounds, guard, cycles, objective,
-            roundThreads(polishThreads))));
-      }
-      for (int i = 0; i < finalists.size(); i++) {
-        candidates.set(candidates.indexOf(finalists.get(i)), joined(running.get(i)));
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    candidates.set(candidates.indexOf(leader), polish(leader, k, blocks, graph, rounds, guard, cycles, objective,
+        roundThreads(1)));
   }
 
   /** Up to {@code cycles} capped V-cycles on a refined start, each followed by connectivity rounds; kept while better. */
@@ -851,7 +834,7 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
-   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading starts).
+   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
    */
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
       double[] schedule, int rounds, boolean guard, int roundThreads) {
