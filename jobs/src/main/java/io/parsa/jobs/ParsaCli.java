@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.parsa.common.BadRecordException;
 import io.parsa.common.ConsoleLog;
+import io.parsa.common.NioLocalFileSystem;
 import io.parsa.common.UsageException;
 
 /**
@@ -65,6 +66,7 @@ public final class ParsaCli {
       System.out.println(version());
       return 0;
     }
+    NioLocalFileSystem.install(conf);
     String[] entry = STEPS.get(args[0]);
     if (entry == null) {
       System.err.println("parsa: unknown step '" + args[0] + "'");
