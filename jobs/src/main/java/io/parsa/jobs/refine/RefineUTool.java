@@ -195,7 +195,7 @@ public class RefineUTool extends ParsaTool {
    */
   public static final long AUTO_CAPPED_VCYCLE_MAX_WORK = 320_000_000L;
   /** Default working-set-capped V-cycles after the swap rounds, on the leading start. */
-  public static final int DEFAULT_CAPPED_VCYCLES = 3;
+  public static final int DEFAULT_CAPPED_VCYCLES = 4;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -287,8 +287,8 @@ public class RefineUTool extends ParsaTool {
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
             + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow)"))
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
-            + " above the largest, on the starts that lead after their rounds (as many as run side by side, at least"
-            + " two), each followed by connectivity rounds and kept while M_max, T_max and T_sum improve on balance"
+            + " above the largest, on the start that leads after its rounds (on all the cores), each followed by"
+            + " connectivity rounds and kept while M_max, T_max and T_sum improve on balance"
             + " (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
             + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
             + " non-zeros × k, none beyond; 0 = none)"))
