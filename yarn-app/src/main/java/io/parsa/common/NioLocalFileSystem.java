@@ -39,7 +39,13 @@ public class NioLocalFileSystem extends LocalFileSystem {
    * Hadoop's own: their tasks and application masters read the job's configuration on other machines.
    */
   public static void install(Configuration conf) {
-    if (conf.get(IMPL_KEY) == null && "local".equals(conf.get("mapreduce.framework.name", "local"))) {
+    if (conf.get(IMPL_KEY) != null) {
+      return;
+    }
+    // a plain Configuration has not read mapred-site.xml yet (MapReduce's classes add it when they load)
+    Configuration probe = new Configuration(conf);
+    probe.addResource("mapred-site.xml");
+    if ("local".equals(probe.get("mapreduce.framework.name", "local"))) {
       conf.set(IMPL_KEY, NioLocalFileSystem.class.getName());
     }
   }
