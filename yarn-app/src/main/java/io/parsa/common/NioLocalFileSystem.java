@@ -63,6 +63,8 @@ public class NioLocalFileSystem extends LocalFileSystem {
         Files.setPosixFilePermissions(pathToFile(p).toPath(), posix(permission.toShort()));
       } catch (NoSuchFileException e) {
         throw new FileNotFoundException("File " + p + " does not exist");
+      } catch (UnsupportedOperationException e) {
+        super.setPermission(p, permission); // a file system without POSIX permissions
       }
     }
 
@@ -77,6 +79,8 @@ public class NioLocalFileSystem extends LocalFileSystem {
         a = Files.readAttributes(file.toPath(), PosixFileAttributes.class);
       } catch (NoSuchFileException e) {
         throw new FileNotFoundException("File " + f + " does not exist");
+      } catch (UnsupportedOperationException e) {
+        return super.getFileStatus(f); // a file system without POSIX attributes
       }
       // the fields Hadoop's status has (a directory's length is its size on the local disk there too)
       return new FileStatus(a.size(), a.isDirectory(), 1, getDefaultBlockSize(f), a.lastModifiedTime().toMillis(),

@@ -82,8 +82,8 @@ public final class PipelineTool extends ParsaTool {
         + " default's; on graphs most of the multilevel gain is lost),"
         + " default (refine-u: "
         + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " + "
-        + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles (the capped ones on the leading start) up to 8*10^6 non-zeros, 0 + 1 up to 2*10^7 at"
-        + " k = 16 (non-zeros * k <= 3.2*10^8), multilevel start"
+        + RefineUTool.DEFAULT_CAPPED_VCYCLES + " V-cycles (the capped ones on the leading start) up to 8*10^6"
+        + " non-zeros, 0 + 1 up to 2*10^7 at k = 16 (non-zeros * k <= 3.2*10^8), multilevel start"
         + " for short rows (graphs) or where the input order shows locality), best (refine-u: " + BEST_REFINE_ROUNDS + " rounds per phase, "
         + BEST_VCYCLES + " + " + BEST_CAPPED_VCYCLES + " V-cycles, always the multilevel start too); see docs/quality.md"));
     o.addOption(opt("weights", "W", "none (default: every part gets the same number of rows, within one) or nnz:"
