@@ -109,6 +109,8 @@ public final class MultilevelPartitioner {
   private long mCap = Long.MAX_VALUE;
   private final Consumer<String> log;
   private int threads = 1;
+  /** The clustering threads' arrays of a V-cycle ({@link PartScratch}), one per thread, made at the first level. */
+  private PartScratch[] scratch;
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
     if (k < 2) {
@@ -428,12 +430,16 @@ public final class MultilevelPartitioner {
      */
     private double[] netWeight;
 
-    Clusterer(Level h, int maxWeight, int[] restrict, int[] clusterOut, int[] localId) {
+    /** The part's CSR and its transpose, kept by the thread from one part (and level) to the next; null: none. */
+    private final PartScratch scratch;
+
+    Clusterer(Level h, int maxWeight, int[] restrict, int[] clusterOut, int[] localId, PartScratch scratch) {
       this.h = h;
       this.maxWeight = maxWeight;
       this.restrict = restrict;
       this.clusterOut = clusterOut;
       this.localId = localId;
+      this.scratch = scratch;
     }
 
     /** The whole level as the group, rows visited in {@code order}. */
@@ -462,9 +468,11 @@ public final class MultilevelPartitioner {
         localId[rows[i]] = i;
         nnz += h.vStart[rows[i] + 1] - h.vStart[rows[i]];
       }
-      int[] rStart = new int[n + 1];
-      int[] rNets = new int[nnz];
-      int[] netGlobal = new int[Math.min(nnz, h.numNets)];
+      PartScratch sc = scratch;
+      int[] rStart = sc.rStart = atLeast(sc.rStart, n + 1);
+      int[] rNets = sc.rNets = atLeast(sc.rNets, nnz);
+      int[] netGlobal = sc.netGlobal = atLeast(sc.netGlobal, Math.min(nnz, h.numNets));
+      rStart[0] = 0;
       this.rStart = rStart;
       this.rNets = rNets;
       this.netGlobal = netGlobal;
@@ -490,9 +498,9 @@ public final class MultilevelPartitioner {
         netLocal[netGlobal[le]] = -1;
       }
       // every local key's rows, ascending as in the level's pins: ratings add up in the same order
-      RowKeyGraph.Transposed pins = RowKeyGraph.transpose(rStart, rNets, nl);
-      nStart = pins.start();
-      nPins = pins.rows();
+      RowKeyGraph.Transposed pins = RowKeyGraph.transposeInto(n, rStart, rNets, nl, sc.pinStart, sc.pins);
+      nStart = sc.pinStart = pins.start();
+      nPins = sc.pins = pins.rows();
       weighNets(nl);
       visit(permutation(n, rnd), rnd);
     }
@@ -634,6 +642,24 @@ public final class MultilevelPartitioner {
   }
 
   /**
+   * A clustering thread's arrays for one given part at a time (its CSR, its keys' global numbers, the transpose), kept
+   * across the parts and levels of a V-cycle: allocated fresh for every part they were 12 % of refine-u's samples in
+   * first touches of new memory and zeroing (docs/quality.md §24).
+   */
+  private static final class PartScratch {
+    int[] rStart;
+    int[] rNets;
+    int[] netGlobal;
+    int[] pinStart;
+    int[] pins;
+  }
+
+  /** {@code a} if it holds {@code n} entries, else a new array of n (its contents are not kept). */
+  private static int[] atLeast(int[] a, int n) {
+    return a != null && a.length >= n ? a : new int[n];
+  }
+
+  /**
    * One level of clustering. A fresh partition visits all rows in one random order; a V-cycle clusters every given
    * part on its own, in a random order drawn from a seed of its own (drawn from {@code rnd} in part order), on up to
    * {@link #setThreads} threads, so the result does not depend on the number of threads.
@@ -642,7 +668,7 @@ public final class MultilevelPartitioner {
     int n = h.n;
     int[] cluster = new int[n];
     if (restrict == null) {
-      new Clusterer(h, maxWeight, null, cluster, null).level(permutation(n, rnd), rnd);
+      new Clusterer(h, maxWeight, null, cluster, null, null).level(permutation(n, rnd), rnd);
     } else {
       int[] partStart = new int[k + 1];
       int[] byPart = groupBy(h.n, restrict, partStart);
@@ -652,8 +678,15 @@ public final class MultilevelPartitioner {
         seeds[p] = rnd.nextLong();
       }
       AtomicInteger next = new AtomicInteger();
-      Parallel.run(Math.max(1, Math.min(threads, k)), "coarsen", c -> {
-        Clusterer cl = new Clusterer(h, maxWeight, restrict, cluster, localId);
+      int workers = Math.max(1, Math.min(threads, k));
+      if (scratch == null || scratch.length < workers) {
+        scratch = new PartScratch[workers];
+        for (int c = 0; c < workers; c++) {
+          scratch[c] = new PartScratch();
+        }
+      }
+      Parallel.run(workers, "coarsen", c -> {
+        Clusterer cl = new Clusterer(h, maxWeight, restrict, cluster, localId, scratch[c]);
         for (int p = next.getAndIncrement(); p < k; p = next.getAndIncrement()) {
           cl.part(Arrays.copyOfRange(byPart, partStart[p], partStart[p + 1]), new SplittableRandom(seeds[p]));
         }

@@ -134,6 +134,38 @@ public final class RowKeyGraph {
     return new Transposed(start, rows);
   }
 
+  /**
+   * {@link #transpose} of the first {@code n} rows, into {@code start} (at least numKeys + 2 entries) and {@code rows}
+   * (at least the non-zeros) where they are large enough, else into new arrays; the arrays returned may be longer
+   * than the transpose ({@code start[e]} .. {@code start[e + 1]} for e &lt; numKeys as there). A V-cycle's clusterer
+   * reuses them from one part to the next instead of touching fresh memory for every part (docs/quality.md §24).
+   */
+  static Transposed transposeInto(int n, int[] rowStart, int[] rowKeys, int numKeys, int[] start, int[] rows) {
+    int nnz = rowStart[n]; // bounds in locals: C1 (small inputs) evaluates them at every step
+    if (start == null || start.length < numKeys + 2) {
+      start = new int[numKeys + 2];
+    } else {
+      Arrays.fill(start, 0, numKeys + 2, 0);
+    }
+    if (rows == null || rows.length < nnz) {
+      rows = new int[nnz];
+    }
+    // counts at e + 2, their prefix sums make start[e + 1] the first slot of key e, which the fill below advances to
+    // the first slot of key e + 1: no second array of fill positions
+    for (int t = 0; t < nnz; t++) {
+      start[rowKeys[t] + 2]++;
+    }
+    for (int e = 0; e < numKeys; e++) {
+      start[e + 2] += start[e + 1];
+    }
+    for (int g = 0; g < n; g++) {
+      for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
+        rows[start[rowKeys[t] + 1]++] = g;
+      }
+    }
+    return new Transposed(start, rows);
+  }
+
   /** A transposed CSR ({@link #transpose}). */
   record Transposed(int[] start, int[] rows) {
   }

@@ -1,0 +1,61 @@
+package io.parsa.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The transposes of a row-key CSR. */
+class RowKeyGraphTest {
+
+  /** A random CSR of {@code n} rows over {@code keys} keys, each row's keys distinct. */
+  private static int[][] csr(SplittableRandom rnd, int n, int keys) {
+    int[] rowStart = new int[n + 1];
+    int[] rowKeys = new int[n * Math.min(keys, 12)];
+    int w = 0;
+    for (int g = 0; g < n; g++) {
+      int len = rnd.nextInt(Math.min(keys, 12) + 1);
+      int[] pick = rnd.ints(0, keys).distinct().limit(len).toArray();
+      System.arraycopy(pick, 0, rowKeys, w, pick.length);
+      w += pick.length;
+      rowStart[g + 1] = w;
+    }
+    return new int[][] {rowStart, Arrays.copyOf(rowKeys, w)};
+  }
+
+  /**
+   * Into reused arrays (longer than needed and holding another part's transpose) the transpose is the one into new
+   * arrays: the same keys' bounds and the same rows in the same (ascending) order; the arrays are reused where they
+   * are large enough.
+   */
+  @Test
+  void transposeIntoReusedArraysEqualsAFreshTranspose() {
+    SplittableRandom rnd = new SplittableRandom(3);
+    int[] start = null;
+    int[] rows = null;
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + rnd.nextInt(60);
+      int keys = 1 + rnd.nextInt(40);
+      int[][] g = csr(rnd, n, keys);
+      // a CSR with spare room after its n rows, as a clusterer's reused row arrays have
+      int[] rowStart = Arrays.copyOf(g[0], n + 1 + rnd.nextInt(5));
+      RowKeyGraph.Transposed fresh = RowKeyGraph.transpose(g[0], g[1], keys);
+      int[] oldStart = start;
+      int[] oldRows = rows;
+      RowKeyGraph.Transposed into = RowKeyGraph.transposeInto(n, rowStart, g[1], keys, start, rows);
+      int nnz = g[0][n];
+      assertArrayEquals(fresh.start(), Arrays.copyOf(into.start(), keys + 1), "round " + round);
+      assertArrayEquals(fresh.rows(), Arrays.copyOf(into.rows(), nnz), "round " + round);
+      if (oldStart != null && oldStart.length >= keys + 2) {
+        assertSame(oldStart, into.start());
+      }
+      if (oldRows != null && oldRows.length >= nnz) {
+        assertSame(oldRows, into.rows());
+      }
+      start = into.start();
+      rows = into.rows();
+    }
+  }
+}
