@@ -643,8 +643,8 @@ public final class MultilevelPartitioner {
 
   /**
    * A clustering thread's arrays for one given part at a time (its CSR, its keys' global numbers, the transpose), kept
-   * across the parts and levels of a V-cycle: allocated fresh for every part they were 12 % of refine-u's samples in
-   * first touches of new memory and zeroing (docs/quality.md §24).
+   * across the parts and levels of a V-cycle: allocated fresh for every part, their zeroing and first touches of new
+   * memory were the largest share of refine-u's page faults (docs/quality.md §24).
    */
   private static final class PartScratch {
     int[] rStart;
