@@ -78,7 +78,7 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
     o.addOption(opt("effort", "E", "quality/time preset: fast (Parsa's U as is), quick (refine-u's swap rounds only:"
-        + " no V-cycles, no multilevel start: on the text sets 4.3-4.7x faster than Mt-KaHyPar, T_sum 5-6 % above the"
+        + " no V-cycles, no multilevel start: on the text sets 7.4-8.4x faster than Mt-KaHyPar, T_sum 5-7 % above the"
         + " default's; on graphs most of the multilevel gain is lost),"
         + " default (refine-u: "
         + RefineUTool.DEFAULT_ROUNDS + " rounds per phase, " + RefineUTool.DEFAULT_VCYCLES + " + "
