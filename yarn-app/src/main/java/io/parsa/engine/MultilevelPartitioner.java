@@ -1,5 +1,6 @@
 package io.parsa.engine;
 
+import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -469,10 +470,10 @@ public final class MultilevelPartitioner {
         nnz += h.vStart[rows[i] + 1] - h.vStart[rows[i]];
       }
       PartScratch sc = scratch;
-      int[] rStart = sc.rStart = atLeast(sc.rStart, n + 1);
-      int[] rNets = sc.rNets = atLeast(sc.rNets, nnz);
-      int[] netGlobal = sc.netGlobal = atLeast(sc.netGlobal, Math.min(nnz, h.numNets));
-      rStart[0] = 0;
+      // grown to the largest part so far; every entry read below is written first (rStart[0] stays 0)
+      int[] rStart = sc.rStart = IntArrays.ensureCapacity(sc.rStart, n + 1);
+      int[] rNets = sc.rNets = IntArrays.ensureCapacity(sc.rNets, nnz);
+      int[] netGlobal = sc.netGlobal = IntArrays.ensureCapacity(sc.netGlobal, Math.min(nnz, h.numNets));
       this.rStart = rStart;
       this.rNets = rNets;
       this.netGlobal = netGlobal;
@@ -647,16 +648,11 @@ public final class MultilevelPartitioner {
    * memory were the largest share of refine-u's page faults (docs/quality.md §24).
    */
   private static final class PartScratch {
-    int[] rStart;
-    int[] rNets;
-    int[] netGlobal;
+    int[] rStart = IntArrays.EMPTY_ARRAY;
+    int[] rNets = IntArrays.EMPTY_ARRAY;
+    int[] netGlobal = IntArrays.EMPTY_ARRAY;
     int[] pinStart;
     int[] pins;
-  }
-
-  /** {@code a} if it holds {@code n} entries, else a new array of n (its contents are not kept). */
-  private static int[] atLeast(int[] a, int n) {
-    return a != null && a.length >= n ? a : new int[n];
   }
 
   /**

@@ -112,33 +112,19 @@ public final class RowKeyGraph {
 
   /**
    * The transpose of a CSR of {@code rowStart.length − 1} rows over {@code numKeys} keys: the rows of key e are
-   * {@code rows[start[e] .. start[e+1])}, ascending. Shared by the multilevel levels (pins of every net) and the
-   * swap rounds' gain cache (rows of every key).
+   * {@code rows[start[e] .. start[e+1])}, ascending ({@code start} has one spare entry at the end, see
+   * {@link #transposeInto}). Shared by the multilevel levels (pins of every net) and the swap rounds' gain cache
+   * (rows of every key).
    */
   static Transposed transpose(int[] rowStart, int[] rowKeys, int numKeys) {
-    int[] start = new int[numKeys + 1];
-    int nnz = rowStart[rowStart.length - 1]; // bounds in locals: C1 (small inputs) evaluates them at every step
-    for (int t = 0; t < nnz; t++) {
-      start[rowKeys[t] + 1]++;
-    }
-    for (int e = 0; e < numKeys; e++) {
-      start[e + 1] += start[e];
-    }
-    int[] rows = new int[nnz];
-    int[] fill = Arrays.copyOf(start, numKeys);
-    for (int g = 0, n = rowStart.length - 1; g < n; g++) {
-      for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
-        rows[fill[rowKeys[t]]++] = g;
-      }
-    }
-    return new Transposed(start, rows);
+    return transposeInto(rowStart.length - 1, rowStart, rowKeys, numKeys, null, null);
   }
 
   /**
-   * {@link #transpose} of the first {@code n} rows, into {@code start} (at least numKeys + 2 entries) and {@code rows}
-   * (at least the non-zeros) where they are large enough, else into new arrays; the arrays returned may be longer
-   * than the transpose ({@code start[e]} .. {@code start[e + 1]} for e &lt; numKeys as there). A V-cycle's clusterer
-   * reuses them from one part to the next instead of touching fresh memory for every part (docs/quality.md §24).
+   * The transpose ({@link #transpose}) of the first {@code n} rows, into {@code start} (at least numKeys + 2 entries)
+   * and {@code rows} (at least the non-zeros) where they are large enough (null: none), else into new arrays; the
+   * arrays returned may be longer than the transpose. A V-cycle's clusterer reuses them from one part to the next
+   * instead of touching fresh memory for every part (docs/quality.md §24).
    */
   static Transposed transposeInto(int n, int[] rowStart, int[] rowKeys, int numKeys, int[] start, int[] rows) {
     int nnz = rowStart[n]; // bounds in locals: C1 (small inputs) evaluates them at every step

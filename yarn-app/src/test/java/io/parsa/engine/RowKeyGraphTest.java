@@ -25,10 +25,43 @@ class RowKeyGraphTest {
     return new int[][] {rowStart, Arrays.copyOf(rowKeys, w)};
   }
 
+  /** Key by key, the rows that hold it, ascending: {start (numKeys + 1 bounds), rows}, by the definition. */
+  private static int[][] byDefinition(int[] rowStart, int[] rowKeys, int n, int keys) {
+    int[] start = new int[keys + 1];
+    int[] rows = new int[rowStart[n]];
+    int w = 0;
+    for (int e = 0; e < keys; e++) {
+      for (int g = 0; g < n; g++) {
+        for (int t = rowStart[g]; t < rowStart[g + 1]; t++) {
+          if (rowKeys[t] == e) {
+            rows[w++] = g;
+          }
+        }
+      }
+      start[e + 1] = w;
+    }
+    return new int[][] {start, rows};
+  }
+
+  /** A fresh transpose is the definition's: every key's bounds and rows, in ascending order. */
+  @Test
+  void transposeIsTheDefinitions() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + rnd.nextInt(60);
+      int keys = 1 + rnd.nextInt(40);
+      int[][] g = csr(rnd, n, keys);
+      int[][] want = byDefinition(g[0], g[1], n, keys);
+      RowKeyGraph.Transposed t = RowKeyGraph.transpose(g[0], g[1], keys);
+      assertArrayEquals(want[0], Arrays.copyOf(t.start(), keys + 1), "round " + round);
+      assertArrayEquals(want[1], t.rows(), "round " + round);
+    }
+  }
+
   /**
-   * Into reused arrays (longer than needed and holding another part's transpose) the transpose is the one into new
-   * arrays: the same keys' bounds and the same rows in the same (ascending) order; the arrays are reused where they
-   * are large enough.
+   * Into reused arrays (longer than needed and holding another part's transpose) the transpose is still the
+   * definition's: the same keys' bounds and the same rows in the same (ascending) order; the arrays are reused where
+   * they are large enough.
    */
   @Test
   void transposeIntoReusedArraysEqualsAFreshTranspose() {
@@ -41,13 +74,13 @@ class RowKeyGraphTest {
       int[][] g = csr(rnd, n, keys);
       // a CSR with spare room after its n rows, as a clusterer's reused row arrays have
       int[] rowStart = Arrays.copyOf(g[0], n + 1 + rnd.nextInt(5));
-      RowKeyGraph.Transposed fresh = RowKeyGraph.transpose(g[0], g[1], keys);
+      int[][] fresh = byDefinition(g[0], g[1], n, keys);
       int[] oldStart = start;
       int[] oldRows = rows;
       RowKeyGraph.Transposed into = RowKeyGraph.transposeInto(n, rowStart, g[1], keys, start, rows);
       int nnz = g[0][n];
-      assertArrayEquals(fresh.start(), Arrays.copyOf(into.start(), keys + 1), "round " + round);
-      assertArrayEquals(fresh.rows(), Arrays.copyOf(into.rows(), nnz), "round " + round);
+      assertArrayEquals(fresh[0], Arrays.copyOf(into.start(), keys + 1), "round " + round);
+      assertArrayEquals(fresh[1], Arrays.copyOf(into.rows(), nnz), "round " + round);
       if (oldStart != null && oldStart.length >= keys + 2) {
         assertSame(oldStart, into.start());
       }
