@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
-import java.util.Set;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -60,7 +58,8 @@ public class NioLocalFileSystem extends LocalFileSystem {
         return;
       }
       try {
-        Files.setPosixFilePermissions(pathToFile(p).toPath(), posix(permission.toShort()));
+        // the nine bits as rwxr-x--- (no sticky bit here), in java.nio's own notation
+        Files.setPosixFilePermissions(pathToFile(p).toPath(), PosixFilePermissions.fromString(permission.toString()));
       } catch (NoSuchFileException e) {
         throw new FileNotFoundException("File " + p + " does not exist");
       } catch (UnsupportedOperationException e) {
@@ -83,36 +82,10 @@ public class NioLocalFileSystem extends LocalFileSystem {
         return super.getFileStatus(f); // a file system without POSIX attributes
       }
       // the fields Hadoop's status has (a directory's length is its size on the local disk there too)
+      FsPermission permission = FsPermission.valueOf("-" + PosixFilePermissions.toString(a.permissions()));
       return new FileStatus(a.size(), a.isDirectory(), 1, getDefaultBlockSize(f), a.lastModifiedTime().toMillis(),
-          a.lastAccessTime().toMillis(), new FsPermission(mode(a.permissions())), a.owner().getName(),
-          a.group().getName(), new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory()));
+          a.lastAccessTime().toMillis(), permission, a.owner().getName(), a.group().getName(),
+          new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory()));
     }
-  }
-
-  private static final PosixFilePermission[] BITS = {
-      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
-
-  /** The java.nio permissions of the low nine bits of a Unix mode. */
-  static Set<PosixFilePermission> posix(int mode) {
-    Set<PosixFilePermission> s = EnumSet.noneOf(PosixFilePermission.class);
-    for (int b = 0; b < BITS.length; b++) {
-      if ((mode & (1 << b)) != 0) {
-        s.add(BITS[b]);
-      }
-    }
-    return s;
-  }
-
-  /** The Unix mode (nine bits) of java.nio permissions. */
-  static short mode(Set<PosixFilePermission> perms) {
-    int m = 0;
-    for (int b = 0; b < BITS.length; b++) {
-      if (perms.contains(BITS[b])) {
-        m |= 1 << b;
-      }
-    }
-    return (short) m;
   }
 }
