@@ -52,7 +52,7 @@ final class GainCache {
     held = new int[Math.multiplyExact(n, k)];
     sole = new int[n];
     PartHits counter = new PartHits(k);
-    saved = vNets.length; // one counting pass of slack: the build's own cost
+    saved = vStart[n]; // one counting pass of slack: the build's own cost
     int[] hits = new int[k];
     for (int v = 0; v < n; v++) {
       sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits);

@@ -112,6 +112,8 @@ public final class MultilevelPartitioner {
   private int threads = 1;
   /** The clustering threads' arrays of a V-cycle ({@link PartScratch}), one per thread, made at the first level. */
   private PartScratch[] scratch;
+  /** Where the coarse levels' arrays come from (null: fresh arrays); see {@link #setWorkspace}. */
+  private Workspace workspace;
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
     if (k < 2) {
@@ -131,6 +133,16 @@ public final class MultilevelPartitioner {
       throw new IllegalArgumentException("threads must be >= 1, was " + threads);
     }
     this.threads = threads;
+    return this;
+  }
+
+  /**
+   * Takes the coarse levels' nets, pins and the coarsening's per-net scratch from {@code ws} (null: fresh arrays),
+   * so that the V-cycles of one thread reuse them; the same result either way. The workspace must not serve another
+   * partitioner while this one runs.
+   */
+  public MultilevelPartitioner setWorkspace(Workspace ws) {
+    this.workspace = ws;
     return this;
   }
 
@@ -319,9 +331,9 @@ public final class MultilevelPartitioner {
     double minShrink = given == null ? MIN_SHRINK : VCYCLE_MIN_SHRINK;
     while (levels.get(levels.size() - 1).n > limit) {
       Level cur = levels.get(levels.size() - 1);
-      Level next = coarsen(cur, maxWeight, restrict, rnd);
+      Level next = coarsen(cur, levels.size(), maxWeight, restrict, rnd);
       log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d",
-          levels.size(), next.n, next.numNets, next.vNets.length, maxWeight));
+          levels.size(), next.n, next.numNets, next.vStart[next.n], maxWeight));
       if (next.n > (1 - minShrink) * cur.n) {
         break;
       }
@@ -660,7 +672,7 @@ public final class MultilevelPartitioner {
    * part on its own, in a random order drawn from a seed of its own (drawn from {@code rnd} in part order), on up to
    * {@link #setThreads} threads, so the result does not depend on the number of threads.
    */
-  private Level coarsen(Level h, int maxWeight, int[] restrict, SplittableRandom rnd) {
+  private Level coarsen(Level h, int index, int maxWeight, int[] restrict, SplittableRandom rnd) {
     int n = h.n;
     int[] cluster = new int[n];
     if (restrict == null) {
@@ -707,10 +719,12 @@ public final class MultilevelPartitioner {
     int[] memStart = new int[nc + 1];
     int[] members = groupBy(n, fineToCoarse, memStart);
     // nets that stay cut at the coarse level (two or more coarse pins), renumbered
-    int[] netId = new int[h.numNets];
-    int[] lastSeen = new int[h.numNets];
-    Arrays.fill(lastSeen, -1);
-    int[] pins = new int[h.numNets];
+    Workspace ws = workspace;
+    int[] netId = ws != null ? ws.ints("coarsen.netId", h.numNets) : new int[h.numNets];
+    int[] lastSeen = ws != null ? ws.ints("coarsen.lastSeen", h.numNets) : new int[h.numNets];
+    Arrays.fill(lastSeen, 0, h.numNets, -1);
+    int[] pins = ws != null ? ws.ints("coarsen.pins", h.numNets) : new int[h.numNets];
+    Arrays.fill(pins, 0, h.numNets, 0);
     int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
     int[] hNets = h.vNets;
     for (int c = 0; c < nc; c++) {
@@ -736,9 +750,9 @@ public final class MultilevelPartitioner {
         internal[lastSeen[e]]++;
       }
     }
-    Arrays.fill(lastSeen, -1);
+    Arrays.fill(lastSeen, 0, h.numNets, -1);
     int[] vStart = new int[nc + 1];
-    int[] buf = new int[h.vNets.length];
+    int[] buf = ws != null ? ws.ints("level.nets." + index, h.vStart[n]) : new int[h.vStart[n]];
     int w = 0;
     for (int c = 0; c < nc; c++) {
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
@@ -753,7 +767,11 @@ public final class MultilevelPartitioner {
       }
       vStart[c + 1] = w;
     }
-    Level coarse = new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets, internal);
+    // with a workspace the level keeps its (longer) buffer and its transpose lands in the workspace too: the level
+    // dies with its V-cycle, before the next one of this thread asks for the same slots
+    Level coarse = ws == null ? new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets, internal)
+        : new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf, numNets,
+            ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w)));
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
   }

@@ -287,6 +287,46 @@ class MultilevelPartitionerTest {
     assertBalancedAndComplete(4, blocks, parts);
   }
 
+  /**
+   * One workspace serving a chain of partitioners (a fresh partition at more levels, V-cycles, capped V-cycles, with
+   * other seeds and sizes between them, so its arrays are reused longer than the levels that fill them): the same
+   * partitions, step by step, as fresh arrays give.
+   */
+  @Test
+  void aWorkspaceReusedAcrossVCyclesGivesTheSamePartitions() {
+    int k = 8;
+    int[] groupOf = new int[3000];
+    List<Block> big = planted(new SplittableRandom(43), 3000, k, 200, 10, 0.3, 4, groupOf);
+    List<Block> small = planted(new SplittableRandom(44), 900, k, 60, 8, 0.4, 3, new int[900]);
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    MultilevelPartitioner.Settings deep = new MultilevelPartitioner.Settings(d.maxNetSize(), 10, 20, d.imbalance(),
+        d.initialTries(), d.refineRounds(), d.fmPasses(), 5);
+    Workspace ws = new Workspace();
+    int[][] freshBig = new MultilevelPartitioner(k, deep, null).partition(big);
+    int[][] reusedBig = new MultilevelPartitioner(k, deep, null).setWorkspace(ws).partition(big);
+    assertPartsEqual(freshBig, reusedBig);
+    int[][] fresh = freshBig;
+    int[][] reused = reusedBig;
+    for (int cycle = 0; cycle < 4; cycle++) {
+      MultilevelPartitioner.Settings s = (cycle % 2 == 0 ? d : deep).withSeed(100 + cycle);
+      double slack = cycle < 2 ? Double.NaN : 0.0;
+      fresh = new MultilevelPartitioner(k, s, null).setThreads(2).partition(big, fresh, slack);
+      reused = new MultilevelPartitioner(k, s, null).setThreads(2).setWorkspace(ws).partition(big, reused, slack);
+      assertPartsEqual(fresh, reused);
+      // a smaller graph in between leaves longer arrays with other contents in every slot
+      assertPartsEqual(new MultilevelPartitioner(k, s, null).partition(small),
+          new MultilevelPartitioner(k, s, null).setWorkspace(ws).partition(small));
+    }
+    assertBalancedAndComplete(k, big, reused);
+  }
+
+  private static void assertPartsEqual(int[][] expected, int[][] actual) {
+    assertEquals(expected.length, actual.length);
+    for (int b = 0; b < expected.length; b++) {
+      assertArrayEquals(expected[b], actual[b], "block " + b);
+    }
+  }
+
   @Test
   void sameSeedSamePartition() {
     int[] groupOf = new int[800];

@@ -360,6 +360,40 @@ class URefinementTest {
   }
 
   /**
+   * Rounds whose candidate arrays come from a workspace (shared with a second refinement of other rows between the
+   * rounds, so the arrays hold stale candidates of more rows) make exactly the moves of rounds on fresh arrays.
+   */
+  @Test
+  void roundsOnAReusedWorkspaceMakeTheSameMovesAsOnFreshArrays() {
+    SplittableRandom rnd = new SplittableRandom(29);
+    int k = 16;
+    List<Block> blocks = blocks(rnd, 4, 600, 3_000, 16);
+    List<Block> other = blocks(rnd, 4, 900, 2_000, 12);
+    int[][] start = randomParts(rnd, blocks, k);
+    URefinement fresh = new URefinement(k, blocks, start, 8.0, true);
+    URefinement reused = new URefinement(k, blocks, start, 8.0, true);
+    URefinement between = new URefinement(k, other, randomParts(rnd, other, k), 8.0, true);
+    Workspace ws = new Workspace();
+    reused.setWorkspace(ws);
+    between.setWorkspace(ws);
+    reused.setThreads(2);
+    for (int round = 0; round < 4; round++) {
+      if (round == 2) {
+        fresh.setExponent(1.0);
+        reused.setExponent(1.0);
+      }
+      between.round();
+      URefinement.RoundStats a = fresh.round();
+      URefinement.RoundStats b = reused.round();
+      assertTrue(a.moves() > 0 || round > 0, "round " + round + " moved nothing: " + a);
+      assertEquals(a, b, "round " + round);
+      for (int blk = 0; blk < blocks.size(); blk++) {
+        assertArrayEquals(fresh.parts()[blk], reused.parts()[blk], "round " + round + ", block " + blk);
+      }
+    }
+  }
+
+  /**
    * Rounds that rate rows from the gain cache (built at the second round, kept by every move, tentative ones undone
    * included) make the same moves as rounds that count every row, at both exponents and up to the most parts cached;
    * so do rounds under the default policy, which drops the cache once its updates cost more than it saves.

@@ -9,6 +9,7 @@ import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
+import io.parsa.engine.Workspace;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
@@ -53,6 +54,14 @@ import org.slf4j.LoggerFactory;
 public class RefineUTool extends ParsaTool {
 
   private static final Logger LOG = LoggerFactory.getLogger(RefineUTool.class);
+
+  /**
+   * Each thread's arrays for its V-cycles and swap rounds (engine {@link Workspace}): the threads of one refine-u run
+   * refine one start each, one after another within a start, so a thread's workspace serves one partitioner or
+   * refinement at a time. The start pools' threads end with the run; the calling thread drops its own after the capped
+   * V-cycles.
+   */
+  private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
   /** Default number of rounds per phase. */
   public static final int DEFAULT_ROUNDS = 10;
@@ -484,7 +493,11 @@ public class RefineUTool extends ParsaTool {
     }
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     if (!weighted && postCycles > 0) {
-      polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
+      try {
+        polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
+      } finally {
+        WORKSPACE.remove(); // the calling thread outlives refine-u (a pipeline runs on in it)
+      }
     }
     Candidate best = choose(candidates, objective);
     Result ref = best.ref;
@@ -650,6 +663,7 @@ public class RefineUTool extends ParsaTool {
     long t0 = System.nanoTime();
     URefinement ref = from.refinement(k, blocks, graph, schedule[0], guard);
     ref.setThreads(roundThreads);
+    ref.setWorkspace(WORKSPACE.get());
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
         : Arrays.stream(ref.sizes()).sum(), blocks.size(), k, ref.summary());
     long m0 = ref.maxWorkingSet();
@@ -691,10 +705,11 @@ public class RefineUTool extends ParsaTool {
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads)
+          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
           .counted(blocks, graph, cur, 0.0, res.maxWorkingSet());
       URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
+      after.setWorkspace(WORKSPACE.get());
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
       // kept if it improves the objective (the rule that chooses between starts)
@@ -769,7 +784,8 @@ public class RefineUTool extends ParsaTool {
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
-          cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).counted(blocks, graph, cur.parts(), 0.0, -1);
+          cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
+          .counted(blocks, graph, cur.parts(), 0.0, -1);
       cur = new Start(vc);
     }
     return cur;
@@ -842,7 +858,8 @@ public class RefineUTool extends ParsaTool {
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     MultilevelPartitioner.Counted from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
-        line -> LOG.info("refine-u: start '{}': {}", name, line)).counted(blocks, graph, null, Double.NaN, -1);
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get())
+        .counted(blocks, graph, null, Double.NaN, -1);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
     return refine(name, k, blocks, graph, new Start(from), schedule, rounds, guard, false, roundThreads);
   }
