@@ -371,7 +371,9 @@ public final class MultilevelPartitioner {
         fp[v] = part[coarse.fineToCoarse[v]];
       }
       part = fp;
-      st = new State(finer, part, true);
+      // a coarse level's counts die with it (the level before is done with its own): workspace arrays where there
+      // is a workspace; the finest level's go on to the swap rounds
+      st = new State(finer, part, true, l >= 2);
       long levelCap = cap;
       if (given == null) {
         // a fresh partition: the allowed imbalance shrinks level by level towards the finest one (ε·l/L, and ε/2L
@@ -817,7 +819,7 @@ public final class MultilevelPartitioner {
       // the gain cache kept even where its account says it costs more than counting: on a coarsest level of a few
       // hundred vertices of thousands of keys each, counting one vertex's keys outweighs the updates (ego-twitter: the
       // 128 tries of each multilevel start in 2.6–3.5 s instead of 3.8–4.3 s, the same placement)
-      State st = new State(h, p, true);
+      State st = new State(h, p, true, true);
       st.keepCache = true;
       refine(st, cap, 0, 2 * settings.refineRounds(), rnd);
       long cut = st.connectivity();
@@ -951,13 +953,34 @@ public final class MultilevelPartitioner {
 
     /** With {@code gainCache}, and where n·k {@link GainCache#fits}, the gains are cached. */
     State(Level h, int[] part, boolean gainCache) {
+      this(h, part, gainCache, false);
+    }
+
+    /**
+     * As {@link #State(Level, int[], boolean)}; with {@code scratch}, the counts and presence bits are the
+     * partitioner's workspace arrays (if it has one), valid until the next scratch state: for a state that dies
+     * before the next one is made (a coarse level's, an initial placement try's).
+     */
+    State(Level h, int[] part, boolean gainCache, boolean scratch) {
       this.h = h;
       this.part = part;
       wpk = (k + 63) >>> 6;
       int numNets = h.numNets;
       int wpk = this.wpk;
-      int[] cnt = new int[Math.multiplyExact(numNets, k)];
-      long[] bits = new long[Math.multiplyExact(numNets, wpk)];
+      int cells = Math.multiplyExact(numNets, k);
+      int words = Math.multiplyExact(numNets, wpk);
+      Workspace ws = scratch ? workspace : null;
+      int[] cnt;
+      long[] bits;
+      if (ws != null) {
+        cnt = ws.ints("state.counts", cells);
+        Arrays.fill(cnt, 0, cells, 0);
+        bits = ws.longs("state.bits", words);
+        Arrays.fill(bits, 0, words, 0L);
+      } else {
+        cnt = new int[cells];
+        bits = new long[words];
+      }
       this.cnt = cnt;
       this.bits = bits;
       int[] vStart = h.vStart;
@@ -1192,8 +1215,10 @@ public final class MultilevelPartitioner {
     int[] cappedIn = new int[n];
     Arrays.fill(cappedIn, -1);
     int stamp = 0;
+    // one queue for all passes, sized for every vertex once (it had grown by doubling from empty in every pass)
+    LongHeapPriorityQueue heap = new LongHeapPriorityQueue(n);
     for (int pass = 0; pass < passes; pass++) {
-      LongHeapPriorityQueue heap = new LongHeapPriorityQueue();
+      heap.clear();
       Arrays.fill(bound, NO_BOUND);
       for (int v = 0; v < n; v++) {
         if (st.boundary(v)) {
