@@ -7,7 +7,7 @@ import java.util.Map;
  * Large arrays that one thread's refinement reuses from one V-cycle level, V-cycle or swap round to the next instead
  * of allocating them afresh: a coarse level's nets and pins, the coarsening's per-net scratch, a round's candidates.
  * Fresh memory is not free: the JVM zeroes a large array and the kernel faults in every page of it on first touch (on
- * the 2-core VM of docs/quality.md §26, 11 µs a 4 KiB page; a fifth of refine-u's CPU samples on reuters21578 were
+ * the 2-core VM of docs/quality.md §25, 11 µs a 4 KiB page; a fifth of refine-u's CPU samples on reuters21578 were
  * such zeroing and faults). An array handed out keeps whatever its last user left in it; whoever needs zeros clears
  * the range it uses. One workspace serves one thread at a time, and an array handed out for a slot is valid until
  * the next request for that slot.
