@@ -1,7 +1,9 @@
 package io.parsa.engine;
 
+import java.lang.reflect.Array;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Large arrays that one thread's refinement reuses from one V-cycle level, V-cycle or swap round to the next instead
@@ -17,43 +19,26 @@ public final class Workspace {
 
   /** An array of at least {@code length} ints for {@code slot}, grown with an eighth to spare when too short. */
   int[] ints(String slot, int length) {
-    Object a = slots.get(slot);
-    if (a instanceof int[] x && x.length >= length) {
-      return x;
-    }
-    int[] x = new int[grown(length)];
-    slots.put(slot, x);
-    return x;
+    return array(slot, length, int[].class, int[]::new);
   }
 
   /** As {@link #ints}, of longs. */
   long[] longs(String slot, int length) {
-    Object a = slots.get(slot);
-    if (a instanceof long[] x && x.length >= length) {
-      return x;
-    }
-    long[] x = new long[grown(length)];
-    slots.put(slot, x);
-    return x;
+    return array(slot, length, long[].class, long[]::new);
   }
 
   /** As {@link #ints}, of floats. */
   float[] floats(String slot, int length) {
+    return array(slot, length, float[].class, float[]::new);
+  }
+
+  private <A> A array(String slot, int length, Class<A> type, IntFunction<A> make) {
     Object a = slots.get(slot);
-    if (a instanceof float[] x && x.length >= length) {
-      return x;
+    if (type.isInstance(a) && Array.getLength(a) >= length) {
+      return type.cast(a);
     }
-    float[] x = new float[grown(length)];
+    A x = make.apply((int) Math.min(Integer.MAX_VALUE - 8, length + (long) (length >>> 3)));
     slots.put(slot, x);
     return x;
-  }
-
-  /** Lets go of every array. */
-  public void clear() {
-    slots.clear();
-  }
-
-  private static int grown(int length) {
-    return (int) Math.min(Integer.MAX_VALUE - 8, length + (long) (length >>> 3));
   }
 }
