@@ -137,9 +137,9 @@ public final class MultilevelPartitioner {
   }
 
   /**
-   * Takes the coarse levels' nets, pins and the coarsening's per-net scratch from {@code ws} (null: fresh arrays),
-   * so that the V-cycles of one thread reuse them; the same result either way. The workspace must not serve another
-   * partitioner while this one runs.
+   * Takes the coarse levels' nets, pins and counts and the coarsening's per-net scratch from {@code ws} (null: fresh
+   * arrays), so that the V-cycles of one thread reuse them; the same result either way. The workspace must not serve
+   * another partitioner while this one runs.
    */
   public MultilevelPartitioner setWorkspace(Workspace ws) {
     this.workspace = ws;
