@@ -75,10 +75,6 @@ public final class MultilevelPartitioner {
     /** Keys used only by the rows inside vertex v (dropped from this level's nets; they count in its working set). */
     final int[] internal;
 
-    Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
-      this(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
-    }
-
     /** With the nets' pins given ({@code pins}: the transpose of vStart / vNets). */
     Level(int n, int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal, RowKeyGraph.Transposed pins) {
       this.n = n;
@@ -112,8 +108,8 @@ public final class MultilevelPartitioner {
   private int threads = 1;
   /** The clustering threads' arrays of a V-cycle ({@link PartScratch}), one per thread, made at the first level. */
   private PartScratch[] scratch;
-  /** Where the coarse levels' arrays come from (null: fresh arrays); see {@link #setWorkspace}. */
-  private Workspace workspace;
+  /** Where the coarse levels' arrays come from: its own unless {@link #setWorkspace} shares one. */
+  private Workspace workspace = new Workspace();
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
     if (k < 2) {
@@ -137,12 +133,12 @@ public final class MultilevelPartitioner {
   }
 
   /**
-   * Takes the coarse levels' nets, pins and counts and the coarsening's per-net scratch from {@code ws} (null: fresh
-   * arrays), so that the V-cycles of one thread reuse them; the same result either way. The workspace must not serve
-   * another partitioner while this one runs.
+   * Takes the coarse levels' nets, pins and counts and the coarsening's per-net scratch from {@code ws} instead of a
+   * workspace of its own, so that the V-cycles of all partitioners of one thread reuse them; the same result either
+   * way. The workspace must not serve another partitioner while this one runs.
    */
   public MultilevelPartitioner setWorkspace(Workspace ws) {
-    this.workspace = ws;
+    this.workspace = java.util.Objects.requireNonNull(ws);
     return this;
   }
 
@@ -722,10 +718,10 @@ public final class MultilevelPartitioner {
     int[] members = groupBy(n, fineToCoarse, memStart);
     // nets that stay cut at the coarse level (two or more coarse pins), renumbered
     Workspace ws = workspace;
-    int[] netId = ws != null ? ws.ints("coarsen.netId", h.numNets) : new int[h.numNets];
-    int[] lastSeen = ws != null ? ws.ints("coarsen.lastSeen", h.numNets) : new int[h.numNets];
+    int[] netId = ws.ints("coarsen.netId", h.numNets);
+    int[] lastSeen = ws.ints("coarsen.lastSeen", h.numNets);
     Arrays.fill(lastSeen, 0, h.numNets, -1);
-    int[] pins = ws != null ? ws.ints("coarsen.pins", h.numNets) : new int[h.numNets];
+    int[] pins = ws.ints("coarsen.pins", h.numNets);
     Arrays.fill(pins, 0, h.numNets, 0);
     int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
     int[] hNets = h.vNets;
@@ -754,7 +750,7 @@ public final class MultilevelPartitioner {
     }
     Arrays.fill(lastSeen, 0, h.numNets, -1);
     int[] vStart = new int[nc + 1];
-    int[] buf = ws != null ? ws.ints("level.nets." + index, h.vStart[n]) : new int[h.vStart[n]];
+    int[] buf = ws.ints("level.nets." + index, h.vStart[n]);
     int w = 0;
     for (int c = 0; c < nc; c++) {
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
@@ -769,11 +765,10 @@ public final class MultilevelPartitioner {
       }
       vStart[c + 1] = w;
     }
-    // with a workspace the level keeps its (longer) buffer and its transpose lands in the workspace too: the level
-    // dies with its V-cycle, before the next one of this thread asks for the same slots
-    Level coarse = ws == null ? new Level(nc, cWeight, vStart, Arrays.copyOf(buf, w), numNets, internal)
-        : new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf, numNets,
-            ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w)));
+    // the level keeps its (longer) buffer and its transpose lands in the workspace too: the level dies with its
+    // V-cycle, before the next one of this thread asks for the same slots
+    Level coarse = new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf,
+        numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w)));
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
   }
@@ -958,8 +953,8 @@ public final class MultilevelPartitioner {
 
     /**
      * As {@link #State(Level, int[], boolean)}; with {@code scratch}, the counts and presence bits are the
-     * partitioner's workspace arrays (if it has one), valid until the next scratch state: for a state that dies
-     * before the next one is made (a coarse level's, an initial placement try's).
+     * partitioner's workspace arrays, valid until the next scratch state: for a state that dies before the next one
+     * is made (a coarse level's, an initial placement try's).
      */
     State(Level h, int[] part, boolean gainCache, boolean scratch) {
       this.h = h;
@@ -969,13 +964,12 @@ public final class MultilevelPartitioner {
       int wpk = this.wpk;
       int cells = Math.multiplyExact(numNets, k);
       int words = Math.multiplyExact(numNets, wpk);
-      Workspace ws = scratch ? workspace : null;
       int[] cnt;
       long[] bits;
-      if (ws != null) {
-        cnt = ws.ints("state.counts", cells);
+      if (scratch) {
+        cnt = workspace.ints("state.counts", cells);
         Arrays.fill(cnt, 0, cells, 0);
-        bits = ws.longs("state.bits", words);
+        bits = workspace.longs("state.bits", words);
         Arrays.fill(bits, 0, words, 0L);
       } else {
         cnt = new int[cells];

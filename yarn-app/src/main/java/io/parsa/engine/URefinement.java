@@ -73,8 +73,8 @@ public final class URefinement {
    * it stops paying off (then not built again).
    */
   private GainCache cache;
-  /** Where a round's candidate arrays come from (null: fresh arrays); see {@link #setWorkspace}. */
-  private Workspace workspace;
+  /** Where a round's candidate arrays come from: its own unless {@link #setWorkspace} shares one. */
+  private Workspace workspace = new Workspace();
   /** The rows (read only; its rows of every key are shared with the other readers). */
   private final RowKeyGraph graph;
   private int roundsRun;
@@ -293,11 +293,12 @@ public final class URefinement {
   }
 
   /**
-   * Takes each round's candidate arrays from {@code ws} (null: fresh arrays), so that the rounds of one thread reuse
-   * them; the same moves either way. The workspace must not serve another refinement while this one runs a round.
+   * Takes each round's candidate arrays from {@code ws} instead of a workspace of its own, so that the rounds of all
+   * refinements of one thread reuse them; the same moves either way. The workspace must not serve another refinement
+   * while this one runs a round.
    */
   public void setWorkspace(Workspace ws) {
-    this.workspace = ws;
+    this.workspace = java.util.Objects.requireNonNull(ws);
   }
 
   /** Changes the exponent p for the following rounds (e.g. max-weighted rounds first, then connectivity). */
@@ -557,9 +558,8 @@ public final class URefinement {
    * bucket; {@code bucketStart} receives the buckets' bounds.
    */
   private long[] candidates(int top, int chunks, int[] bucketStart) {
-    Workspace ws = workspace;
-    int[] tgt = ws != null ? ws.ints("round.targets", n * top) : new int[n * top];
-    float[] gains = ws != null ? ws.floats("round.gains", n * top) : new float[n * top];
+    int[] tgt = workspace.ints("round.targets", n * top);
+    float[] gains = workspace.floats("round.gains", n * top);
     int[][] counts = new int[chunks][];
     FTable ft = fTable();
     Parallel.run(chunks, "refine-round", c -> counts[c] = rateRows(n * (long) c / chunks, n * (long) (c + 1) / chunks,
@@ -573,7 +573,7 @@ public final class URefinement {
     for (int x = 0; x < k * k; x++) {
       bucketStart[x + 1] = bucketStart[x] + bucketCount[x];
     }
-    long[] cand = ws != null ? ws.longs("round.candidates", bucketStart[k * k]) : new long[bucketStart[k * k]];
+    long[] cand = workspace.longs("round.candidates", bucketStart[k * k]);
     int[] fill = Arrays.copyOf(bucketStart, k * k);
     for (int g = 0; g < n; g++) {
       int a = part[g];

@@ -290,7 +290,7 @@ class MultilevelPartitionerTest {
   /**
    * One workspace serving a chain of partitioners (a fresh partition at more levels, V-cycles, capped V-cycles, with
    * other seeds and sizes between them, so its arrays are reused longer than the levels that fill them): the same
-   * partitions, step by step, as fresh arrays give.
+   * partitions, step by step, as partitioners that each start from a workspace of their own.
    */
   @Test
   void aWorkspaceReusedAcrossVCyclesGivesTheSamePartitions() {

@@ -361,7 +361,7 @@ class URefinementTest {
 
   /**
    * Rounds whose candidate arrays come from a workspace (shared with a second refinement of other rows between the
-   * rounds, so the arrays hold stale candidates of more rows) make exactly the moves of rounds on fresh arrays.
+   * rounds, so the arrays hold stale candidates of more rows) make exactly the moves of rounds on a refinement's own.
    */
   @Test
   void roundsOnAReusedWorkspaceMakeTheSameMovesAsOnFreshArrays() {
