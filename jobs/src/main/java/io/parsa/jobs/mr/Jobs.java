@@ -322,6 +322,30 @@ public final class Jobs {
     }
   }
 
+  /**
+   * The heap of one reduce task in bytes: from {@code mapreduce.reduce.java.opts} (-Xmx) or
+   * {@code mapreduce.reduce.memory.mb} × {@code mapreduce.job.heap.memory-mb.ratio}, or in the local runner this
+   * JVM's heap shared by the concurrent local reducers.
+   */
+  public static long reducerHeapBytes(Configuration conf) {
+    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(io.parsa.jobs.common.LocalJobs.LOCAL_REDUCES, 1));
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Xmx(\\d+)([kKmMgG]?)")
+        .matcher(conf.get("mapreduce.reduce.java.opts", ""));
+    long xmx = -1;
+    while (m.find()) {
+      long v = Long.parseLong(m.group(1));
+      String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+      xmx = unit.equals("g") ? v << 30 : unit.equals("m") ? v << 20 : unit.equals("k") ? v << 10 : v;
+    }
+    if (xmx > 0) {
+      return xmx;
+    }
+    return (long) (conf.getInt("mapreduce.reduce.memory.mb", 1024)
+        * (double) conf.getFloat("mapreduce.job.heap.memory-mb.ratio", 0.8f)) << 20;
+  }
+
   /** A work directory beside {@code out} for intermediate job outputs, deleted by the caller. */
   public static Path workDirFor(Path out) {
     return new Path(out.getParent(), "." + out.getName() + ".work-" + java.util.UUID.randomUUID());

@@ -95,11 +95,27 @@ public final class MrRefinement {
     /** Apply job: moves applied (= 2 · SWAPS). */
     MOVES_APPLIED,
     /** Apply job: assignment records written (= rows). */
-    ROWS_WRITTEN
+    ROWS_WRITTEN,
+    /** Group V-cycle job: rows of parts in no group (k not a multiple of the group size); they stay. */
+    ROWS_OUTSIDE_GROUPS,
+    /** Error (group V-cycle job): a row that reached the reducer of a group its part is not in. */
+    ROW_IN_WRONG_GROUP,
+    /** Group V-cycle job: rows refined in their group (with ROWS_OUTSIDE_GROUPS, = rows). */
+    GROUP_ROWS,
+    /** Group V-cycle job: rows moved (= the apply job's MOVES_APPLIED). */
+    GROUP_MOVES,
+    /** Group V-cycle job: groups whose result was kept. */
+    GROUPS_IMPROVED,
+    /** Group V-cycle job: groups left as they were (no gain, or a working set above the cap). */
+    GROUPS_UNCHANGED,
+    /** Group V-cycle job: groups left as they were because their rows would not fit in the task's heap. */
+    GROUPS_TOO_BIG,
+    /** Group V-cycle job: groups left as they were because the V-cycle changed their row counts. */
+    GROUPS_UNBALANCED
   }
 
   /** What a count job measured on an assignment. */
-  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, long weightedRows) {
+  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, long weightedRows, long pairs) {
     long maxWorkingSet() {
       return Arrays.stream(workingSets).max().orElse(0);
     }
@@ -164,6 +180,18 @@ public final class MrRefinement {
    * M_max / (least M_max) + T_sum / (least T_sum) of the two (the in-memory rule without its T_max term).
    */
   Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
+    return run(u0, orderStart, schedule, rounds, 0, 0, 2);
+  }
+
+  /**
+   * The same with group V-cycles ({@link #groupCycles}): up to {@code preCycles} on the start before the swap rounds
+   * (working sets capped at the start's M_max, give or take {@link RefineUTool#CAP_SLACK} for the final row
+   * balancing, as the in-memory V-cycles before the rounds) and up to {@code postCycles} after them (capped at M_max
+   * exactly), {@code groupSize} parts per group ({@code ≤ 0}: the largest group a reducer's heap holds,
+   * {@link #autoGroupSize}).
+   */
+  Result run(Path u0, boolean orderStart, double[] schedule, int rounds, int preCycles, int postCycles,
+      int groupSize) throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -217,6 +245,14 @@ public final class MrRefinement {
     long m0 = cur.maxWorkingSet();
     long s0 = cur.sumTraffic();
     List<Map<String, Object>> log = new ArrayList<>();
+    boolean groups = (preCycles > 0 || postCycles > 0) && cur.weightedRows == 0;
+    if ((preCycles > 0 || postCycles > 0) && !groups) {
+      LOG.info("{}: no group V-cycles for weighted rows (they keep row counts, not weights)", step);
+    }
+    int g = groupSize > 0 ? Math.min(groupSize, k) : autoGroupSize(cur);
+    if (groups && preCycles > 0) {
+      cur = groupCycles(cur, u0, n, preCycles, g, RefineUTool.CAP_SLACK, rounds, "before", log);
+    }
     for (double p : schedule) {
       long maxPairs = Long.MAX_VALUE;
       int rejected = 0;
@@ -242,7 +278,7 @@ public final class MrRefinement {
           LOG.info("{}: p={} round {}: no swap gains", step, p, round);
           break;
         }
-        Measure next = count(apply(cur.u, new Path(candidates.getParent(), "moves"), swaps, n));
+        Measure next = count(apply(cur.u, new Path(candidates.getParent(), "moves"), 2 * swaps, n));
         if (!Arrays.equals(next.rows, cur.rows)) {
           throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a round of swaps: "
               + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
@@ -294,7 +330,162 @@ public final class MrRefinement {
         fs.delete(candidates.getParent(), true);
       }
     }
+    if (groups && postCycles > 0) {
+      cur = groupCycles(cur, u0, n, postCycles, g, 0, rounds, "after", log);
+    }
     return new Result(cur, start, m0, s0, starts, log);
+  }
+
+  /**
+   * Up to {@code cycles} group V-cycles from {@code cur}: each is one MapReduce job whose reducers each refine the
+   * rows of a group of {@code groupSize} parts by a capped V-cycle and connectivity swap rounds over those parts
+   * ({@link GroupReducer}; the groups of a cycle never interact, so each group's exact gain is the cycle's share),
+   * then the apply job. The parts are grouped afresh each cycle (seeded by the cycle), so that rows can travel between
+   * any two parts over the cycles. Stops at a cycle that gains under {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} of
+   * T_sum. The result is measured again by the count job, which must find exactly the working sets the reducers
+   * reported.
+   */
+  private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
+      String phase, List<Map<String, Object>> log) throws Exception {
+    boolean moved = false;
+    for (int cycle = 1; cycle <= cycles; cycle++) {
+      long tr = System.nanoTime();
+      int[] groupOf = grouping(k, groupSize, cycle + (phase.equals("after") ? 1000 : 0));
+      int groups = Arrays.stream(groupOf).max().orElse(-1) + 1;
+      if (groups == 0) {
+        break;
+      }
+      Path dir = next("group-cycle");
+      Path moves = new Path(dir, "moves");
+      Job job = Jobs.newJob(conf, step, "group V-cycle " + cycle + " " + phase + " the swap rounds",
+          MrRefinement.class);
+      Configuration c = job.getConfiguration();
+      c.setInt(MrKeys.K, k);
+      c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+      c.setLong(GroupReducer.CAP, cur.maxWorkingSet());
+      c.setDouble(GroupReducer.SLACK, slack);
+      c.setLong(GroupReducer.SEED, 1000L + cycle);
+      c.setInt(GroupReducer.ROUNDS, rounds);
+      AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
+      job.setMapOutputKeyClass(IntWritable.class);
+      job.setMapOutputValueClass(GroupRow.class);
+      job.setReducerClass(GroupReducer.class);
+      job.setNumReduceTasks(Math.min(reducers, groups));
+      job.setOutputKeyClass(IntWritable.class);
+      job.setOutputValueClass(Move.class);
+      job.setOutputFormatClass(SequenceFileOutputFormat.class);
+      FileOutputFormat.setOutputPath(job, moves);
+      Jobs.run(job);
+      AlignedJoin.check(job);
+      Jobs.checkZero(job, Counters.ROW_IN_WRONG_GROUP);
+      Jobs.checkEqual(step + ": rows in groups and outside vs rows", n,
+          Jobs.count(job, Counters.GROUP_ROWS) + Jobs.count(job, Counters.ROWS_OUTSIDE_GROUPS));
+      long movedRows = Jobs.count(job, Counters.GROUP_MOVES);
+      Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
+      long[] ws = PartStats.sum(st, GroupReducer.WORKING_SET, k);
+      long[] rows = PartStats.sum(st, GroupReducer.ROWS, k);
+      for (int p = 0; p < k; p++) {
+        if (groupOf[p] < 0) {
+          ws[p] = cur.workingSets[p];
+          rows[p] = cur.rows[p];
+        }
+      }
+      Measure next = new Measure(null, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
+      double change = 100.0 * (next.sumTraffic() - cur.sumTraffic()) / Math.max(1, cur.sumTraffic());
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("groupVCycle", cycle);
+      e.put("phase", phase + " the swap rounds");
+      e.put("groupSize", groupSize);
+      e.put("groups", groups);
+      e.put("groupsImproved", Jobs.count(job, Counters.GROUPS_IMPROVED));
+      e.put("groupsTooBig", Jobs.count(job, Counters.GROUPS_TOO_BIG));
+      e.put("rowsMoved", movedRows);
+      e.put("maxWorkingSet", next.maxWorkingSet());
+      e.put("sumWorkingSet", next.sumWorkingSet());
+      e.put("sumTraffic", next.sumTraffic());
+      e.put("objectiveChangePercent", change); // the objective of a group V-cycle: T_sum
+      e.put("kept", movedRows > 0);
+      Path nu = null;
+      if (movedRows > 0) {
+        nu = apply(cur.u, moves, movedRows, n);
+      }
+      e.put("seconds", secs(tr));
+      log.add(e);
+      LOG.info("{}: group V-cycle {} {} the swap rounds ({} groups of up to {} parts, {} improved): {} rows moved,"
+          + " M_max {} -> {}, T_sum {} -> {} ({}%) ({} s)", step, cycle, phase, groups, groupSize,
+          e.get("groupsImproved"), movedRows,
+          cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(),
+          String.format("%+.2f", change), secs(tr));
+      fs.delete(dir, true);
+      if (movedRows == 0) {
+        continue; // another grouping may still find something
+      }
+      discard(cur, u0);
+      cur = new Measure(nu, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
+      moved = true;
+      if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+        break;
+      }
+    }
+    if (!moved) {
+      return cur;
+    }
+    Measure exact = count(cur.u);
+    if (!Arrays.equals(exact.workingSets, cur.workingSets) || !Arrays.equals(exact.rows, cur.rows)) {
+      throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group V-cycles reported working sets "
+          + Arrays.toString(cur.workingSets) + " and rows " + Arrays.toString(cur.rows) + ", the count job measured "
+          + Arrays.toString(exact.workingSets) + " and " + Arrays.toString(exact.rows));
+    }
+    return exact;
+  }
+
+  /**
+   * The group of every part in group V-cycle {@code cycle}: the parts in an order shuffled by the cycle, dealt into
+   * ⌈k / size⌉ groups of as equal sizes as can be (at most {@code size}); a part alone in its group is in none (−1).
+   */
+  static int[] grouping(int k, int size, int cycle) {
+    int[] order = new int[k];
+    for (int i = 0; i < k; i++) {
+      order[i] = i;
+    }
+    java.util.Random rnd = new java.util.Random(0x9E3779B97F4A7C15L * cycle + k);
+    for (int i = k - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    int groups = (k + Math.max(2, size) - 1) / Math.max(2, size);
+    int[] groupOf = new int[k];
+    for (int i = 0; i < k; i++) {
+      int group = i % groups;
+      boolean alone = (k - 1 - group) / groups == 0; // the only part dealt to this group
+      groupOf[order[i]] = alone ? -1 : group;
+    }
+    return groupOf;
+  }
+
+  /**
+   * The largest number of parts (2..k) whose rows a group V-cycle reducer can refine in its heap
+   * ({@link Jobs#reducerHeapBytes}): the group's share of the rows and non-zeros, and at most its parts' working sets
+   * of keys, as in-memory refine-u needs them ({@link RefineUTool#heapNeeded}), plus the reducer's own copy of the
+   * rows (16 bytes per non-zero). At least 2; a group that still does not fit is left as it is by its reducer.
+   */
+  int autoGroupSize(Measure m) {
+    long heap = Jobs.reducerHeapBytes(conf);
+    long rows = Arrays.stream(m.rows).sum();
+    int best = 2;
+    for (int g = 2; g <= k; g++) {
+      double share = (double) g / k;
+      long need = RefineUTool.heapNeeded((long) (rows * share), (long) (m.pairs * share),
+          Math.min(m.keys, g * m.maxWorkingSet()), g) + (long) (16 * m.pairs * share);
+      if (need <= heap) {
+        best = g;
+      }
+    }
+    LOG.info("{}: group V-cycles of {} parts (of k = {}): the largest group whose rows fit a reducer's heap of {} MiB"
+        + " (--group-size sets it)", step, best, k, heap >> 20);
+    return best;
   }
 
   private static Map<String, Object> startEntry(String name, Measure m) {
@@ -312,7 +503,9 @@ public final class MrRefinement {
 
   /** Deletes a measured round's files (its assignment too unless it is {@code keep}). */
   private void discard(Measure m, Path keep) throws IOException {
-    fs.delete(m.counts, true);
+    if (m.counts != null) {
+      fs.delete(m.counts, true);
+    }
     if (!m.u.equals(keep)) {
       fs.delete(m.u, true);
     }
@@ -343,7 +536,7 @@ public final class MrRefinement {
         Jobs.count(job, Counters.COUNTED_PAIRS));
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
-        Jobs.count(job, Counters.KEYS), Jobs.count(job, Counters.WEIGHTED_ROWS));
+        Jobs.count(job, Counters.KEYS), Jobs.count(job, Counters.WEIGHTED_ROWS), Jobs.count(job, Counters.ROW_KEY_PAIRS));
   }
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
@@ -419,8 +612,8 @@ public final class MrRefinement {
     return new long[] {Jobs.count(job, Counters.SWAPS), most};
   }
 
-  /** The apply job: the assignment {@code u} with the pair job's {@code swaps} swaps applied, one file per block. */
-  private Path apply(Path u, Path moves, long swaps, long rows) throws Exception {
+  /** The apply job: the assignment {@code u} with the {@code moved} rows of {@code moves} moved, one file per block. */
+  private Path apply(Path u, Path moves, long moved, long rows) throws Exception {
     Job job = Jobs.newJob(conf, step, "apply the swaps per block", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
@@ -442,7 +635,7 @@ public final class MrRefinement {
     Jobs.run(job);
     Jobs.checkZero(job, Counters.DUPLICATE_MOVE, Counters.MOVE_OUTSIDE_BLOCKS, Counters.STALE_MOVE,
         Counters.MOVE_WITHOUT_ROW);
-    Jobs.checkEqual(step + ": moves applied vs moves paired", 2 * swaps, Jobs.count(job, Counters.MOVES_APPLIED));
+    Jobs.checkEqual(step + ": moves applied vs moves decided", moved, Jobs.count(job, Counters.MOVES_APPLIED));
     Jobs.checkEqual(step + ": assignment records written vs rows", rows, Jobs.count(job, Counters.ROWS_WRITTEN));
     return out;
   }

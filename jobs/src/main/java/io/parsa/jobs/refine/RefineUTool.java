@@ -205,6 +205,13 @@ public class RefineUTool extends ParsaTool {
   public static final long AUTO_CAPPED_VCYCLE_MAX_WORK = 320_000_000L;
   /** Default working-set-capped V-cycles after the swap rounds, on the leading start. */
   public static final int DEFAULT_CAPPED_VCYCLES = 4;
+  /**
+   * Default group V-cycles of {@code --mode mapreduce} before its swap rounds (the distributed counterpart of the
+   * V-cycles before the rounds: each cycle refines groups of parts, one group per reducer, {@link MrRefinement}).
+   */
+  public static final int DEFAULT_GROUP_CYCLES_BEFORE = 4;
+  /** Default group V-cycles of {@code --mode mapreduce} after its swap rounds (capped at M_max). */
+  public static final int DEFAULT_GROUP_CYCLES_AFTER = 2;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -294,13 +301,19 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
-            + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow)"))
+            + " above " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, where they are slow; --mode mapreduce: group V-cycles"
+            + " before the swap rounds, default " + DEFAULT_GROUP_CYCLES_BEFORE + ", see --group-size)"))
         .addOption(opt("capped-vcycles", "N", "V-cycles after the swap rounds in which no move may raise a working set"
             + " above the largest, on the start that leads after its rounds (on all the cores), each followed by"
             + " connectivity rounds and kept while M_max, T_max and T_sum improve on balance"
             + " (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
             + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
-            + " non-zeros × k, none beyond; 0 = none)"))
+            + " non-zeros × k, none beyond; 0 = none; --mode mapreduce: group V-cycles after the swap rounds, default "
+            + DEFAULT_GROUP_CYCLES_AFTER + ")"))
+        .addOption(opt("group-size", "G", "--mode mapreduce: parts per group of a group V-cycle, a MapReduce job"
+            + " whose reducers each run a capped V-cycle over the rows of one group of parts, the parts grouped afresh"
+            + " each cycle; a reducer holds about G/k of the rows (default: the largest group a reducer's heap holds,"
+            + " from mapreduce.reduce.java.opts or mapreduce.reduce.memory.mb)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
@@ -361,10 +374,13 @@ public class RefineUTool extends ParsaTool {
       if (tooBig != null) {
         LOG.info("refine-u: does not fit in memory ({}); distributed swap rounds instead", tooBig);
       }
-      if (explicitCycles || multilevel.equals("on")) {
-        LOG.warn("refine-u: --vcycles, --capped-vcycles and --multilevel need --mode memory; the distributed rounds"
-            + " refine the given or the input-order start");
+      if (multilevel.equals("on")) {
+        LOG.warn("refine-u: --multilevel needs --mode memory; the distributed rounds refine the given or the"
+            + " input-order start (--vcycles and --capped-vcycles set the group V-cycles before and after them)");
       }
+      int[] groupCycles = {cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE,
+          cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER};
+      int groupSize = cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0;
       if (objective != Objective.BALANCED) {
         LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
             + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
@@ -376,7 +392,7 @@ public class RefineUTool extends ParsaTool {
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
-          overwrite);
+          groupCycles, groupSize, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -569,7 +585,8 @@ public class RefineUTool extends ParsaTool {
 
   /** {@code --mode mapreduce}: the distributed swap rounds ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
-      double[] schedule, int rounds, int reducers, boolean orderStart, boolean overwrite) throws Exception {
+      double[] schedule, int rounds, int reducers, boolean orderStart, int[] groupCycles, int groupSize,
+      boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
           + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
@@ -580,7 +597,7 @@ public class RefineUTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     try {
       MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
-          schedule, rounds);
+          schedule, rounds, groupCycles[0], groupCycles[1], groupSize);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);
@@ -602,6 +619,8 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
+      stats.put("groupVCyclesBefore", groupCycles[0]);
+      stats.put("groupVCyclesAfter", groupCycles[1]);
       stats.put("rowsPerPart", end.rows());
       stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());

@@ -5,7 +5,6 @@ import io.parsa.common.OutputPaths;
 import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.common.AvroFiles;
-import io.parsa.jobs.common.LocalJobs;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.JoinCounters;
@@ -296,21 +295,6 @@ public class ReshuffleTool extends ParsaTool {
     if (set > 0) {
       return set;
     }
-    if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
-      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(LocalJobs.LOCAL_REDUCES, 1));
-    }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Xmx(\\d+)([kKmMgG]?)")
-        .matcher(conf.get("mapreduce.reduce.java.opts", ""));
-    long xmx = -1;
-    while (m.find()) {
-      long v = Long.parseLong(m.group(1));
-      String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
-      xmx = unit.equals("g") ? v << 30 : unit.equals("m") ? v << 20 : unit.equals("k") ? v << 10 : v;
-    }
-    if (xmx > 0) {
-      return xmx;
-    }
-    return (long) (conf.getInt("mapreduce.reduce.memory.mb", 1024)
-        * (double) conf.getFloat("mapreduce.job.heap.memory-mb.ratio", 0.8f)) << 20;
+    return io.parsa.jobs.mr.Jobs.reducerHeapBytes(conf);
   }
 }

@@ -179,7 +179,8 @@ class MrRefinementTest {
       Path out = new Path(dir, "refined");
       int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
           "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
-          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given"});
+          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given", "--vcycles", "1",
+          "--capped-vcycles", "1", "--group-size", "2"});
       assertEquals(0, rc);
       Map<Long, Integer> refined = new HashMap<>();
       for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
@@ -214,6 +215,118 @@ class MrRefinementTest {
         }
       }
       assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
+    }
+  }
+
+  /**
+   * Group V-cycles alone (no swap rounds before them): rows of scrambled communities, k = 6 in groups of 3 and k = 5
+   * in groups of 2 (one part in no group each cycle). Every row once, rows per part the same multiset, M_max never
+   * higher, T_sum lower, and the reported working sets exact (the tool also checks them against a count job).
+   */
+  @Test
+  void groupVCyclesLowerTheTotalAndKeepBalance() throws Exception {
+    Random rnd = new Random(17);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int[][] shapes = {{6, 3, 240}, {5, 2, 203}};
+    for (int[] shape : shapes) {
+      int k = shape[0];
+      int n = shape[2];
+      Path dir = TestData.tempDir("mr-group");
+      List<GraphRow> rows = new ArrayList<>();
+      Map<Long, long[]> keysOf = new HashMap<>();
+      Map<Long, Integer> start = new HashMap<>();
+      for (int i = 0; i < n; i++) {
+        long id = 13L * i + 5;
+        int community = rnd.nextInt(k);
+        long[] keys = new long[2 + rnd.nextInt(5)];
+        for (int j = 0; j < keys.length; j++) {
+          keys[j] = rnd.nextInt(8) == 0 ? 9_000 + rnd.nextInt(20) : community * 30L + rnd.nextInt(30);
+        }
+        rows.add(TestData.libsvmRow(id, keys));
+        keysOf.put(id, keys);
+        start.put(id, i % k); // blind to the communities
+      }
+      TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+      TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+      Path out = new Path(dir, "refined");
+      assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
+          new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+          out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "0", "--starts", "given",
+          "--vcycles", "2", "--capped-vcycles", "1", "--group-size", String.valueOf(shape[1]), "--reducers", "2"}));
+      Map<Long, Integer> refined = new HashMap<>();
+      for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+        assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+      }
+      assertEquals(start.keySet(), refined.keySet(), "every row once");
+      long[] sizesBefore = sizes(start, k);
+      long[] sizesAfter = sizes(refined, k);
+      java.util.Arrays.sort(sizesBefore);
+      java.util.Arrays.sort(sizesAfter);
+      assertArrayEquals(sizesBefore, sizesAfter, "rows per part: the same multiset");
+      long[] before = workingSetsPerPart(keysOf, start, k);
+      long[] after = workingSetsPerPart(keysOf, refined, k);
+      JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+      for (int i = 0; i < k; i++) {
+        assertEquals(after[i], report.get("workingSets").get(i).asLong(), "exact working set of part " + i);
+      }
+      assertTrue(java.util.Arrays.stream(after).max().getAsLong() <= java.util.Arrays.stream(before).max().getAsLong(),
+          java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
+      long sumBefore = java.util.Arrays.stream(before).sum();
+      long sumAfter = java.util.Arrays.stream(after).sum();
+      assertTrue(sumAfter < sumBefore, "k=" + k + ": sum of working sets " + sumBefore + " -> " + sumAfter);
+      int cycles = 0;
+      long moved = 0;
+      for (JsonNode r : report.get("rounds")) {
+        assertTrue(r.has("groupVCycle"), "no swap rounds were asked for: " + r);
+        assertEquals(shape[1], r.get("groupSize").asInt());
+        if (r.get("kept").asBoolean()) {
+          assertTrue(r.get("objectiveChangePercent").asDouble() < 0, r.toString());
+          moved += r.get("rowsMoved").asLong();
+        }
+        cycles++;
+      }
+      assertTrue(cycles >= 1 && cycles <= 3, report.toString());
+      assertTrue(report.get("rounds").get(0).get("phase").asText().startsWith("before"), report.toString());
+      long changed = start.keySet().stream().filter(id -> !start.get(id).equals(refined.get(id))).count();
+      assertTrue(changed > 0 && changed <= moved, changed + " rows in another part, " + moved + " moves reported");
+      assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
+    }
+  }
+
+  /**
+   * Each cycle's groups: ⌈k/g⌉ groups whose sizes differ by at most one, every part in one of them (a part alone in its
+   * group in none), new each cycle.
+   */
+  @Test
+  void groupingsCoverThePartsAndChangeFromCycleToCycle() {
+    for (int[] kg : new int[][] {{16, 2}, {16, 4}, {7, 2}, {7, 3}, {5, 5}, {2, 2}, {3, 2}}) {
+      int k = kg[0];
+      int g = kg[1];
+      Set<String> seen = new HashSet<>();
+      for (int cycle = 1; cycle <= 4; cycle++) {
+        int[] groupOf = MrRefinement.grouping(k, g, cycle);
+        Map<Integer, Integer> members = new HashMap<>();
+        int alone = 0;
+        for (int gr : groupOf) {
+          if (gr < 0) {
+            alone++;
+          } else {
+            members.merge(gr, 1, Integer::sum);
+          }
+        }
+        int groups = (k + g - 1) / g;
+        for (int size : members.values()) {
+          assertTrue(size >= Math.max(2, k / groups) && size <= (k + groups - 1) / groups,
+              "k=" + k + " g=" + g + ": a group of " + size);
+        }
+        assertEquals(groups, members.size() + alone, "k=" + k + " g=" + g);
+        assertEquals(k, members.values().stream().mapToInt(Integer::intValue).sum() + alone);
+        assertTrue(alone <= 1 && (alone == 0 || k / groups == 1), "k=" + k + " g=" + g);
+        seen.add(java.util.Arrays.toString(groupOf));
+      }
+      if (k >= 7) {
+        assertTrue(seen.size() > 1, "k=" + k + " g=" + g + ": the same groups every cycle");
+      }
     }
   }
 
@@ -319,7 +432,8 @@ class MrRefinementTest {
     Path out = new Path(dir, "refined");
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", "4", "--mode", "mapreduce", "--rounds", "2"}));
+        out.toString(), "--k", "4", "--mode", "mapreduce", "--rounds", "2", "--vcycles", "0", "--capped-vcycles",
+        "0"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertEquals("order", report.get("start").asText(), report.toString());
     Map<Long, Integer> refined = new HashMap<>();

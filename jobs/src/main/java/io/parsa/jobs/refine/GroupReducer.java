@@ -1,0 +1,248 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.engine.Block;
+import io.parsa.engine.MultilevelPartitioner;
+import io.parsa.engine.RowKeyGraph;
+import io.parsa.engine.URefinement;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Group V-cycle job, reduce side, one call per group of parts: the rows of the group's g parts get a capped V-cycle
+ * of the multilevel partitioner over those parts alone, then connectivity swap rounds (p = 1), as the in-memory
+ * capped V-cycles do over all k parts.
+ *
+ * <p>Why a group can be solved on its own: a part's working set is the set of keys of its rows, all of which are in
+ * the group, so the group's M_i are exact; and T_sum = 2·(Σ_i M_i − |V|) changes by exactly twice the change of the
+ * group's Σ M_i, whatever the other groups do in the same round. So the groups of a round never interact, and the
+ * round's effect is the sum of theirs. A group's result is kept only if its Σ M_i fell, no working set rose above the
+ * cap (the whole assignment's M_max, {@link #CAP}, plus {@link #SLACK}) and its row counts are the same multiset as
+ * before (rows stay balanced within one); otherwise its rows stay where they were.
+ *
+ * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Part stats: the working set and rows
+ * of every part of the group as kept. Memory: the group's rows (about g/k of the non-zeros) as in-memory refine-u
+ * needs them for g parts ({@link RefineUTool#heapNeeded}); a group that would not fit is left as it is and counted.
+ */
+public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Move> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GroupReducer.class);
+
+  /** The group of every part (comma-separated, −1 for a part in no group). */
+  public static final String GROUPS = "parsa.refine.groups";
+  /** The largest working set a group's result may have: the assignment's M_max. */
+  public static final String CAP = "parsa.refine.group.cap";
+  /** How far above {@link #CAP} a group's largest working set may end (the V-cycle's final row balancing). */
+  public static final String SLACK = "parsa.refine.group.slack";
+  /** Seed of the groups' V-cycles. */
+  public static final String SEED = "parsa.refine.group.seed";
+  /** Connectivity swap rounds after each group's V-cycle. */
+  public static final String ROUNDS = "parsa.refine.group.rounds";
+  /** Part stats: working set per part as kept. */
+  public static final String WORKING_SET = "groupWorkingSet";
+  /** Part stats: rows per part as kept. */
+  public static final String ROWS = "groupRows";
+
+  private final PartStats stats = new PartStats();
+  private final IntWritable blockKey = new IntWritable();
+  private final Move move = new Move();
+  private long[] workingSet;
+  private long[] rowsOut;
+  private int[] groupOf;
+  private long cap;
+  private long limit;
+  private long seed;
+  private int rounds;
+
+  /** The group of every part from the job's configuration. */
+  static int[] groups(Configuration conf, int k) {
+    String[] s = conf.getStrings(GROUPS);
+    if (s == null || s.length != k) {
+      throw new IllegalArgumentException(GROUPS + " must list a group for each of the " + k + " parts, was "
+          + conf.get(GROUPS));
+    }
+    return Arrays.stream(s).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+  }
+
+  @Override
+  protected void setup(Context context) {
+    Configuration conf = context.getConfiguration();
+    int k = MrKeys.k(conf);
+    groupOf = groups(conf, k);
+    workingSet = stats.array(WORKING_SET, k);
+    rowsOut = stats.array(ROWS, k);
+    cap = conf.getLong(CAP, Long.MAX_VALUE);
+    limit = cap == Long.MAX_VALUE ? cap : (long) Math.floor(cap * (1 + conf.getDouble(SLACK, 0)));
+    seed = conf.getLong(SEED, 1);
+    rounds = conf.getInt(ROUNDS, 10);
+  }
+
+  @Override
+  protected void reduce(IntWritable group, Iterable<GroupRow> values, Context context)
+      throws IOException, InterruptedException {
+    // the group's parts, in part order, as local parts 0..g-1
+    int[] parts = java.util.stream.IntStream.range(0, groupOf.length).filter(p -> groupOf[p] == group.get())
+        .toArray();
+    int g = parts.length;
+    int[] local = new int[groupOf.length];
+    Arrays.fill(local, -1);
+    for (int i = 0; i < g; i++) {
+      local[parts[i]] = i;
+    }
+    IntArrayList blockOf = new IntArrayList();
+    LongArrayList ids = new LongArrayList();
+    IntArrayList given = new IntArrayList();
+    IntArrayList start = new IntArrayList();
+    LongArrayList keys = new LongArrayList();
+    start.add(0);
+    for (GroupRow r : values) {
+      if (local[r.part()] < 0) {
+        context.getCounter(MrRefinement.Counters.ROW_IN_WRONG_GROUP).increment(1);
+        continue;
+      }
+      blockOf.add(r.block());
+      ids.add(r.id());
+      given.add(local[r.part()]);
+      for (int i = 0; i < r.size(); i++) {
+        keys.add(r.key(i));
+      }
+      start.add(keys.size());
+      context.progress();
+    }
+    int n = ids.size();
+    context.getCounter(MrRefinement.Counters.GROUP_ROWS).increment(n);
+    // rows in (block, id) order, so the result does not depend on the order the shuffle delivered them in
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    IntArrays.quickSort(order, (a, b) -> blockOf.getInt(a) != blockOf.getInt(b)
+        ? Integer.compare(blockOf.getInt(a), blockOf.getInt(b)) : Long.compare(ids.getLong(a), ids.getLong(b)));
+    long[] rowIds = new long[n];
+    int[] rowStart = new int[n + 1];
+    long[] rowKeys = new long[keys.size()];
+    int[][] before = {new int[n]};
+    for (int i = 0; i < n; i++) {
+      int r = order[i];
+      rowIds[i] = i;
+      before[0][i] = given.getInt(r);
+      int s = start.getInt(r);
+      int len = start.getInt(r + 1) - s;
+      keys.getElements(s, rowKeys, rowStart[i], len);
+      rowStart[i + 1] = rowStart[i] + len;
+    }
+    Block block = new Block(rowIds, rowStart, rowKeys, null);
+    long[] m0 = workingSets(block, before[0], g);
+    long[] size0 = sizes(before[0], g);
+    int[] after = before[0];
+    long[] m1 = m0;
+    String outcome;
+    long need = RefineUTool.heapNeeded(n, rowKeys.length, block.numKeys(), g);
+    if (g < 2 || n < 2L * g) {
+      outcome = "too few rows or parts to refine";
+      context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
+    } else if (need > Runtime.getRuntime().maxMemory()) {
+      outcome = String.format("needs about %d MiB, more than the task's heap of %d MiB; left as it is", need >> 20,
+          Runtime.getRuntime().maxMemory() >> 20);
+      LOG.warn("group {}: {} rows, {} non-zeros {}", group.get(), n, rowKeys.length, outcome);
+      context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
+    } else {
+      List<Block> blocks = List.of(block);
+      RowKeyGraph graph = RowKeyGraph.of(blocks);
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
+          line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before, 0.0, cap);
+      URefinement ref = new URefinement(g, blocks, graph, vc, 1.0, true);
+      ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
+      for (int round = 0; round < rounds; round++) {
+        URefinement.RoundStats st = ref.round();
+        if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+          break;
+        }
+        context.progress();
+      }
+      int[] cand = ref.parts()[0];
+      long[] mc = ref.workingSets();
+      long[] sc = sizes(cand, g);
+      long[] sortedBefore = size0.clone();
+      long[] sortedAfter = sc.clone();
+      Arrays.sort(sortedBefore);
+      Arrays.sort(sortedAfter);
+      if (!Arrays.equals(sortedBefore, sortedAfter)) {
+        outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
+        context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
+      } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
+        outcome = "dropped (a working set rose above " + limit + ")";
+        context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
+      } else if (Arrays.stream(mc).sum() >= Arrays.stream(m0).sum()) {
+        outcome = "dropped (no lower sum of working sets)";
+        context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
+      } else {
+        outcome = "kept";
+        after = cand;
+        m1 = mc;
+        context.getCounter(MrRefinement.Counters.GROUPS_IMPROVED).increment(1);
+      }
+    }
+    long[] size1 = sizes(after, g);
+    for (int i = 0; i < g; i++) {
+      workingSet[parts[i]] += m1[i];
+      rowsOut[parts[i]] += size1[i];
+    }
+    long moved = 0;
+    for (int i = 0; i < n; i++) {
+      if (after[i] != before[0][i]) {
+        int r = order[i];
+        blockKey.set(blockOf.getInt(r));
+        context.write(blockKey, move.set(ids.getLong(r), blockOf.getInt(r), parts[before[0][i]], parts[after[i]]));
+        moved++;
+      }
+    }
+    context.getCounter(MrRefinement.Counters.GROUP_MOVES).increment(moved);
+    LOG.info("group {} (parts {}): {} rows, {} non-zeros; working sets {} -> {} (sum {} -> {}), {} rows moved: {}",
+        group.get(), Arrays.toString(parts), n, rowKeys.length, Arrays.toString(m0), Arrays.toString(m1),
+        Arrays.stream(m0).sum(), Arrays.stream(m1).sum(), moved, outcome);
+  }
+
+  /** The distinct keys of each of the g parts' rows. */
+  static long[] workingSets(Block b, int[] part, int g) {
+    int nk = b.numKeys();
+    boolean[] seen = new boolean[g * nk];
+    long[] m = new long[g];
+    int[] rs = b.localRowStart();
+    int[] ks = b.localKeys();
+    for (int r = 0; r < b.numRows(); r++) {
+      int base = part[r] * nk;
+      for (int j = rs[r]; j < rs[r + 1]; j++) {
+        if (!seen[base + ks[j]]) {
+          seen[base + ks[j]] = true;
+          m[part[r]]++;
+        }
+      }
+    }
+    return m;
+  }
+
+  private static long[] sizes(int[] part, int g) {
+    long[] s = new long[g];
+    for (int p : part) {
+      s[p]++;
+    }
+    return s;
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    stats.write(context);
+  }
+}

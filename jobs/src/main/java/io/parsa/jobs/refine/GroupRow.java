@@ -1,0 +1,89 @@
+package io.parsa.jobs.refine;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.WritableUtils;
+
+/**
+ * One row on its way to the reducer of its part's group ({@link GroupMapper} → {@link GroupReducer}): its block, its
+ * id, its part and its distinct keys, ascending and written as gaps.
+ */
+public final class GroupRow implements Writable {
+
+  private int block;
+  private long id;
+  private int part;
+  private long[] keys = new long[16];
+  private int size;
+
+  /** Sets the row; {@code keys[0, size)} must be distinct and ascending (they are copied). */
+  public GroupRow set(int block, long id, int part, long[] keys, int size) {
+    this.block = block;
+    this.id = id;
+    this.part = part;
+    grow(size);
+    System.arraycopy(keys, 0, this.keys, 0, size);
+    this.size = size;
+    return this;
+  }
+
+  public int block() {
+    return block;
+  }
+
+  public long id() {
+    return id;
+  }
+
+  public int part() {
+    return part;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public long key(int i) {
+    return keys[i];
+  }
+
+  private void grow(int n) {
+    if (keys.length < n) {
+      keys = new long[Math.max(n, 2 * keys.length)];
+    }
+  }
+
+  @Override
+  public void write(DataOutput out) throws IOException {
+    WritableUtils.writeVInt(out, block);
+    out.writeLong(id);
+    WritableUtils.writeVInt(out, part);
+    WritableUtils.writeVInt(out, size);
+    long prev = 0;
+    for (int i = 0; i < size; i++) {
+      WritableUtils.writeVLong(out, keys[i] - prev); // ascending: gaps are small, only the first may be negative
+      prev = keys[i];
+    }
+  }
+
+  @Override
+  public void readFields(DataInput in) throws IOException {
+    block = WritableUtils.readVInt(in);
+    id = in.readLong();
+    part = WritableUtils.readVInt(in);
+    size = WritableUtils.readVInt(in);
+    grow(size);
+    long prev = 0;
+    for (int i = 0; i < size; i++) {
+      prev += WritableUtils.readVLong(in);
+      keys[i] = prev;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return id + "@" + block + " part " + part + " (" + size + " keys)";
+  }
+}
