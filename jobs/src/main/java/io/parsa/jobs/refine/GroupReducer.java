@@ -46,8 +46,15 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   public static final String SLACK = "parsa.refine.group.slack";
   /** Seed of the groups' V-cycles. */
   public static final String SEED = "parsa.refine.group.seed";
-  /** Connectivity swap rounds after each group's V-cycle. */
+  /** Swap rounds per exponent of {@link #SCHEDULE}. */
   public static final String ROUNDS = "parsa.refine.group.rounds";
+  /** Whether a group's rows get a capped V-cycle before the swap rounds (default true). */
+  public static final String VCYCLE = "parsa.refine.group.vcycle";
+  /**
+   * Exponents p of the swap rounds' objective Σ M_i^p, one phase each (default 1: connectivity); the first is the
+   * objective a group's result must lower to be kept.
+   */
+  public static final String SCHEDULE = "parsa.refine.group.schedule";
   /** Part stats: working set per part as kept. */
   public static final String WORKING_SET = "groupWorkingSet";
   /** Part stats: rows per part as kept. */
@@ -63,6 +70,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private long limit;
   private long seed;
   private int rounds;
+  private boolean vcycle;
+  private double[] schedule;
 
   /** The group of every part from the job's configuration. */
   static int[] groups(Configuration conf, int k) {
@@ -85,6 +94,9 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     limit = cap == Long.MAX_VALUE ? cap : (long) Math.floor(cap * (1 + conf.getDouble(SLACK, 0)));
     seed = conf.getLong(SEED, 1);
     rounds = conf.getInt(ROUNDS, 10);
+    vcycle = conf.getBoolean(VCYCLE, true);
+    String[] sch = conf.getStrings(SCHEDULE, "1");
+    schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
   }
 
   @Override
@@ -159,17 +171,25 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     } else {
       List<Block> blocks = List.of(block);
       RowKeyGraph graph = RowKeyGraph.of(blocks);
-      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
-          line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before, 0.0, cap);
-      URefinement ref = new URefinement(g, blocks, graph, vc, 1.0, true);
+      URefinement ref;
+      if (vcycle) {
+        MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+        MultilevelPartitioner.Counted vc = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
+            line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before, 0.0, cap);
+        ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
+      } else {
+        ref = new URefinement(g, blocks, graph, before, schedule[0], true);
+      }
       ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
-      for (int round = 0; round < rounds; round++) {
-        URefinement.RoundStats st = ref.round();
-        if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
-          break;
+      for (double p : schedule) {
+        ref.setExponent(p);
+        for (int round = 0; round < rounds; round++) {
+          URefinement.RoundStats st = ref.round();
+          context.progress();
+          if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+            break;
+          }
         }
-        context.progress();
       }
       int[] cand = ref.parts()[0];
       long[] mc = ref.workingSets();
@@ -184,8 +204,9 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
         outcome = "dropped (a working set rose above " + limit + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
-      } else if (Arrays.stream(mc).sum() >= Arrays.stream(m0).sum()) {
-        outcome = "dropped (no lower sum of working sets)";
+      } else if (objective(mc, m0, schedule[0]) >= objective(m0, m0, schedule[0])) {
+        outcome = schedule[0] == 1 ? "dropped (no lower sum of working sets)"
+            : "dropped (no lower sum of working sets to the power " + schedule[0] + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
       } else {
         outcome = "kept";
@@ -231,6 +252,16 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       }
     }
     return m;
+  }
+
+  /** Σ (m_i / mean of {@code ref})^p: the swap rounds' objective over the group's parts. */
+  static double objective(long[] m, long[] ref, double p) {
+    double mean = Math.max(1e-9, Arrays.stream(ref).average().orElse(1));
+    double f = 0;
+    for (long x : m) {
+      f += p == 1 ? x : Math.pow(x / mean, p);
+    }
+    return f;
   }
 
   private static long[] sizes(int[] part, int g) {

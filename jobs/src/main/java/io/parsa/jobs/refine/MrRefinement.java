@@ -180,18 +180,23 @@ public final class MrRefinement {
    * M_max / (least M_max) + T_sum / (least T_sum) of the two (the in-memory rule without its T_max term).
    */
   Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
-    return run(u0, orderStart, schedule, rounds, 0, 0, 2);
+    return run(u0, orderStart, schedule, rounds, new Groups(0, 0, 0, 2, true));
   }
 
   /**
-   * The same with group V-cycles ({@link #groupCycles}): up to {@code preCycles} on the start before the swap rounds
-   * (working sets capped at the start's M_max, give or take {@link RefineUTool#CAP_SLACK} for the final row
-   * balancing, as the in-memory V-cycles before the rounds) and up to {@code postCycles} after them (capped at M_max
-   * exactly), {@code groupSize} parts per group ({@code ≤ 0}: the largest group a reducer's heap holds,
-   * {@link #autoGroupSize}).
+   * How refine-u's distributed path uses groups of parts ({@link #groupCycles}): {@code before} group V-cycles on the
+   * start (working sets capped at the start's M_max, give or take {@link RefineUTool#CAP_SLACK} for the final row
+   * balancing, as the in-memory V-cycles before the rounds); then the schedule's phases, as up to {@code rounds}
+   * group cycles of swap rounds inside each group (each kept only if it lowers the group's Σ M_i^p at the schedule's
+   * first exponent without a working set above M_max) or, with {@code swaps}, as the distributed swap rounds over all
+   * k parts at once; then {@code after} group V-cycles capped at M_max exactly. {@code size} parts per group
+   * ({@code ≤ 0}: the largest group a reducer's heap holds, {@link #autoGroupSize}; where not even two parts fit,
+   * the swap rounds alone).
    */
-  Result run(Path u0, boolean orderStart, double[] schedule, int rounds, int preCycles, int postCycles,
-      int groupSize) throws Exception {
+  record Groups(int before, int rounds, int after, int size, boolean swaps) {}
+
+  /** The distributed refinement from {@code u0} as {@code groups} says. */
+  Result run(Path u0, boolean orderStart, double[] schedule, int rounds, Groups groups) throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -245,15 +250,23 @@ public final class MrRefinement {
     long m0 = cur.maxWorkingSet();
     long s0 = cur.sumTraffic();
     List<Map<String, Object>> log = new ArrayList<>();
-    boolean groups = (preCycles > 0 || postCycles > 0) && cur.weightedRows == 0;
-    if ((preCycles > 0 || postCycles > 0) && !groups) {
-      LOG.info("{}: no group V-cycles for weighted rows (they keep row counts, not weights)", step);
+    boolean useGroups = groups.before + groups.after > 0 || !groups.swaps;
+    if (useGroups && cur.weightedRows > 0) {
+      LOG.info("{}: no group cycles for weighted rows (they keep row counts, not weights); distributed swap rounds",
+          step);
+      useGroups = false;
     }
-    int g = groupSize > 0 ? Math.min(groupSize, k) : autoGroupSize(cur);
-    if (groups && preCycles > 0) {
-      cur = groupCycles(cur, u0, n, preCycles, g, RefineUTool.CAP_SLACK, rounds, "before", log);
+    int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : autoGroupSize(cur);
+    useGroups = g >= 2;
+    if (useGroups && groups.before > 0) {
+      cur = groupCycles(cur, u0, n, groups.before, g, RefineUTool.CAP_SLACK, rounds, "before", true,
+          new double[] {1}, log);
     }
-    for (double p : schedule) {
+    boolean distributedSwaps = groups.swaps || !useGroups;
+    if (!distributedSwaps && groups.rounds > 0 && rounds > 0 && schedule.length > 0) {
+      cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
+    }
+    for (double p : distributedSwaps ? schedule : new double[0]) {
       long maxPairs = Long.MAX_VALUE;
       int rejected = 0;
       Path candidates = null;
@@ -330,35 +343,36 @@ public final class MrRefinement {
         fs.delete(candidates.getParent(), true);
       }
     }
-    if (groups && postCycles > 0) {
-      cur = groupCycles(cur, u0, n, postCycles, g, 0, rounds, "after", log);
+    if (useGroups && groups.after > 0) {
+      cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
     return new Result(cur, start, m0, s0, starts, log);
   }
 
   /**
-   * Up to {@code cycles} group V-cycles from {@code cur}: each is one MapReduce job whose reducers each refine the
-   * rows of a group of {@code groupSize} parts by a capped V-cycle and connectivity swap rounds over those parts
-   * ({@link GroupReducer}; the groups of a cycle never interact, so each group's exact gain is the cycle's share),
-   * then the apply job. The parts are grouped afresh each cycle (seeded by the cycle), so that rows can travel between
-   * any two parts over the cycles. Stops at a cycle that gains under {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} of
-   * T_sum. The result is measured again by the count job, which must find exactly the working sets the reducers
-   * reported.
+   * Up to {@code cycles} group cycles from {@code cur}: each is one MapReduce job whose reducers each refine the rows
+   * of a group of {@code groupSize} parts ({@link GroupReducer}: with {@code vcycle} a capped V-cycle, then swap
+   * rounds at each exponent of {@code groupSchedule}, over those parts alone; the groups of a cycle never interact,
+   * so each group's exact gain is its share of the cycle's), then the apply job. The parts are grouped afresh each
+   * cycle (seeded by the cycle and the {@code phase}: before, rounds or after), so that rows can travel between any
+   * two parts over the cycles. Stops at a cycle that lowers Σ M_i^p (p the schedule's first exponent) by less than
+   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}. The result is measured again by the count job, which must find exactly
+   * the working sets and rows per part the reducers reported.
    */
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
-      String phase, List<Map<String, Object>> log) throws Exception {
+      String phase, boolean vcycle, double[] groupSchedule, List<Map<String, Object>> log) throws Exception {
     boolean moved = false;
     for (int cycle = 1; cycle <= cycles; cycle++) {
       long tr = System.nanoTime();
-      int[] groupOf = grouping(k, groupSize, cycle + (phase.equals("after") ? 1000 : 0));
+      int[] groupOf = grouping(k, groupSize, cycle + (phase.equals("after") ? 1000 : phase.equals("rounds") ? 2000 : 0));
       int groups = Arrays.stream(groupOf).max().orElse(-1) + 1;
       if (groups == 0) {
         break;
       }
       Path dir = next("group-cycle");
       Path moves = new Path(dir, "moves");
-      Job job = Jobs.newJob(conf, step, "group V-cycle " + cycle + " " + phase + " the swap rounds",
-          MrRefinement.class);
+      String what = vcycle ? "group V-cycle " + cycle + " " + phase + " the rounds" : "group rounds " + cycle;
+      Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
       Configuration c = job.getConfiguration();
       c.setInt(MrKeys.K, k);
       c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
@@ -366,6 +380,9 @@ public final class MrRefinement {
       c.setDouble(GroupReducer.SLACK, slack);
       c.setLong(GroupReducer.SEED, 1000L + cycle);
       c.setInt(GroupReducer.ROUNDS, rounds);
+      c.setBoolean(GroupReducer.VCYCLE, vcycle);
+      c.setStrings(GroupReducer.SCHEDULE, Arrays.stream(groupSchedule).mapToObj(Double::toString)
+          .toArray(String[]::new));
       AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
       job.setMapOutputKeyClass(IntWritable.class);
       job.setMapOutputValueClass(GroupRow.class);
@@ -391,10 +408,12 @@ public final class MrRefinement {
         }
       }
       Measure next = new Measure(null, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
-      double change = 100.0 * (next.sumTraffic() - cur.sumTraffic()) / Math.max(1, cur.sumTraffic());
+      double mean = Math.max(1e-9, (double) cur.sumWorkingSet() / k);
+      double change = 100.0 * (next.objective(groupSchedule[0], mean) - cur.objective(groupSchedule[0], mean))
+          / Math.max(1e-12, cur.objective(groupSchedule[0], mean));
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("groupVCycle", cycle);
-      e.put("phase", phase + " the swap rounds");
+      e.put("phase", vcycle ? "V-cycles " + phase + " the rounds" : "swap rounds in groups");
       e.put("groupSize", groupSize);
       e.put("groups", groups);
       e.put("groupsImproved", Jobs.count(job, Counters.GROUPS_IMPROVED));
@@ -403,7 +422,8 @@ public final class MrRefinement {
       e.put("maxWorkingSet", next.maxWorkingSet());
       e.put("sumWorkingSet", next.sumWorkingSet());
       e.put("sumTraffic", next.sumTraffic());
-      e.put("objectiveChangePercent", change); // the objective of a group V-cycle: T_sum
+      e.put("exponent", groupSchedule[0]);
+      e.put("objectiveChangePercent", change);
       e.put("kept", movedRows > 0);
       Path nu = null;
       if (movedRows > 0) {
@@ -411,10 +431,9 @@ public final class MrRefinement {
       }
       e.put("seconds", secs(tr));
       log.add(e);
-      LOG.info("{}: group V-cycle {} {} the swap rounds ({} groups of up to {} parts, {} improved): {} rows moved,"
-          + " M_max {} -> {}, T_sum {} -> {} ({}%) ({} s)", step, cycle, phase, groups, groupSize,
-          e.get("groupsImproved"), movedRows,
-          cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(),
+      LOG.info("{}: {} ({} groups of up to {} parts, {} improved): {} rows moved, M_max {} -> {}, T_sum {} -> {},"
+          + " objective (p={}) {}% ({} s)", step, what, groups, groupSize, e.get("groupsImproved"), movedRows,
+          cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), groupSchedule[0],
           String.format("%+.2f", change), secs(tr));
       fs.delete(dir, true);
       if (movedRows == 0) {
@@ -469,12 +488,12 @@ public final class MrRefinement {
    * The largest number of parts (2..k) whose rows a group V-cycle reducer can refine in its heap
    * ({@link Jobs#reducerHeapBytes}): the group's share of the rows and non-zeros, and at most its parts' working sets
    * of keys, as in-memory refine-u needs them ({@link RefineUTool#heapNeeded}), plus the reducer's own copy of the
-   * rows (16 bytes per non-zero). At least 2; a group that still does not fit is left as it is by its reducer.
+   * rows (16 bytes per non-zero); 0 if not even two parts fit.
    */
   int autoGroupSize(Measure m) {
     long heap = Jobs.reducerHeapBytes(conf);
     long rows = Arrays.stream(m.rows).sum();
-    int best = 2;
+    int best = 0;
     for (int g = 2; g <= k; g++) {
       double share = (double) g / k;
       long need = RefineUTool.heapNeeded((long) (rows * share), (long) (m.pairs * share),
@@ -483,8 +502,13 @@ public final class MrRefinement {
         best = g;
       }
     }
-    LOG.info("{}: group V-cycles of {} parts (of k = {}): the largest group whose rows fit a reducer's heap of {} MiB"
-        + " (--group-size sets it)", step, best, k, heap >> 20);
+    if (best == 0) {
+      LOG.warn("{}: not even the rows of two parts fit a reducer's heap of {} MiB: no group cycles, the distributed swap"
+          + " rounds alone (give reducers more memory, or set --group-size)", step, heap >> 20);
+    } else {
+      LOG.info("{}: groups of {} parts (of k = {}): the largest group whose rows fit a reducer's heap of {} MiB"
+          + " (--group-size sets it)", step, best, k, heap >> 20);
+    }
     return best;
   }
 

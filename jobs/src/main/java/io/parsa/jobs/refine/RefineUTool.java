@@ -211,7 +211,9 @@ public class RefineUTool extends ParsaTool {
    */
   public static final int DEFAULT_GROUP_CYCLES_BEFORE = 4;
   /** Default group V-cycles of {@code --mode mapreduce} after its swap rounds (capped at M_max). */
-  public static final int DEFAULT_GROUP_CYCLES_AFTER = 2;
+  public static final int DEFAULT_GROUP_CYCLES_AFTER = 4;
+  /** Default group cycles of {@code --mode mapreduce} that run the schedule's swap rounds inside each group. */
+  public static final int DEFAULT_GROUP_ROUNDS = 8;
   /** A phase stops early when a round improves the objective by less than this (percent). */
   public static final double MIN_ROUND_GAIN_PERCENT = 0.1;
 
@@ -314,6 +316,10 @@ public class RefineUTool extends ParsaTool {
             + " whose reducers each run a capped V-cycle over the rows of one group of parts, the parts grouped afresh"
             + " each cycle; a reducer holds about G/k of the rows (default: the largest group a reducer's heap holds,"
             + " from mapreduce.reduce.java.opts or mapreduce.reduce.memory.mb)"))
+        .addOption(opt("distributed-rounds", "HOW", "--mode mapreduce: how the schedule's swap rounds run: groups"
+            + " (default: " + DEFAULT_GROUP_ROUNDS + " cycles of the in-memory rounds inside each group of parts,"
+            + " regrouped each cycle; falls back to swaps where not even two parts fit a reducer) or swaps (four"
+            + " MapReduce jobs per round over all k parts at once, each task holding one block or one key)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
@@ -321,10 +327,10 @@ public class RefineUTool extends ParsaTool {
             + " given start's), on, off"))
         .addOption(opt("multilevel-seeds", "N", "multilevel starts, each from its own seed, when the multilevel"
             + " start runs (default " + DEFAULT_MULTILEVEL_SEEDS + ")"))
-        .addOption(opt("mode", "M", "where the swap rounds run: memory (this JVM: swap rounds, V-cycles, starts),"
-            + " mapreduce (distributed: four MapReduce jobs per round, each task holding one block or one key; swap"
-            + " rounds from the given or the input-order start), auto (default: memory when the data fits this JVM's"
-            + " heap, else mapreduce)"))
+        .addOption(opt("mode", "M", "where the refinement runs: memory (this JVM: swap rounds, V-cycles, starts),"
+            + " mapreduce (distributed, from the given or the input-order start: group cycles, MapReduce jobs whose"
+            + " reducers each refine the rows of a group of parts, see --group-size and --distributed-rounds), auto"
+            + " (default: memory when the data fits this JVM's heap, else mapreduce)"))
         .addOption(opt("reducers", "R", "--mode mapreduce: reducers of the per-key and per-block jobs (default: one"
             + " per 256 MiB of blocks)"))
         .addOption(flag("overwrite", "replace an existing output"));
@@ -391,8 +397,11 @@ public class RefineUTool extends ParsaTool {
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
+      boolean swaps = choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps");
+      MrRefinement.Groups groups = new MrRefinement.Groups(groupCycles[0], DEFAULT_GROUP_ROUNDS, groupCycles[1],
+          groupSize, swaps);
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
-          groupCycles, groupSize, overwrite);
+          groups, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -585,7 +594,7 @@ public class RefineUTool extends ParsaTool {
 
   /** {@code --mode mapreduce}: the distributed swap rounds ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
-      double[] schedule, int rounds, int reducers, boolean orderStart, int[] groupCycles, int groupSize,
+      double[] schedule, int rounds, int reducers, boolean orderStart, MrRefinement.Groups groups,
       boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
@@ -597,7 +606,7 @@ public class RefineUTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     try {
       MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
-          schedule, rounds, groupCycles[0], groupCycles[1], groupSize);
+          schedule, rounds, groups);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);
@@ -619,8 +628,10 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
-      stats.put("groupVCyclesBefore", groupCycles[0]);
-      stats.put("groupVCyclesAfter", groupCycles[1]);
+      stats.put("groupVCyclesBefore", groups.before());
+      stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
+      stats.put("groupVCyclesAfter", groups.after());
+      stats.put("distributedRounds", groups.swaps() ? "swaps" : "groups");
       stats.put("rowsPerPart", end.rows());
       stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());

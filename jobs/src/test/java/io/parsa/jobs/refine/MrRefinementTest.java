@@ -177,10 +177,13 @@ class MrRefinementTest {
       TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, files);
       TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
       Path out = new Path(dir, "refined");
+      // the four-job swap rounds alone, and the default's group cycles (V-cycles, rounds in groups, V-cycles)
+      boolean swaps = java.util.Arrays.asList(shapes).indexOf(shape) % 2 == 0;
       int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
           "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
-          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given", "--vcycles", "1",
-          "--capped-vcycles", "1", "--group-size", "2"});
+          "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given", "--group-size", "2",
+          "--distributed-rounds", swaps ? "swaps" : "groups", "--vcycles", swaps ? "0" : "1", "--capped-vcycles",
+          swaps ? "0" : "1"});
       assertEquals(0, rc);
       Map<Long, Integer> refined = new HashMap<>();
       for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
@@ -209,7 +212,9 @@ class MrRefinementTest {
       assertTrue(maxAfter <= maxBefore, "M_max " + maxBefore + " -> " + maxAfter);
       assertTrue(sumAfter < sumBefore, "k=" + k + ": sum of working sets " + sumBefore + " -> " + sumAfter);
       // every kept round lowered its objective; a dropped one is reported as such
+      assertEquals(swaps ? "swaps" : "groups", report.get("distributedRounds").asText());
       for (JsonNode r : report.get("rounds")) {
+        assertEquals(!swaps, r.has("groupsImproved"), r.toString());
         if (r.get("kept").asBoolean()) {
           assertTrue(r.get("objectiveChangePercent").asDouble() < 0, r.toString());
         }
@@ -286,7 +291,7 @@ class MrRefinementTest {
         cycles++;
       }
       assertTrue(cycles >= 1 && cycles <= 3, report.toString());
-      assertTrue(report.get("rounds").get(0).get("phase").asText().startsWith("before"), report.toString());
+      assertTrue(report.get("rounds").get(0).get("phase").asText().startsWith("V-cycles before"), report.toString());
       long changed = start.keySet().stream().filter(id -> !start.get(id).equals(refined.get(id))).count();
       assertTrue(changed > 0 && changed <= moved, changed + " rows in another part, " + moved + " moves reported");
       assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
