@@ -362,6 +362,7 @@ public final class MrRefinement {
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
       String phase, boolean vcycle, double[] groupSchedule, List<Map<String, Object>> log) throws Exception {
     boolean moved = false;
+    long cap = cur.maxWorkingSet(); // the phase's: a slack per cycle would compound
     for (int cycle = 1; cycle <= cycles; cycle++) {
       long tr = System.nanoTime();
       int[] groupOf = grouping(k, groupSize, cycle + (phase.equals("after") ? 1000 : phase.equals("rounds") ? 2000 : 0));
@@ -376,7 +377,7 @@ public final class MrRefinement {
       Configuration c = job.getConfiguration();
       c.setInt(MrKeys.K, k);
       c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
-      c.setLong(GroupReducer.CAP, cur.maxWorkingSet());
+      c.setLong(GroupReducer.CAP, cap);
       c.setDouble(GroupReducer.SLACK, slack);
       c.setLong(GroupReducer.SEED, 1000L + cycle);
       c.setInt(GroupReducer.ROUNDS, rounds);
