@@ -50,6 +50,11 @@ import org.slf4j.LoggerFactory;
  * move's growth that cannot be exceeded whatever else moves ({@code SwapGains.arrivingBound}); after a rise of the
  * objective, with at most half as many swaps per pair. Hence, as in memory: rows per part never change, no row is
  * lost or duplicated (the jobs' counters prove it), and the kept objective and M_max never rise.
+ *
+ * <p>By default ({@link Groups}) the rounds run instead in <b>groups of parts</b> ({@link #groupCycles}): a job
+ * whose reducers each refine the rows of one group of parts with the in-memory engine (V-cycles, swap rounds), which
+ * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
+ * for weighted rows and where not even two parts fit a reducer.
  */
 public final class MrRefinement {
 
@@ -127,6 +132,20 @@ public final class MrRefinement {
     /** T_sum when every key lives with one of its users: 2·(Σ M_i − |V|). */
     long sumTraffic() {
       return 2 * (sumWorkingSet() - keys);
+    }
+
+    /** The change of Σ (M_i / mean)^p from this assignment to {@code next} in percent, mean this one's. */
+    double changePercent(Measure next, double p, int k) {
+      double mean = Math.max(1e-9, (double) sumWorkingSet() / k);
+      double before = objective(p, mean);
+      return 100.0 * (next.objective(p, mean) - before) / Math.max(1e-12, before);
+    }
+
+    /** M_max, Σ M_i and T_sum into a round's log entry. */
+    void putFigures(Map<String, Object> e) {
+      e.put("maxWorkingSet", maxWorkingSet());
+      e.put("sumWorkingSet", sumWorkingSet());
+      e.put("sumTraffic", sumTraffic());
     }
 
     /** Σ (M_i / mean)^p, or Σ M_i for p = 1. */
@@ -266,6 +285,9 @@ public final class MrRefinement {
     if (!distributedSwaps && groups.rounds > 0 && rounds > 0 && schedule.length > 0) {
       cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
     }
+    if (distributedSwaps && schedule.length > 0) {
+      cur = verified(cur); // the gain job reads the count job's counts
+    }
     for (double p : distributedSwaps ? schedule : new double[0]) {
       long maxPairs = Long.MAX_VALUE;
       int rejected = 0;
@@ -296,15 +318,10 @@ public final class MrRefinement {
           throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a round of swaps: "
               + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
         }
-        double mean = Math.max(1e-9, (double) cur.sumWorkingSet() / k);
-        double before = cur.objective(p, mean);
-        double after = next.objective(p, mean);
-        double change = 100.0 * (after - before) / Math.max(1e-12, before);
-        boolean kept = after < before && next.maxWorkingSet() <= cur.maxWorkingSet();
+        double change = cur.changePercent(next, p, k);
+        boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
         e.put("objectiveChangePercent", change);
-        e.put("maxWorkingSet", next.maxWorkingSet());
-        e.put("sumWorkingSet", next.sumWorkingSet());
-        e.put("sumTraffic", next.sumTraffic());
+        next.putFigures(e);
         e.put("maxSwapsPerPair", paired[1]);
         e.put("safeBudgets", safe);
         e.put("kept", kept);
@@ -346,7 +363,7 @@ public final class MrRefinement {
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
-    return new Result(cur, start, m0, s0, starts, log);
+    return new Result(verified(cur), start, m0, s0, starts, log);
   }
 
   /**
@@ -356,16 +373,16 @@ public final class MrRefinement {
    * so each group's exact gain is its share of the cycle's), then the apply job. The parts are grouped afresh each
    * cycle (seeded by the cycle and the {@code phase}: before, rounds or after), so that rows can travel between any
    * two parts over the cycles. Stops at a cycle that lowers Σ M_i^p (p the schedule's first exponent) by less than
-   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}. The result is measured again by the count job, which must find exactly
-   * the working sets and rows per part the reducers reported.
+   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}. Its result is measured by the reducers' part stats; the count job
+   * measures it again ({@link #verified}) before the swap rounds and at the end.
    */
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
       String phase, boolean vcycle, double[] groupSchedule, List<Map<String, Object>> log) throws Exception {
-    boolean moved = false;
     long cap = cur.maxWorkingSet(); // the phase's: a slack per cycle would compound
     for (int cycle = 1; cycle <= cycles; cycle++) {
       long tr = System.nanoTime();
-      int[] groupOf = grouping(k, groupSize, cycle + (phase.equals("after") ? 1000 : phase.equals("rounds") ? 2000 : 0));
+      int salt = phase.equals("after") ? 1000 : phase.equals("rounds") ? 2000 : 0;
+      int[] groupOf = grouping(k, groupSize, cycle + salt);
       int groups = Arrays.stream(groupOf).max().orElse(-1) + 1;
       if (groups == 0) {
         break;
@@ -388,7 +405,7 @@ public final class MrRefinement {
       job.setMapOutputKeyClass(IntWritable.class);
       job.setMapOutputValueClass(GroupRow.class);
       job.setReducerClass(GroupReducer.class);
-      job.setNumReduceTasks(Math.min(reducers, groups));
+      job.setNumReduceTasks(groups); // one group per reducer: the groups' sizes, not the data's, bound each task
       job.setOutputKeyClass(IntWritable.class);
       job.setOutputValueClass(Move.class);
       job.setOutputFormatClass(SequenceFileOutputFormat.class);
@@ -409,9 +426,7 @@ public final class MrRefinement {
         }
       }
       Measure next = new Measure(null, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
-      double mean = Math.max(1e-9, (double) cur.sumWorkingSet() / k);
-      double change = 100.0 * (next.objective(groupSchedule[0], mean) - cur.objective(groupSchedule[0], mean))
-          / Math.max(1e-12, cur.objective(groupSchedule[0], mean));
+      double change = cur.changePercent(next, groupSchedule[0], k);
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("groupVCycle", cycle);
       e.put("phase", vcycle ? "V-cycles " + phase + " the rounds" : "swap rounds in groups");
@@ -420,9 +435,7 @@ public final class MrRefinement {
       e.put("groupsImproved", Jobs.count(job, Counters.GROUPS_IMPROVED));
       e.put("groupsTooBig", Jobs.count(job, Counters.GROUPS_TOO_BIG));
       e.put("rowsMoved", movedRows);
-      e.put("maxWorkingSet", next.maxWorkingSet());
-      e.put("sumWorkingSet", next.sumWorkingSet());
-      e.put("sumTraffic", next.sumTraffic());
+      next.putFigures(e);
       e.put("exponent", groupSchedule[0]);
       e.put("objectiveChangePercent", change);
       e.put("kept", movedRows > 0);
@@ -438,21 +451,31 @@ public final class MrRefinement {
           String.format("%+.2f", change), secs(tr));
       fs.delete(dir, true);
       if (movedRows == 0) {
+        if (groups == 1) {
+          break; // one group of all parts: nothing to regroup
+        }
         continue; // another grouping may still find something
       }
       discard(cur, u0);
       cur = new Measure(nu, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
-      moved = true;
       if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
         break;
       }
     }
-    if (!moved) {
+    return cur;
+  }
+
+  /**
+   * {@code cur} as the count job measures it: the same if it was (its counts are there), else measured again, which
+   * must find exactly the working sets and rows per part that the group cycles' reducers reported.
+   */
+  private Measure verified(Measure cur) throws Exception {
+    if (cur.counts != null) {
       return cur;
     }
     Measure exact = count(cur.u);
     if (!Arrays.equals(exact.workingSets, cur.workingSets) || !Arrays.equals(exact.rows, cur.rows)) {
-      throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group V-cycles reported working sets "
+      throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group cycles reported working sets "
           + Arrays.toString(cur.workingSets) + " and rows " + Arrays.toString(cur.rows) + ", the count job measured "
           + Arrays.toString(exact.workingSets) + " and " + Arrays.toString(exact.rows));
     }
@@ -493,22 +516,30 @@ public final class MrRefinement {
    */
   int autoGroupSize(Measure m) {
     long heap = Jobs.reducerHeapBytes(conf);
-    long rows = Arrays.stream(m.rows).sum();
-    int best = 0;
-    for (int g = 2; g <= k; g++) {
-      double share = (double) g / k;
-      long need = RefineUTool.heapNeeded((long) (rows * share), (long) (m.pairs * share),
-          Math.min(m.keys, g * m.maxWorkingSet()), g) + (long) (16 * m.pairs * share);
-      if (need <= heap) {
-        best = g;
-      }
-    }
+    int best = groupSizeFor(heap, k, Arrays.stream(m.rows).sum(), m.pairs, m.keys, m.maxWorkingSet());
     if (best == 0) {
       LOG.warn("{}: not even the rows of two parts fit a reducer's heap of {} MiB: no group cycles, the distributed swap"
           + " rounds alone (give reducers more memory, or set --group-size)", step, heap >> 20);
     } else {
       LOG.info("{}: groups of {} parts (of k = {}): the largest group whose rows fit a reducer's heap of {} MiB"
           + " (--group-size sets it)", step, best, k, heap >> 20);
+    }
+    return best;
+  }
+
+  /**
+   * The largest g in 2..k whose group (g/k of the {@code rows} and of the {@code pairs} (row, key) pairs, at most
+   * g·{@code maxWorkingSet} of the {@code keys}) fits {@code heap} bytes, or 0 if not even two parts do.
+   */
+  static int groupSizeFor(long heap, int k, long rows, long pairs, long keys, long maxWorkingSet) {
+    int best = 0;
+    for (int g = 2; g <= k; g++) {
+      double share = (double) g / k;
+      long need = RefineUTool.heapNeeded((long) (rows * share), (long) (pairs * share),
+          Math.min(keys, g * maxWorkingSet), g) + (long) (16 * pairs * share);
+      if (need <= heap) {
+        best = g;
+      }
     }
     return best;
   }

@@ -335,6 +335,77 @@ class MrRefinementTest {
     }
   }
 
+  /**
+   * The default group size: the largest group whose share of the rows fits a reducer's heap, read from the job
+   * configuration; 0 (the swap rounds alone) where not even two parts fit.
+   */
+  @Test
+  void groupSizeFollowsTheReducersHeap() {
+    // news20-like: 18,846 rows, 1.6 M (row, key) pairs, 53,975 keys, M_max 29,000; k = 16
+    long rows = 18_846;
+    long pairs = 1_600_000;
+    long keys = 53_975;
+    long mMax = 29_000;
+    int small = MrRefinement.groupSizeFor(64L << 20, 16, rows, pairs, keys, mMax);
+    int large = MrRefinement.groupSizeFor(1L << 30, 16, rows, pairs, keys, mMax);
+    assertTrue(small >= 2 && small < large, small + " parts in 64 MiB, " + large + " in 1 GiB");
+    assertEquals(16, MrRefinement.groupSizeFor(8L << 30, 16, rows, pairs, keys, mMax), "everything fits 8 GiB");
+    assertEquals(0, MrRefinement.groupSizeFor(1L << 20, 16, rows, pairs, keys, mMax), "not two parts in 1 MiB");
+    for (long heap = 16L << 20; heap <= (2L << 30); heap *= 2) {
+      int g = MrRefinement.groupSizeFor(heap, 16, rows, pairs, keys, mMax);
+      if (g >= 2) {
+        double share = (double) g / 16;
+        long need = RefineUTool.heapNeeded((long) (rows * share), (long) (pairs * share), Math.min(keys, g * mMax), g)
+            + (long) (16 * pairs * share);
+        assertTrue(need <= heap, "g=" + g + " needs " + need + " > " + heap);
+      }
+    }
+    Configuration yarn = new Configuration(false);
+    yarn.set("mapreduce.framework.name", "yarn");
+    yarn.set("mapreduce.reduce.java.opts", "-Djava.net.preferIPv4Stack=true -Xmx768m");
+    assertEquals(768L << 20, Jobs.reducerHeapBytes(yarn));
+    yarn.unset("mapreduce.reduce.java.opts");
+    yarn.setInt("mapreduce.reduce.memory.mb", 2048);
+    assertEquals((long) (2048 * 0.8) << 20, Jobs.reducerHeapBytes(yarn));
+  }
+
+  /** Reducers too small for two parts' rows: a warning and the four-job swap rounds, still a refined assignment. */
+  @Test
+  void withoutRoomForTwoPartsTheSwapRoundsRunAlone() throws Exception {
+    Random rnd = new Random(23);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 4;
+    Path dir = TestData.tempDir("mr-group-fallback");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 160; i++) {
+      long id = 3L * i;
+      int community = rnd.nextInt(k);
+      long[] keys = new long[3];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = community * 40L + rnd.nextInt(40);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      start.put(id, i % k);
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    Path out = new Path(dir, "refined");
+    Configuration tiny = new Configuration(conf);
+    tiny.set("mapreduce.framework.name", "local");
+    // the local runner's heap shared by a million reducers: a few KiB each
+    tiny.setInt(io.parsa.jobs.common.LocalJobs.LOCAL_REDUCES, 1 << 20);
+    assertEquals(0, ToolRunner.run(tiny, new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    assertTrue(report.get("rounds").size() > 0, report.toString());
+    for (JsonNode r : report.get("rounds")) {
+      assertTrue(!r.has("groupVCycle") && r.has("round"), "swap rounds only: " + r);
+    }
+    assertEquals(rows.size(), Jobs.readAvroDir(fs, out, UAssignment.class).size());
+  }
+
   @Test
   void mapreduceModeNeedsAnAlignedAssignment() throws Exception {
     FileSystem fs = FileSystem.getLocal(conf);
