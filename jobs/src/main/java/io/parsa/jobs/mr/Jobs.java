@@ -329,14 +329,14 @@ public final class Jobs {
    */
   public static long reducerHeapBytes(Configuration conf) {
     if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
-      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(io.parsa.jobs.common.LocalJobs.LOCAL_REDUCES, 1));
+      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(LocalJobs.LOCAL_REDUCES, 1));
     }
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Xmx(\\d+)([kKmMgG]?)")
         .matcher(conf.get("mapreduce.reduce.java.opts", ""));
     long xmx = -1;
     while (m.find()) {
       long v = Long.parseLong(m.group(1));
-      String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+      String unit = m.group(2).toLowerCase(Locale.ROOT);
       xmx = unit.equals("g") ? v << 30 : unit.equals("m") ? v << 20 : unit.equals("k") ? v << 10 : v;
     }
     if (xmx > 0) {

@@ -24,7 +24,6 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
   private final DistinctKeys distinct = new DistinctKeys();
   private final IntWritable outKey = new IntWritable();
   private final GroupRow out = new GroupRow();
-  private long[] keys = new long[64];
   private Long2IntOpenHashMap partOf;
   private int[] groupOf;
   private int block;
@@ -51,16 +50,8 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
       context.getCounter(MrRefinement.Counters.ROWS_OUTSIDE_GROUPS).increment(1);
       return;
     }
-    distinct.of(row.getKeys());
-    int n = distinct.size();
-    if (keys.length < n) {
-      keys = new long[Math.max(n, 2 * keys.length)];
-    }
-    for (int i = 0; i < n; i++) {
-      keys[i] = distinct.get(i);
-    }
     outKey.set(group);
-    context.write(outKey, out.set(block, row.getId(), part, keys, n));
+    context.write(outKey, out.set(block, row.getId(), part, distinct.of(row.getKeys())));
   }
 
   @Override

@@ -254,14 +254,9 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     return m;
   }
 
-  /** Σ (m_i / mean of {@code ref})^p: the swap rounds' objective over the group's parts. */
-  static double objective(long[] m, long[] ref, double p) {
-    double mean = Math.max(1e-9, Arrays.stream(ref).average().orElse(1));
-    double f = 0;
-    for (long x : m) {
-      f += p == 1 ? x : Math.pow(x / mean, p);
-    }
-    return f;
+  /** The swap rounds' objective over the group's parts, the mean taken over {@code ref}'s working sets. */
+  private static double objective(long[] m, long[] ref, double p) {
+    return MrRefinement.objective(m, p, Math.max(1e-9, Arrays.stream(ref).average().orElse(1)));
   }
 
   private static long[] sizes(int[] part, int g) {

@@ -18,14 +18,16 @@ public final class GroupRow implements Writable {
   private long[] keys = new long[16];
   private int size;
 
-  /** Sets the row; {@code keys[0, size)} must be distinct and ascending (they are copied). */
-  public GroupRow set(int block, long id, int part, long[] keys, int size) {
+  /** Sets the row, its keys copied from {@code distinct} (distinct and ascending). */
+  public GroupRow set(int block, long id, int part, io.parsa.jobs.mr.DistinctKeys distinct) {
     this.block = block;
     this.id = id;
     this.part = part;
+    size = distinct.size();
     grow(size);
-    System.arraycopy(keys, 0, this.keys, 0, size);
-    this.size = size;
+    for (int i = 0; i < size; i++) {
+      keys[i] = distinct.get(i);
+    }
     return this;
   }
 

@@ -150,12 +150,17 @@ public final class MrRefinement {
 
     /** Σ (M_i / mean)^p, or Σ M_i for p = 1. */
     double objective(double p, double mean) {
-      double f = 0;
-      for (long m : workingSets) {
-        f += p == 1 ? m : Math.pow(m / mean, p);
-      }
-      return f;
+      return MrRefinement.objective(workingSets, p, mean);
     }
+  }
+
+  /** Σ (M_i / mean)^p over {@code workingSets}, or Σ M_i for p = 1: the swap rounds' objective. */
+  static double objective(long[] workingSets, double p, double mean) {
+    double f = 0;
+    for (long m : workingSets) {
+      f += p == 1 ? m : Math.pow(m / mean, p);
+    }
+    return f;
   }
 
   /**
@@ -194,15 +199,6 @@ public final class MrRefinement {
   }
 
   /**
-   * Runs {@code rounds} rounds per exponent of {@code schedule} from the aligned u-assignment {@code u0} or, with
-   * {@code orderStart}, from the input-order start ({@link OrderStart}) if it measures better: smaller
-   * M_max / (least M_max) + T_sum / (least T_sum) of the two (the in-memory rule without its T_max term).
-   */
-  Result run(Path u0, boolean orderStart, double[] schedule, int rounds) throws Exception {
-    return run(u0, orderStart, schedule, rounds, new Groups(0, 0, 0, 2, true));
-  }
-
-  /**
    * How refine-u's distributed path uses groups of parts ({@link #groupCycles}): {@code before} group V-cycles on the
    * start (working sets capped at the start's M_max, give or take {@link RefineUTool#CAP_SLACK} for the final row
    * balancing, as the in-memory V-cycles before the rounds); then the schedule's phases, as up to {@code rounds}
@@ -214,7 +210,12 @@ public final class MrRefinement {
    */
   record Groups(int before, int rounds, int after, int size, boolean swaps) {}
 
-  /** The distributed refinement from {@code u0} as {@code groups} says. */
+  /**
+   * The distributed refinement, with {@code rounds} rounds per exponent of {@code schedule} as {@code groups} says,
+   * from the aligned u-assignment {@code u0} or, with {@code orderStart}, from the input-order start
+   * ({@link OrderStart}) if it measures better: smaller M_max / (least M_max) + T_sum / (least T_sum) of the two (the
+   * in-memory rule without its T_max term).
+   */
   Result run(Path u0, boolean orderStart, double[] schedule, int rounds, Groups groups) throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
@@ -264,7 +265,7 @@ public final class MrRefinement {
       }
     }
     starts.get(start.equals(RefineUTool.START_GIVEN) ? 0 : 1).put("kept", true);
-    LOG.info("{}: distributed swap rounds: {} rows in {} blocks, k={}, start '{}' M_max {}, T_sum {} ({} s)", step,
+    LOG.info("{}: distributed refinement: {} rows in {} blocks, k={}, start '{}' M_max {}, T_sum {} ({} s)", step,
         n, numBlocks, k, start, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
     long m0 = cur.maxWorkingSet();
     long s0 = cur.sumTraffic();

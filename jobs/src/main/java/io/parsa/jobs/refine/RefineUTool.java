@@ -378,15 +378,12 @@ public class RefineUTool extends ParsaTool {
     }
     if (mode.equals("mapreduce") || tooBig != null) {
       if (tooBig != null) {
-        LOG.info("refine-u: does not fit in memory ({}); distributed swap rounds instead", tooBig);
+        LOG.info("refine-u: does not fit in memory ({}); distributed refinement (--mode mapreduce) instead", tooBig);
       }
       if (multilevel.equals("on")) {
         LOG.warn("refine-u: --multilevel needs --mode memory; the distributed rounds refine the given or the"
             + " input-order start (--vcycles and --capped-vcycles set the group V-cycles before and after them)");
       }
-      int[] groupCycles = {cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE,
-          cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER};
-      int groupSize = cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0;
       if (objective != Objective.BALANCED) {
         LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
             + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
@@ -397,9 +394,11 @@ public class RefineUTool extends ParsaTool {
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
-      boolean swaps = choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps");
-      MrRefinement.Groups groups = new MrRefinement.Groups(groupCycles[0], DEFAULT_GROUP_ROUNDS, groupCycles[1],
-          groupSize, swaps);
+      MrRefinement.Groups groups = new MrRefinement.Groups(
+          cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE, DEFAULT_GROUP_ROUNDS,
+          cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER,
+          cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0,
+          choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
           groups, overwrite);
     }
@@ -592,7 +591,7 @@ public class RefineUTool extends ParsaTool {
     return 0;
   }
 
-  /** {@code --mode mapreduce}: the distributed swap rounds ({@link MrRefinement}); output as the in-memory path's. */
+  /** {@code --mode mapreduce}: the distributed refinement ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
       double[] schedule, int rounds, int reducers, boolean orderStart, MrRefinement.Groups groups,
       boolean overwrite) throws Exception {
@@ -644,7 +643,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("rounds", res.log());
       JsonFiles.write(fs, new Path(tmp, "_refine.json"), stats);
       OutputPaths.commit(fs, tmp, out, overwrite);
-      LOG.info("refine-u: distributed swap rounds in {} s -> {}: M_max {} -> {}, T_sum {} -> {}",
+      LOG.info("refine-u: distributed refinement in {} s -> {}: M_max {} -> {}, T_sum {} -> {}",
           String.format("%.2f", secs), out, res.startMaxWorkingSet(), end.maxWorkingSet(), res.startSumTraffic(),
           end.sumTraffic());
       return 0;
