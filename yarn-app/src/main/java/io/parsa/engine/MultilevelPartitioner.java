@@ -245,6 +245,47 @@ public final class MultilevelPartitioner {
   }
 
   /**
+   * The rows of {@code g} clustered as a fresh partition's coarsening clusters them, level after level, until at most
+   * {@code targetVertices} clusters remain or a level shrinks by less than 1 %; no cluster weighs more than
+   * {@code maxWeight} rows. Returns the cluster of every row, numbered 0..c−1. The first stage of the distributed
+   * multilevel start: every group of parts is clustered on its own, and the clusters of all groups are placed
+   * together ({@link #partitionWeighted}).
+   */
+  public int[] clusters(RowKeyGraph g, int targetVertices, int maxWeight) {
+    SplittableRandom rnd = new SplittableRandom(settings.seed());
+    Level cur = fineLevel(g);
+    int[] clusterOf = new int[g.numRows()];
+    for (int v = 0; v < clusterOf.length; v++) {
+      clusterOf[v] = v;
+    }
+    int index = 1;
+    while (cur.n > Math.max(1, targetVertices)) {
+      Level next = coarsen(cur, index++, Math.max(1, maxWeight), null, rnd);
+      if (next.n > (1 - MIN_SHRINK) * cur.n) {
+        break;
+      }
+      for (int v = 0; v < clusterOf.length; v++) {
+        clusterOf[v] = next.fineToCoarse[clusterOf[v]];
+      }
+      cur = next; // its nets live in workspace slots of its own level number
+    }
+    return clusterOf;
+  }
+
+  /**
+   * A fresh partition of weighted vertices (the clusters of {@link #clusters}, each the union of its rows' keys):
+   * vertex v weighs {@code weight[v]} and holds the nets {@code vNets[vStart[v] .. vStart[v+1])} (dense ids below
+   * {@code numNets}), and {@code internal[v]} keys that no other vertex holds (they count in its part's working set).
+   * Coarsened, placed and refined level by level as {@link #partition(List)} does, with every part's weight at
+   * most ⌈(1 + ε/2L)·W/k⌉ (L levels) where the weights allow; no exact balance (the caller balances the rows).
+   */
+  public int[] partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
+    int n = weight.length;
+    Level fine = new Level(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
+    return run(fine, null, System.nanoTime(), false).part;
+  }
+
+  /**
    * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the
    * working sets capped as in {@link #partition(List, int[][], double)} when {@code workingSetSlack} ≥ 0.
    */
@@ -256,7 +297,7 @@ public final class MultilevelPartitioner {
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
     }
     try {
-      return run(fine, given, t0);
+      return run(fine, given, t0, true);
     } finally {
       mCap = Long.MAX_VALUE;
     }
@@ -315,8 +356,11 @@ public final class MultilevelPartitioner {
     }
   }
 
-  /** The multilevel run from {@code fine}; returns the finest level's state (its part: every row's). */
-  private State run(Level fine, int[] given, long t0) {
+  /**
+   * The multilevel run from {@code fine}; returns the finest level's state (its part: every row's), balanced to within
+   * one vertex per part if {@code exact} (unit weights), else as the finest level's weight cap allows.
+   */
+  private State run(Level fine, int[] given, long t0, boolean exact) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     List<Level> levels = new ArrayList<>();
     levels.add(fine);
@@ -385,6 +429,11 @@ public final class MultilevelPartitioner {
     if (levels.size() == 1) {
       st = new State(fine, part, true);
       refine(st, cap, floorCap, settings.refineRounds(), rnd);
+    }
+    if (!exact) {
+      log(String.format(Locale.ROOT, "multilevel: connectivity %,d of weighted vertices, %.2f s in all",
+          st.connectivity(), secs(t0)));
+      return st;
     }
     long before = st.connectivity();
     // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows

@@ -55,6 +55,13 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
    * objective a group's result must lower to be kept.
    */
   public static final String SCHEDULE = "parsa.refine.group.schedule";
+  /**
+   * Balance cycle (the distributed multilevel start), a boolean: the group's rows get a V-cycle (working sets capped
+   * at {@link #CAP} plus {@link #SLACK} where the balance allows), which balances its parts to within one row of each
+   * other (the groups are chosen so that this is within one row of n/k for all of them), and the result is kept iff
+   * it is balanced so, whatever the working sets do.
+   */
+  public static final String BALANCE = "parsa.refine.group.balance";
   /** Part stats: working set per part as kept. */
   public static final String WORKING_SET = "groupWorkingSet";
   /** Part stats: rows per part as kept. */
@@ -68,10 +75,13 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private int[] groupOf;
   private long cap;
   private long limit;
+  private double slack;
   private long seed;
   private int rounds;
   private boolean vcycle;
   private double[] schedule;
+  /** Whether this is a balance cycle. */
+  private boolean balance;
 
   /** The group of every part from the job's configuration. */
   static int[] groups(Configuration conf, int k) {
@@ -91,91 +101,50 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     workingSet = stats.array(WORKING_SET, k);
     rowsOut = stats.array(ROWS, k);
     cap = conf.getLong(CAP, Long.MAX_VALUE);
-    limit = cap == Long.MAX_VALUE ? cap : (long) Math.floor(cap * (1 + conf.getDouble(SLACK, 0)));
+    slack = conf.getDouble(SLACK, 0);
+    limit = cap == Long.MAX_VALUE ? cap : (long) Math.floor(cap * (1 + slack));
     seed = conf.getLong(SEED, 1);
     rounds = conf.getInt(ROUNDS, 10);
     vcycle = conf.getBoolean(VCYCLE, true);
     String[] sch = conf.getStrings(SCHEDULE, "1");
     schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
+    balance = conf.getBoolean(BALANCE, false);
   }
 
   @Override
   protected void reduce(IntWritable group, Iterable<GroupRow> values, Context context)
       throws IOException, InterruptedException {
-    // the group's parts, in part order, as local parts 0..g-1
-    int[] parts = java.util.stream.IntStream.range(0, groupOf.length).filter(p -> groupOf[p] == group.get())
-        .toArray();
+    int[] parts = GroupRows.partsOf(groupOf, group.get());
     int g = parts.length;
-    int[] local = new int[groupOf.length];
-    Arrays.fill(local, -1);
-    for (int i = 0; i < g; i++) {
-      local[parts[i]] = i;
-    }
-    IntArrayList blockOf = new IntArrayList();
-    LongArrayList ids = new LongArrayList();
-    IntArrayList given = new IntArrayList();
-    IntArrayList start = new IntArrayList();
-    LongArrayList keys = new LongArrayList();
-    start.add(0);
-    for (GroupRow r : values) {
-      if (local[r.part()] < 0) {
-        context.getCounter(MrRefinement.Counters.ROW_IN_WRONG_GROUP).increment(1);
-        continue;
-      }
-      blockOf.add(r.block());
-      ids.add(r.id());
-      given.add(local[r.part()]);
-      for (int i = 0; i < r.size(); i++) {
-        keys.add(r.key(i));
-      }
-      start.add(keys.size());
-      context.progress();
-    }
-    int n = ids.size();
+    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), context);
+    int n = rows.n;
     context.getCounter(MrRefinement.Counters.GROUP_ROWS).increment(n);
-    // rows in (block, id) order, so the result does not depend on the order the shuffle delivered them in
-    int[] order = new int[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    IntArrays.quickSort(order, (a, b) -> blockOf.getInt(a) != blockOf.getInt(b)
-        ? Integer.compare(blockOf.getInt(a), blockOf.getInt(b)) : Long.compare(ids.getLong(a), ids.getLong(b)));
-    long[] rowIds = new long[n];
-    int[] rowStart = new int[n + 1];
-    long[] rowKeys = new long[keys.size()];
-    int[][] before = {new int[n]};
-    for (int i = 0; i < n; i++) {
-      int r = order[i];
-      rowIds[i] = i;
-      before[0][i] = given.getInt(r);
-      int s = start.getInt(r);
-      int len = start.getInt(r + 1) - s;
-      keys.getElements(s, rowKeys, rowStart[i], len);
-      rowStart[i + 1] = rowStart[i] + len;
-    }
-    Block block = new Block(rowIds, rowStart, rowKeys, null);
+    Block block = rows.block;
+    int[][] before = {rows.part};
+    long nonZeros = block.numEdges();
     long[] m0 = workingSets(block, before[0], g);
     long[] size0 = sizes(before[0], g);
     int[] after = before[0];
     long[] m1 = m0;
     String outcome;
-    long need = RefineUTool.heapNeeded(n, rowKeys.length, block.numKeys(), g);
+    long need = RefineUTool.heapNeeded(n, nonZeros, block.numKeys(), g);
     if (g < 2 || n < 2L * g) {
       outcome = "too few rows or parts to refine";
       context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
     } else if (need > Runtime.getRuntime().maxMemory()) {
       outcome = String.format("needs about %d MiB, more than the task's heap of %d MiB; left as it is", need >> 20,
           Runtime.getRuntime().maxMemory() >> 20);
-      LOG.warn("group {}: {} rows, {} non-zeros {}", group.get(), n, rowKeys.length, outcome);
+      LOG.warn("group {}: {} rows, {} non-zeros {}", group.get(), n, nonZeros, outcome);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
     } else {
       List<Block> blocks = List.of(block);
       RowKeyGraph graph = RowKeyGraph.of(blocks);
       URefinement ref;
-      if (vcycle) {
+      if (vcycle || balance) {
         MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
         MultilevelPartitioner.Counted vc = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
-            line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before, 0.0, cap);
+            line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before,
+                balance ? slack : 0.0, cap);
         ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
       } else {
         ref = new URefinement(g, blocks, graph, before, schedule[0], true);
@@ -198,7 +167,17 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       long[] sortedAfter = sc.clone();
       Arrays.sort(sortedBefore);
       Arrays.sort(sortedAfter);
-      if (!Arrays.equals(sortedBefore, sortedAfter)) {
+      if (balance) {
+        boolean within = Arrays.stream(sc).allMatch(x -> x >= n / g && x <= (n + g - 1) / g);
+        outcome = within ? "balanced" : "dropped (rows per part " + Arrays.toString(size0) + " -> "
+            + Arrays.toString(sc) + ", not within one of each other)";
+        context.getCounter(within ? MrRefinement.Counters.GROUPS_IMPROVED : MrRefinement.Counters.GROUPS_UNBALANCED)
+            .increment(1);
+        if (within) {
+          after = cand;
+          m1 = mc;
+        }
+      } else if (!Arrays.equals(sortedBefore, sortedAfter)) {
         outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
       } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
@@ -223,15 +202,14 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     long moved = 0;
     for (int i = 0; i < n; i++) {
       if (after[i] != before[0][i]) {
-        int r = order[i];
-        blockKey.set(blockOf.getInt(r));
-        context.write(blockKey, move.set(ids.getLong(r), blockOf.getInt(r), parts[before[0][i]], parts[after[i]]));
+        blockKey.set(rows.blockOf[i]);
+        context.write(blockKey, move.set(rows.ids[i], rows.blockOf[i], parts[before[0][i]], parts[after[i]]));
         moved++;
       }
     }
     context.getCounter(MrRefinement.Counters.GROUP_MOVES).increment(moved);
     LOG.info("group {} (parts {}): {} rows, {} non-zeros; working sets {} -> {} (sum {} -> {}), {} rows moved: {}",
-        group.get(), Arrays.toString(parts), n, rowKeys.length, Arrays.toString(m0), Arrays.toString(m1),
+        group.get(), Arrays.toString(parts), n, nonZeros, Arrays.toString(m0), Arrays.toString(m1),
         Arrays.stream(m0).sum(), Arrays.stream(m1).sum(), moved, outcome);
   }
 

@@ -25,6 +25,7 @@ import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,7 +117,21 @@ public final class MrRefinement {
     /** Group V-cycle job: groups left as they were because their rows would not fit in the task's heap. */
     GROUPS_TOO_BIG,
     /** Group V-cycle job: groups left as they were because the V-cycle changed their row counts. */
-    GROUPS_UNBALANCED
+    GROUPS_UNBALANCED,
+    /** Multilevel start, clustering job: clusters of rows made in all groups. */
+    CLUSTERS,
+    /** Multilevel start, clustering job: the clusters' distinct keys summed (the coarse graph's pins). */
+    CLUSTER_PINS,
+    /** Multilevel start, placement job: clusters placed (= CLUSTERS). */
+    CLUSTERS_PLACED,
+    /** Multilevel start, placement job: 1 if the clusters did not fit the reducer's heap (nothing placed). */
+    COARSE_GRAPH_TOO_BIG,
+    /** Multilevel start, projection job: rows read with their cluster (= rows). */
+    ROWS_PROJECTED,
+    /** Error (projection job): a row whose cluster has no part. */
+    CLUSTER_WITHOUT_PART,
+    /** Multilevel start, projection job: rows moved to their cluster's part. */
+    PROJECTED_MOVES
   }
 
   /** What a count job measured on an assignment. */
@@ -217,6 +232,16 @@ public final class MrRefinement {
    * in-memory rule without its T_max term).
    */
   Result run(Path u0, boolean orderStart, double[] schedule, int rounds, Groups groups) throws Exception {
+    return run(u0, orderStart, "off", schedule, rounds, groups);
+  }
+
+  /**
+   * The same, and with {@code multilevel} "on", or "auto" where {@link RefineUTool#multilevelReason} says so (the
+   * in-memory rule: short rows up to its size limit, or locality in the input order), a distributed multilevel start
+   * ({@link #multilevelStart}) built from the start chosen so far, kept if it measures better by the same rule.
+   */
+  Result run(Path u0, boolean orderStart, String multilevel, double[] schedule, int rounds, Groups groups)
+      throws Exception {
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -264,11 +289,6 @@ public final class MrRefinement {
         discard(order, null);
       }
     }
-    starts.get(start.equals(RefineUTool.START_GIVEN) ? 0 : 1).put("kept", true);
-    LOG.info("{}: distributed refinement: {} rows in {} blocks, k={}, start '{}' M_max {}, T_sum {} ({} s)", step,
-        n, numBlocks, k, start, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
-    long m0 = cur.maxWorkingSet();
-    long s0 = cur.sumTraffic();
     List<Map<String, Object>> log = new ArrayList<>();
     boolean useGroups = groups.before + groups.after > 0 || !groups.swaps;
     if (useGroups && cur.weightedRows > 0) {
@@ -278,6 +298,42 @@ public final class MrRefinement {
     }
     int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : autoGroupSize(cur);
     useGroups = g >= 2;
+    long givenTSum = starts.get(0).get("sumTraffic") instanceof Long t ? t : -1;
+    long orderTSum = starts.size() > 1 && starts.get(1).get("sumTraffic") instanceof Long t ? t : -1;
+    String reason = RefineUTool.multilevelReason(multilevel, cur.weightedRows > 0, givenTSum, orderTSum, n,
+        cur.pairs);
+    LOG.info("{}: distributed multilevel start: {}", step, reason);
+    if (reason.startsWith("run") && n >= 2L * k) {
+      int cg = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : Math.max(1, autoGroupSize(cur));
+      Measure ml = multilevelStart(cur, n, cg, log);
+      if (ml != null) {
+        Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
+        starts.add(entry);
+        double mMin = Math.max(1, Math.min(cur.maxWorkingSet(), ml.maxWorkingSet()));
+        double tMin = Math.max(1, Math.min(cur.sumTraffic(), ml.sumTraffic()));
+        boolean better = ml.maxWorkingSet() / mMin + ml.sumTraffic() / tMin
+            < cur.maxWorkingSet() / mMin + cur.sumTraffic() / tMin - 1e-12;
+        LOG.info("{}: multilevel start M_max {}, T_sum {} against the '{}' start's {}, {}: {}", step,
+            ml.maxWorkingSet(), ml.sumTraffic(), start, cur.maxWorkingSet(), cur.sumTraffic(),
+            better ? "refining the multilevel start" : "keeping the '" + start + "' start");
+        if (better) {
+          discard(cur, u0);
+          cur = ml;
+          start = RefineUTool.START_MULTILEVEL;
+        } else {
+          discard(ml, null);
+        }
+      }
+    }
+    for (Map<String, Object> e : starts) {
+      if (e.get("start").equals(start)) {
+        e.put("kept", true);
+      }
+    }
+    LOG.info("{}: distributed refinement: {} rows in {} blocks, k={}, start '{}' M_max {}, T_sum {} ({} s)", step,
+        n, numBlocks, k, start, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
+    long m0 = cur.maxWorkingSet();
+    long s0 = cur.sumTraffic();
     if (useGroups && groups.before > 0) {
       cur = groupCycles(cur, u0, n, groups.before, g, RefineUTool.CAP_SLACK, rounds, "before", true,
           new double[] {1}, log);
@@ -388,44 +444,23 @@ public final class MrRefinement {
       if (groups == 0) {
         break;
       }
-      Path dir = next("group-cycle");
-      Path moves = new Path(dir, "moves");
       String what = vcycle ? "group V-cycle " + cycle + " " + phase + " the rounds" : "group rounds " + cycle;
-      Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
-      Configuration c = job.getConfiguration();
-      c.setInt(MrKeys.K, k);
-      c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
-      c.setLong(GroupReducer.CAP, cap);
-      c.setDouble(GroupReducer.SLACK, slack);
-      c.setLong(GroupReducer.SEED, 1000L + cycle);
-      c.setInt(GroupReducer.ROUNDS, rounds);
-      c.setBoolean(GroupReducer.VCYCLE, vcycle);
-      c.setStrings(GroupReducer.SCHEDULE, Arrays.stream(groupSchedule).mapToObj(Double::toString)
-          .toArray(String[]::new));
-      AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
-      job.setMapOutputKeyClass(IntWritable.class);
-      job.setMapOutputValueClass(GroupRow.class);
-      job.setReducerClass(GroupReducer.class);
-      job.setNumReduceTasks(groups); // one group per reducer: the groups' sizes, not the data's, bound each task
-      job.setOutputKeyClass(IntWritable.class);
-      job.setOutputValueClass(Move.class);
-      job.setOutputFormatClass(SequenceFileOutputFormat.class);
-      FileOutputFormat.setOutputPath(job, moves);
-      Jobs.run(job);
-      AlignedJoin.check(job);
-      Jobs.checkZero(job, Counters.ROW_IN_WRONG_GROUP);
-      Jobs.checkEqual(step + ": rows in groups and outside vs rows", n,
-          Jobs.count(job, Counters.GROUP_ROWS) + Jobs.count(job, Counters.ROWS_OUTSIDE_GROUPS));
-      long movedRows = Jobs.count(job, Counters.GROUP_MOVES);
-      Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
-      long[] ws = PartStats.sum(st, GroupReducer.WORKING_SET, k);
-      long[] rows = PartStats.sum(st, GroupReducer.ROWS, k);
-      for (int p = 0; p < k; p++) {
-        if (groupOf[p] < 0) {
-          ws[p] = cur.workingSets[p];
-          rows[p] = cur.rows[p];
-        }
-      }
+      final int seedCycle = cycle;
+      GroupRun run = groupJob(cur, groupOf, n, what, c -> {
+        c.setLong(GroupReducer.CAP, cap);
+        c.setDouble(GroupReducer.SLACK, slack);
+        c.setLong(GroupReducer.SEED, 1000L + seedCycle);
+        c.setInt(GroupReducer.ROUNDS, rounds);
+        c.setBoolean(GroupReducer.VCYCLE, vcycle);
+        c.setStrings(GroupReducer.SCHEDULE, Arrays.stream(groupSchedule).mapToObj(Double::toString)
+            .toArray(String[]::new));
+      });
+      Job job = run.job;
+      Path dir = run.dir;
+      Path moves = run.moves;
+      long movedRows = run.moved;
+      long[] ws = run.workingSets;
+      long[] rows = run.rows;
       Measure next = new Measure(null, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
       double change = cur.changePercent(next, groupSchedule[0], k);
       Map<String, Object> e = new LinkedHashMap<>();
@@ -464,6 +499,251 @@ public final class MrRefinement {
       }
     }
     return cur;
+  }
+
+  /** Balance cycles after which the distributed multilevel start gives up (each balances every group it forms). */
+  static final int MAX_BALANCE_CYCLES = 8;
+  /** Rows per cluster the distributed multilevel start's clustering aims at, in every group. */
+  static final int MULTILEVEL_SHRINK = 16;
+
+  /**
+   * The distributed multilevel start (the multilevel path of Duan, Wang and Wu, §5, split so that no task holds more
+   * than a group of parts or the coarse graph), from {@code cur}, whose parts only decide which rows are clustered
+   * together:
+   * <ol>
+   *   <li><b>cluster</b> ({@link GroupMapper}, {@link CoarsenReducer}): the rows of each group of {@code groupSize}
+   *       consecutive parts are clustered as the multilevel partitioner coarsens, across the group's parts, to about
+   *       1/{@link #MULTILEVEL_SHRINK} of them; clusters weigh at most what the in-memory fresh partition allows;</li>
+   *   <li><b>place</b> ({@link PlaceReducer}, one reducer): all clusters, as weighted vertices holding the union of
+   *       their rows' keys, coarsened further, placed and refined into k parts;</li>
+   *   <li><b>project</b> ({@link ProjectMapper}, map only) and apply: every row to its cluster's part;</li>
+   *   <li><b>balance</b>: group cycles ({@link GroupReducer#BALANCE}) over groups of parts whose rows together are
+   *       within one of n/k per part ({@link #balanceGroups}), until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
+   * </ol>
+   * Returns the start as the count job measures it, or null (with a warning) where the clusters did not fit one
+   * reducer, the placement moved no row, or the rows could not be balanced.
+   */
+  private Measure multilevelStart(Measure cur, long n, int groupSize, List<Map<String, Object>> log)
+      throws Exception {
+    long t0 = System.nanoTime();
+    int g = Math.max(1, Math.min(groupSize, k));
+    int groups = (k + g - 1) / g;
+    int[] groupOf = new int[k];
+    for (int p = 0; p < k; p++) {
+      groupOf[p] = (int) ((long) p * groups / k); // consecutive parts: an input-order start's neighbouring ranges
+    }
+    Path dir = next("multilevel");
+    Path clusters = new Path(dir, "clusters");
+    Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts", MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+    c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
+    io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
+    c.setInt(CoarsenReducer.MAX_WEIGHT, (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k))));
+    AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(GroupRow.class);
+    job.setReducerClass(CoarsenReducer.class);
+    job.setNumReduceTasks(groups);
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(ClusterRow.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    MultipleOutputs.addNamedOutput(job, CoarsenReducer.MEMBERS, SequenceFileOutputFormat.class, LongWritable.class,
+        Move.class);
+    FileOutputFormat.setOutputPath(job, clusters);
+    Jobs.run(job);
+    AlignedJoin.check(job);
+    Jobs.checkZero(job, Counters.ROW_IN_WRONG_GROUP);
+    Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
+    long numClusters = Jobs.count(job, Counters.CLUSTERS);
+    long pins = Jobs.count(job, Counters.CLUSTER_PINS);
+
+    Path placement = new Path(dir, "placement");
+    job = Jobs.newJob(conf, step, "multilevel start: place the clusters", MrRefinement.class);
+    c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, new Path(clusters, "part-r-*"));
+    job.setMapperClass(Mapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(ClusterRow.class);
+    job.setReducerClass(PlaceReducer.class);
+    job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, placement);
+    Jobs.run(job);
+    if (Jobs.count(job, Counters.COARSE_GRAPH_TOO_BIG) > 0) {
+      LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit one reducer's heap (give reducers"
+          + " more memory: mapreduce.reduce.memory.mb)", step, numClusters, pins);
+      fs.delete(dir, true);
+      return null;
+    }
+    Jobs.checkEqual(step + ": clusters placed vs clusters made", numClusters,
+        Jobs.count(job, Counters.CLUSTERS_PLACED));
+
+    Path moves = new Path(dir, "moves");
+    job = Jobs.newJob(conf, step, "multilevel start: every row to its cluster's part", MrRefinement.class);
+    c = job.getConfiguration();
+    c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"));
+    job.setMapperClass(ProjectMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(Move.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, moves);
+    Jobs.run(job);
+    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
+    Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(job, Counters.ROWS_PROJECTED));
+    long moved = Jobs.count(job, Counters.PROJECTED_MOVES);
+    if (moved == 0) {
+      LOG.info("{}: multilevel start: the placement keeps every row where it is", step);
+      fs.delete(dir, true);
+      return null;
+    }
+    Measure m = count(apply(cur.u, moves, moved, n));
+    fs.delete(dir, true);
+    long placedMax = m.maxWorkingSet();
+    long placedSum = m.sumTraffic();
+    long lo = n / k;
+    long hi = (n + k - 1) / k;
+    int cycle = 0;
+    while (Arrays.stream(m.rows).anyMatch(r -> r < lo || r > hi)) {
+      if (++cycle > MAX_BALANCE_CYCLES) {
+        LOG.warn("{}: multilevel start dropped: rows per part still {} after {} balance cycles", step,
+            Arrays.toString(m.rows), MAX_BALANCE_CYCLES);
+        discard(m, null);
+        return null;
+      }
+      int[] bg = balanceGroups(m.rows, lo, hi, Math.max(2, g));
+      final int seedCycle = cycle;
+      GroupRun run = groupJob(m, bg, n, "multilevel start: balance cycle " + cycle, cc -> {
+        cc.setBoolean(GroupReducer.BALANCE, true);
+        cc.setLong(GroupReducer.CAP, placedMax);
+        cc.setDouble(GroupReducer.SLACK, RefineUTool.CAP_SLACK);
+        cc.setLong(GroupReducer.SEED, 3000L + seedCycle);
+      });
+      LOG.info("{}: multilevel start, balance cycle {}: rows per part {} -> {} ({} rows moved)", step, cycle,
+          Arrays.toString(m.rows), Arrays.toString(run.rows), run.moved);
+      if (run.moved == 0) {
+        fs.delete(run.dir, true);
+        continue;
+      }
+      Path nu = apply(m.u, run.moves, run.moved, n);
+      fs.delete(run.dir, true);
+      discard(m, null);
+      m = new Measure(nu, null, run.rows, run.workingSets, m.keys, m.weightedRows, m.pairs);
+    }
+    m = verified(m);
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("phase", "multilevel start");
+    e.put("groupSize", g);
+    e.put("clusters", numClusters);
+    e.put("clusterPins", pins);
+    e.put("placedMaxWorkingSet", placedMax);
+    e.put("placedSumTraffic", placedSum);
+    e.put("balanceCycles", cycle);
+    m.putFigures(e);
+    e.put("seconds", secs(t0));
+    log.add(e);
+    LOG.info("{}: multilevel start: {} clusters ({} pins) from groups of {} parts; placed M_max {}, T_sum {}; after {}"
+        + " balance cycle(s) M_max {}, T_sum {} ({} s)", step, numClusters, pins, g, placedMax, placedSum, cycle,
+        m.maxWorkingSet(), m.sumTraffic(), secs(t0));
+    return m;
+  }
+
+  /**
+   * Groups of parts for a balance cycle: each group starts from the part furthest outside {@code lo..hi} rows and
+   * takes the lightest (while its rows are above {@code hi} per part) or heaviest (below {@code lo}) of the parts left
+   * until its rows are within lo..hi per part on average, so that balancing the group within one row balances each of
+   * its parts, or it has {@code maxSize} parts. Parts already within bounds and not taken are in no group (−1).
+   */
+  static int[] balanceGroups(long[] rows, long lo, long hi, int maxSize) {
+    int k = rows.length;
+    int[] groupOf = new int[k];
+    Arrays.fill(groupOf, -1);
+    int groups = 0;
+    while (true) {
+      int seed = -1;
+      long worst = 0;
+      for (int p = 0; p < k; p++) {
+        long dev = rows[p] > hi ? rows[p] - hi : rows[p] < lo ? lo - rows[p] : 0;
+        if (groupOf[p] < 0 && dev > worst) {
+          worst = dev;
+          seed = p;
+        }
+      }
+      if (seed < 0) {
+        return groupOf;
+      }
+      groupOf[seed] = groups;
+      int size = 1;
+      long sum = rows[seed];
+      while (size < maxSize && (sum < size * lo || sum > size * hi)) {
+        boolean over = sum > size * hi;
+        int pick = -1;
+        for (int p = 0; p < k; p++) {
+          if (groupOf[p] < 0 && (pick < 0 || (over ? rows[p] < rows[pick] : rows[p] > rows[pick]))) {
+            pick = p;
+          }
+        }
+        if (pick < 0) {
+          break;
+        }
+        groupOf[pick] = groups;
+        size++;
+        sum += rows[pick];
+      }
+      groups++;
+    }
+  }
+
+  /** One group job's outcome: its moves (under {@code dir}), and every part's working set and rows after it. */
+  private record GroupRun(Job job, Path dir, Path moves, long moved, long[] workingSets, long[] rows) {}
+
+  /**
+   * Runs one group job ({@link GroupMapper}, {@link GroupReducer}, one reducer per group) on {@code cur} with the
+   * groups {@code groupOf}, the reducers set up by {@code settings}, and checks its counters: no row in a wrong
+   * group, every row in a group or outside all. Parts in no group keep {@code cur}'s working sets and rows.
+   */
+  private GroupRun groupJob(Measure cur, int[] groupOf, long n, String what,
+      java.util.function.Consumer<Configuration> settings) throws Exception {
+    int groups = Arrays.stream(groupOf).max().orElse(-1) + 1;
+    Path dir = next("group-cycle");
+    Path moves = new Path(dir, "moves");
+    Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+    settings.accept(c);
+    AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(GroupRow.class);
+    job.setReducerClass(GroupReducer.class);
+    job.setNumReduceTasks(groups); // one group per reducer: the groups' sizes, not the data's, bound each task
+    job.setOutputKeyClass(IntWritable.class);
+    job.setOutputValueClass(Move.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, moves);
+    Jobs.run(job);
+    AlignedJoin.check(job);
+    Jobs.checkZero(job, Counters.ROW_IN_WRONG_GROUP);
+    Jobs.checkEqual(step + ": rows in groups and outside vs rows", n,
+        Jobs.count(job, Counters.GROUP_ROWS) + Jobs.count(job, Counters.ROWS_OUTSIDE_GROUPS));
+    Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
+    long[] ws = PartStats.sum(st, GroupReducer.WORKING_SET, k);
+    long[] rows = PartStats.sum(st, GroupReducer.ROWS, k);
+    for (int p = 0; p < k; p++) {
+      if (groupOf[p] < 0) {
+        ws[p] = cur.workingSets[p];
+        rows[p] = cur.rows[p];
+      }
+    }
+    return new GroupRun(job, dir, moves, Jobs.count(job, Counters.GROUP_MOVES), ws, rows);
   }
 
   /**

@@ -324,7 +324,8 @@ public class RefineUTool extends ParsaTool {
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
             + " start shows locality, its T_sum at most half the"
-            + " given start's), on, off"))
+            + " given start's), on, off; --mode mapreduce: a distributed multilevel start (rows clustered per group"
+            + " of parts, the clusters placed in one reducer, then balanced in groups), by the same rule"))
         .addOption(opt("multilevel-seeds", "N", "multilevel starts, each from its own seed, when the multilevel"
             + " start runs (default " + DEFAULT_MULTILEVEL_SEEDS + ")"))
         .addOption(opt("mode", "M", "where the refinement runs: memory (this JVM: swap rounds, V-cycles, starts),"
@@ -380,10 +381,6 @@ public class RefineUTool extends ParsaTool {
       if (tooBig != null) {
         LOG.info("refine-u: does not fit in memory ({}); distributed refinement (--mode mapreduce) instead", tooBig);
       }
-      if (multilevel.equals("on")) {
-        LOG.warn("refine-u: --multilevel needs --mode memory; the distributed rounds refine the given or the"
-            + " input-order start (--vcycles and --capped-vcycles set the group V-cycles before and after them)");
-      }
       if (objective != Objective.BALANCED) {
         LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
             + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
@@ -400,7 +397,7 @@ public class RefineUTool extends ParsaTool {
           cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0,
           choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
-          groups, overwrite);
+          multilevel, groups, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -593,8 +590,8 @@ public class RefineUTool extends ParsaTool {
 
   /** {@code --mode mapreduce}: the distributed refinement ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
-      double[] schedule, int rounds, int reducers, boolean orderStart, MrRefinement.Groups groups,
-      boolean overwrite) throws Exception {
+      double[] schedule, int rounds, int reducers, boolean orderStart, String multilevel,
+      MrRefinement.Groups groups, boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
           + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
@@ -605,7 +602,7 @@ public class RefineUTool extends ParsaTool {
     Path work = Jobs.workDirFor(out);
     try {
       MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
-          schedule, rounds, groups);
+          multilevel, schedule, rounds, groups);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);

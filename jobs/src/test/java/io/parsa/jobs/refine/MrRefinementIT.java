@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * refine-u's distributed rounds on real HDFS and YARN (MiniDFSCluster + MiniYARNCluster): the count, gain, pair and
  * apply jobs as YARN applications, their tasks reading the blocks and assignment files from HDFS, the shuffle sorting
- * {@link SwapKey}s by their raw comparator in the task JVMs; before them a group V-cycle, the multilevel engine running
- * in the reduce containers.
+ * {@link SwapKey}s by their raw comparator in the task JVMs; before them the distributed multilevel start (its
+ * clustering, placement, projection and balance jobs) and a group V-cycle, the multilevel engine running in the
+ * reduce containers.
  */
 class MrRefinementIT {
 
@@ -59,7 +60,8 @@ class MrRefinementIT {
     int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
         "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
         "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2",
-        "--vcycles", "1", "--capped-vcycles", "0", "--group-size", "2", "--distributed-rounds", "swaps"});
+        "--vcycles", "1", "--capped-vcycles", "0", "--group-size", "2", "--distributed-rounds", "swaps",
+        "--multilevel", "on"});
     assertEquals(0, rc);
     Map<Long, Integer> refined = new HashMap<>();
     for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
@@ -78,11 +80,14 @@ class MrRefinementIT {
       assertEquals(m1[i], report.get("workingSets").get(i).asLong(), "exact working set of part " + i);
     }
     assertTrue(Arrays.stream(m1).sum() < Arrays.stream(m0).sum(), report.toString());
-    assertTrue(Arrays.stream(m1).max().getAsLong() <= Arrays.stream(m0).max().getAsLong(), report.toString());
-    // a group V-cycle ran in the cluster's containers (the engine inside the job jar) before the swap round
+    assertTrue(Arrays.stream(m1).max().getAsLong() <= report.get("startMaxWorkingSet").asLong(), report.toString());
+    // the distributed multilevel start (clustering, placement and balance jobs) ran in the cluster's containers
     JsonNode first = report.get("rounds").get(0);
-    assertEquals(1, first.get("groupVCycle").asInt(), report.toString());
-    assertEquals(2, first.get("groups").asInt(), report.toString());
-    assertTrue(first.get("groupsImproved").asInt() > 0, report.toString());
+    assertEquals("multilevel start", first.get("phase").asText(), report.toString());
+    assertTrue(first.get("clusters").asLong() > 0 && first.get("clusters").asLong() < 400, report.toString());
+    // then a group V-cycle (the engine inside the job jar, in the reduce containers) before the swap round
+    JsonNode second = report.get("rounds").get(1);
+    assertEquals(1, second.get("groupVCycle").asInt(), report.toString());
+    assertEquals(2, second.get("groups").asInt(), report.toString());
   }
 }

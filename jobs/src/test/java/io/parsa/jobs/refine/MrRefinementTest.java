@@ -182,6 +182,7 @@ class MrRefinementTest {
       int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
           "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
           "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given", "--group-size", "2",
+          "--multilevel", "off",
           "--distributed-rounds", swaps ? "swaps" : "groups", "--vcycles", swaps ? "0" : "1", "--capped-vcycles",
           swaps ? "0" : "1"});
       assertEquals(0, rc);
@@ -256,7 +257,7 @@ class MrRefinementTest {
       Path out = new Path(dir, "refined");
       assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
           new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-          out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "0", "--starts", "given",
+          out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "0", "--starts", "given", "--multilevel", "off",
           "--vcycles", "2", "--capped-vcycles", "1", "--group-size", String.valueOf(shape[1]), "--reducers", "2"}));
       Map<Long, Integer> refined = new HashMap<>();
       for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
@@ -397,7 +398,8 @@ class MrRefinementTest {
     tiny.setInt(io.parsa.jobs.common.LocalJobs.LOCAL_REDUCES, 1 << 20);
     assertEquals(0, ToolRunner.run(tiny, new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given"}));
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given",
+        "--multilevel", "off"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertTrue(report.get("rounds").size() > 0, report.toString());
     for (JsonNode r : report.get("rounds")) {
@@ -508,8 +510,8 @@ class MrRefinementTest {
     Path out = new Path(dir, "refined");
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", "4", "--mode", "mapreduce", "--rounds", "2", "--vcycles", "0", "--capped-vcycles",
-        "0"}));
+        out.toString(), "--k", "4", "--mode", "mapreduce", "--multilevel", "off", "--rounds", "2", "--vcycles", "0",
+        "--capped-vcycles", "0"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertEquals("order", report.get("start").asText(), report.toString());
     Map<Long, Integer> refined = new HashMap<>();
@@ -524,5 +526,127 @@ class MrRefinementTest {
     long after = java.util.Arrays.stream(workingSetsPerPart(keysOf, refined, k)).sum();
     // the input order is the planted partition: each part holds one community, whose keys are among 60
     assertTrue(after <= k * 60L && after * 2 < given, "sum of working sets " + given + " (blind start) -> " + after);
+  }
+
+  /**
+   * The distributed multilevel start on communities that neither the start nor the input order shows (ids scrambled,
+   * a blind start): clustered in groups of 2 of the k = 6 parts, placed in one reducer, balanced in groups. Every row
+   * once, every part n/k rows, the start kept is the multilevel one, its T_sum at most half the blind start's, and the
+   * report's working sets exact.
+   */
+  @Test
+  void multilevelStartFindsScrambledCommunities() throws Exception {
+    Random rnd = new Random(29);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 6;
+    int n = 600;
+    Path dir = TestData.tempDir("mr-multilevel");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      long id = (i * 7919L) % 100_003; // the input order is blind to the communities too
+      int community = rnd.nextInt(2 * k);
+      long[] keys = new long[3 + rnd.nextInt(4)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = rnd.nextInt(20) == 0 ? 50_000 + rnd.nextInt(40) : community * 50L + rnd.nextInt(50);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      start.put(id, i % k);
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path out = new Path(dir, "refined");
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2",
+        "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "0", "--reducers", "2"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    assertEquals("multilevel", report.get("start").asText(), report.toString());
+    JsonNode ml = null;
+    for (JsonNode r : report.get("rounds")) {
+      if (r.path("phase").asText().equals("multilevel start")) {
+        ml = r;
+      }
+    }
+    assertTrue(ml != null && ml.get("clusters").asLong() > 0 && ml.get("clusters").asLong() < n, report.toString());
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    for (long size : sizes(refined, k)) {
+      assertEquals(n / k, size, java.util.Arrays.toString(sizes(refined, k)));
+    }
+    long[] before = workingSetsPerPart(keysOf, start, k);
+    long[] after = workingSetsPerPart(keysOf, refined, k);
+    for (int i = 0; i < k; i++) {
+      assertEquals(after[i], report.get("workingSets").get(i).asLong(), "exact working set of part " + i);
+    }
+    long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
+    long tBefore = 2 * (java.util.Arrays.stream(before).sum() - keys);
+    long tAfter = 2 * (java.util.Arrays.stream(after).sum() - keys);
+    assertTrue(2 * tAfter <= tBefore, "T_sum " + tBefore + " (blind start) -> " + tAfter);
+    assertTrue(java.util.Arrays.stream(after).max().getAsLong() < java.util.Arrays.stream(before).max().getAsLong(),
+        java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
+    assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
+  }
+
+  /**
+   * Balance groups: over random row counts (some parts far above n/k, some below), every group within its size limit,
+   * and where a group could reach it, its rows within one of n/k per part, so that one balance cycle balances its
+   * parts; parts left out are within bounds.
+   */
+  @Test
+  void balanceGroupsBalanceEveryPartTheyTake() {
+    Random rnd = new Random(5);
+    for (int t = 0; t < 200; t++) {
+      int k = 2 + rnd.nextInt(30);
+      int maxSize = 2 + rnd.nextInt(6);
+      long[] rows = new long[k];
+      long n = 0;
+      for (int p = 0; p < k; p++) {
+        rows[p] = 1000 + (rnd.nextInt(4) == 0 ? rnd.nextInt(41) - 20 : 0);
+        n += rows[p];
+      }
+      long lo = n / k;
+      long hi = (n + k - 1) / k;
+      int[] groupOf = MrRefinement.balanceGroups(rows, lo, hi, maxSize);
+      int groups = java.util.Arrays.stream(groupOf).max().orElse(-1) + 1;
+      for (int p = 0; p < k; p++) {
+        if (groupOf[p] < 0) {
+          assertTrue(rows[p] >= lo && rows[p] <= hi, "part " + p + " left out with " + rows[p] + " rows");
+        }
+      }
+      long[] after = rows.clone();
+      for (int g = 0; g < groups; g++) {
+        final int group = g;
+        int[] parts = java.util.stream.IntStream.range(0, k).filter(p -> groupOf[p] == group).toArray();
+        assertTrue(parts.length >= 1 && parts.length <= maxSize, java.util.Arrays.toString(groupOf));
+        long sum = java.util.Arrays.stream(parts).mapToLong(p -> rows[p]).sum();
+        for (int i = 0; i < parts.length; i++) {
+          after[parts[i]] = sum / parts.length + (i < sum % parts.length ? 1 : 0);
+        }
+      }
+      // what balancing each group within one does: repeated, every part ends within bounds
+      for (int cycle = 0; cycle < MrRefinement.MAX_BALANCE_CYCLES
+          && java.util.Arrays.stream(after).anyMatch(r -> r < lo || r > hi); cycle++) {
+        long[] cur = after.clone();
+        int[] again = MrRefinement.balanceGroups(cur, lo, hi, maxSize);
+        for (int g = 0; g <= java.util.Arrays.stream(again).max().orElse(-1); g++) {
+          final int group = g;
+          int[] parts = java.util.stream.IntStream.range(0, k).filter(p -> again[p] == group).toArray();
+          long sum = java.util.Arrays.stream(parts).mapToLong(p -> cur[p]).sum();
+          for (int i = 0; i < parts.length; i++) {
+            after[parts[i]] = sum / parts.length + (i < sum % parts.length ? 1 : 0);
+          }
+        }
+      }
+      for (long r : after) {
+        assertTrue(r >= lo && r <= hi, "k=" + k + " groups of " + maxSize + ": " + java.util.Arrays.toString(rows)
+            + " -> " + java.util.Arrays.toString(after));
+      }
+    }
   }
 }

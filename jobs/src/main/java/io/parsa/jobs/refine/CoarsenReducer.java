@@ -1,0 +1,144 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.engine.Block;
+import io.parsa.engine.MultilevelPartitioner;
+import io.parsa.engine.RowKeyGraph;
+import io.parsa.jobs.mr.MrKeys;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Distributed multilevel start, clustering job, reduce side, one call per group of parts: the group's rows are
+ * clustered as the multilevel partitioner coarsens a fresh partition ({@link MultilevelPartitioner#clusters}), across
+ * the group's parts, until about 1/{@link #SHRINK} of them remain or a level barely shrinks, no cluster above
+ * {@link #MAX_WEIGHT} rows. Output: every cluster ({@link ClusterRow}: weight and the union of its rows' keys) under
+ * key 0, for the one reducer that places them all; and every row's cluster as the named output {@link #MEMBERS}
+ * (cluster → {@link Move} of the row from its part, its target filled in by the projection). A group whose rows would
+ * not fit the task's heap keeps every row as a cluster of its own (counted).
+ */
+public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, ClusterRow> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CoarsenReducer.class);
+
+  /** Rows per cluster a group's clustering aims at (it stops earlier where a level shrinks by under 1 %). */
+  public static final String SHRINK = "parsa.refine.multilevel.shrink";
+  /** The largest cluster, in rows. */
+  public static final String MAX_WEIGHT = "parsa.refine.multilevel.max-weight";
+  /** Seed of the clustering. */
+  public static final String SEED = "parsa.refine.multilevel.seed";
+  /** Named output: every row's cluster. */
+  public static final String MEMBERS = "members";
+
+  private final IntWritable zero = new IntWritable(0);
+  private final ClusterRow out = new ClusterRow();
+  private final LongWritable clusterKey = new LongWritable();
+  private final Move move = new Move();
+  private MultipleOutputs<IntWritable, ClusterRow> outputs;
+  private int[] groupOf;
+  private int shrink;
+  private int maxWeight;
+  private long seed;
+
+  @Override
+  protected void setup(Context context) {
+    Configuration conf = context.getConfiguration();
+    groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
+    shrink = Math.max(1, conf.getInt(SHRINK, 16));
+    maxWeight = Math.max(1, conf.getInt(MAX_WEIGHT, 1));
+    seed = conf.getLong(SEED, 1);
+    outputs = new MultipleOutputs<>(context);
+  }
+
+  @Override
+  protected void reduce(IntWritable group, Iterable<GroupRow> values, Context context)
+      throws IOException, InterruptedException {
+    int[] parts = GroupRows.partsOf(groupOf, group.get());
+    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), context);
+    int n = rows.n;
+    context.getCounter(MrRefinement.Counters.GROUP_ROWS).increment(n);
+    Block block = rows.block;
+    int[] clusterOf;
+    long need = RefineUTool.heapNeeded(n, block.numEdges(), block.numKeys(), 2);
+    if (need > Runtime.getRuntime().maxMemory()) {
+      LOG.warn("group {}: {} rows, {} non-zeros need about {} MiB, more than the task's heap of {} MiB: every row a"
+          + " cluster of its own", group.get(), n, block.numEdges(), need >> 20, Runtime.getRuntime().maxMemory() >> 20);
+      context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
+      clusterOf = new int[n];
+      for (int i = 0; i < n; i++) {
+        clusterOf[i] = i;
+      }
+    } else {
+      List<Block> blocks = List.of(block);
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      clusterOf = new MultilevelPartitioner(2, s.withSeed(seed + 31L * group.get()),
+          line -> LOG.debug("group {}: {}", group.get(), line))
+          .clusters(RowKeyGraph.of(blocks), (int) Math.max(1, n / shrink), maxWeight);
+    }
+    int clusters = 0;
+    for (int c : clusterOf) {
+      clusters = Math.max(clusters, c + 1);
+    }
+    // members of every cluster (counting sort), then each cluster's distinct keys
+    int[] start = new int[clusters + 1];
+    for (int c : clusterOf) {
+      start[c + 1]++;
+    }
+    for (int c = 0; c < clusters; c++) {
+      start[c + 1] += start[c];
+    }
+    int[] members = new int[n];
+    int[] fill = Arrays.copyOf(start, clusters);
+    for (int i = 0; i < n; i++) {
+      members[fill[clusterOf[i]]++] = i;
+    }
+    int[] rs = block.localRowStart();
+    int[] ks = block.localKeys();
+    long[] global = block.keys();
+    int[] lastSeen = new int[block.numKeys()];
+    Arrays.fill(lastSeen, -1);
+    long[] buf = new long[16];
+    long pins = 0;
+    for (int c = 0; c < clusters; c++) {
+      int size = 0;
+      for (int q = start[c]; q < start[c + 1]; q++) {
+        int r = members[q];
+        for (int t = rs[r]; t < rs[r + 1]; t++) {
+          if (lastSeen[ks[t]] != c) {
+            lastSeen[ks[t]] = c;
+            if (size == buf.length) {
+              buf = Arrays.copyOf(buf, 2 * size);
+            }
+            buf[size++] = global[ks[t]];
+          }
+        }
+      }
+      Arrays.sort(buf, 0, size);
+      long id = ((long) group.get() << 32) | c;
+      context.write(zero, out.set(id, start[c + 1] - start[c], buf, size));
+      pins += size;
+      clusterKey.set(id);
+      for (int q = start[c]; q < start[c + 1]; q++) {
+        int r = members[q];
+        outputs.write(MEMBERS, clusterKey, move.set(rows.ids[r], rows.blockOf[r], parts[rows.part[r]], -1));
+      }
+      context.progress();
+    }
+    context.getCounter(MrRefinement.Counters.CLUSTERS).increment(clusters);
+    context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
+    LOG.info("group {} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
+        Arrays.toString(parts), n, block.numEdges(), clusters, pins);
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    outputs.close();
+  }
+}

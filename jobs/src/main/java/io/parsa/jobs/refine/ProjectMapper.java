@@ -1,0 +1,60 @@
+package io.parsa.jobs.refine;
+
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.mapreduce.Mapper;
+
+/**
+ * Distributed multilevel start, projection job (map only): every row's cluster ({@link CoarsenReducer#MEMBERS})
+ * joined with the clusters' parts ({@link PlaceReducer}, read whole in every task: one entry per cluster) into the
+ * move of the row from its start part to its cluster's part, for the apply job; rows already there are not moved.
+ * A row whose cluster has no part is counted as CLUSTER_WITHOUT_PART (an error).
+ */
+public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move> {
+
+  /** Directory of the placement job's output. */
+  public static final String PLACEMENT = "parsa.refine.multilevel.placement";
+
+  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+  private final IntWritable blockKey = new IntWritable();
+  private final Move out = new Move();
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    Path dir = new Path(conf.get(PLACEMENT));
+    FileSystem fs = dir.getFileSystem(conf);
+    partOf.defaultReturnValue(-1);
+    LongWritable cluster = new LongWritable();
+    IntWritable part = new IntWritable();
+    for (FileStatus f : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
+      try (SequenceFile.Reader r = new SequenceFile.Reader(conf, SequenceFile.Reader.file(f.getPath()))) {
+        while (r.next(cluster, part)) {
+          partOf.put(cluster.get(), part.get());
+        }
+      }
+    }
+  }
+
+  @Override
+  protected void map(LongWritable cluster, Move row, Context context) throws IOException, InterruptedException {
+    context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
+    int part = partOf.get(cluster.get());
+    if (part < 0) {
+      context.getCounter(MrRefinement.Counters.CLUSTER_WITHOUT_PART).increment(1);
+      return;
+    }
+    if (part != row.from()) {
+      blockKey.set(row.block());
+      context.write(blockKey, out.set(row.row(), row.block(), row.from(), part));
+      context.getCounter(MrRefinement.Counters.PROJECTED_MOVES).increment(1);
+    }
+  }
+}
