@@ -516,12 +516,13 @@ public final class MrRefinement {
    *       1/{@link #MULTILEVEL_SHRINK} of them; clusters weigh at most what the in-memory fresh partition allows;</li>
    *   <li><b>place</b> ({@link PlaceReducer}, one reducer): all clusters, as weighted vertices holding the union of
    *       their rows' keys, coarsened further, placed and refined into k parts;</li>
-   *   <li><b>project</b> ({@link ProjectMapper}, map only) and apply: every row to its cluster's part;</li>
+   *   <li><b>project</b> ({@link ProjectMapper}, with the apply job's reducer): every row to its cluster's part;</li>
    *   <li><b>balance</b>: group cycles ({@link GroupReducer#BALANCE}) over groups of parts whose rows together are
    *       within one of n/k per part ({@link #balanceGroups}), until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
    * </ol>
-   * Returns the start as the count job measures it, or null (with a warning) where the clusters did not fit one
-   * reducer, the placement moved no row, or the rows could not be balanced.
+   * Returns the start as the count job measures it (which must find the working sets and rows the placement and the
+   * balance cycles reported), or null (with a warning) where the clusters did not fit one reducer or the rows could
+   * not be balanced.
    */
   private Measure multilevelStart(Measure cur, long n, int groupSize, List<Map<String, Object>> log)
       throws Exception {
@@ -584,29 +585,43 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": clusters placed vs clusters made", numClusters,
         Jobs.count(job, Counters.CLUSTERS_PLACED));
 
-    Path moves = new Path(dir, "moves");
+    Map<String, Map<String, long[]>> placedStats = PartStats.readPerTask(fs, placement);
+    long[] placedRows = PartStats.sum(placedStats, PlaceReducer.PLACED_ROWS, k);
+    long[] placedWs = PartStats.sum(placedStats, PlaceReducer.PLACED_WORKING_SET, k);
+
+    // every row to its cluster's part, the moves applied in the same job (the apply job's reducer, every block marked)
+    Path u1 = next("u");
     job = Jobs.newJob(conf, step, "multilevel start: every row to its cluster's part", MrRefinement.class);
     c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
     c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
-    job.setInputFormatClass(SequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"));
-    job.setMapperClass(ProjectMapper.class);
-    job.setNumReduceTasks(0);
-    job.setOutputKeyClass(IntWritable.class);
-    job.setOutputValueClass(Move.class);
-    job.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(job, moves);
+    c.set(GainReducer.U, cur.u.getFileSystem(c).makeQualified(cur.u).toString());
+    Jobs.readsInTasks(job, cur.u);
+    MultipleInputs.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"),
+        SequenceFileInputFormat.class, ProjectMapper.class);
+    MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, Mapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(Move.class);
+    job.setReducerClass(ApplyReducer.class);
+    job.setNumReduceTasks(Math.min(reducers, numBlocks));
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputValueClass(NullWritable.class);
+    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, u1);
     Jobs.run(job);
-    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
+    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART, Counters.DUPLICATE_MOVE, Counters.MOVE_OUTSIDE_BLOCKS,
+        Counters.STALE_MOVE, Counters.MOVE_WITHOUT_ROW);
     Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(job, Counters.ROWS_PROJECTED));
-    long moved = Jobs.count(job, Counters.PROJECTED_MOVES);
-    if (moved == 0) {
-      LOG.info("{}: multilevel start: the placement keeps every row where it is", step);
-      fs.delete(dir, true);
-      return null;
+    Jobs.checkEqual(step + ": moves applied vs rows moved to their cluster's part",
+        Jobs.count(job, Counters.PROJECTED_MOVES), Jobs.count(job, Counters.MOVES_APPLIED));
+    Jobs.checkEqual(step + ": assignment records written vs rows", n, Jobs.count(job, Counters.ROWS_WRITTEN));
+    long[] rowsNow = PartStats.sum(PartStats.readPerTask(fs, u1), CountMapper.ROWS, k);
+    if (!Arrays.equals(rowsNow, placedRows)) {
+      throw new io.parsa.jobs.mr.ConsistencyException(step + ": the placement reported rows per part "
+          + Arrays.toString(placedRows) + ", the projected assignment has " + Arrays.toString(rowsNow));
     }
-    Measure m = count(apply(cur.u, moves, moved, n));
     fs.delete(dir, true);
+    Measure m = new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weightedRows, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
     long lo = n / k;

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * ({@link MultilevelPartitioner#partitionWeighted}: coarsened further across the groups, placed by the best of its
  * initial tries, refined level by level on the way back). Output: every cluster's part. Keys held by one cluster
  * alone are no net (they can never be cut) and count in its working set. If the clusters would not fit the task's heap
- * it writes nothing and counts COARSE_GRAPH_TOO_BIG (the caller keeps its start). Part stats: rows per part placed.
+ * it writes nothing and counts COARSE_GRAPH_TOO_BIG (the caller keeps its start). Part stats: rows and working set
+ * per part as placed.
  */
 public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable, IntWritable> {
 
@@ -29,6 +30,8 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
 
   /** Part stats: rows per part as placed (the clusters' weights). */
   public static final String PLACED_ROWS = "placedRows";
+  /** Part stats: working set per part as placed (exact: every row goes with its cluster). */
+  public static final String PLACED_WORKING_SET = "placedWorkingSet";
 
   private final PartStats stats = new PartStats();
 
@@ -103,6 +106,20 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
         line -> LOG.info("placement: {}", line)).partitionWeighted(weight, vStart, nets.toIntArray(), netOf.size(),
         internal);
     long[] placed = stats.array(PLACED_ROWS, k);
+    long[] workingSet = stats.array(PLACED_WORKING_SET, k);
+    // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it touches
+    long[] seen = new long[(int) (((long) netOf.size() * k + 63) >>> 6)];
+    int[] netArr = nets.elements();
+    for (int v = 0; v < n; v++) {
+      workingSet[part[v]] += internal[v];
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        long bit = (long) netArr[t] * k + part[v];
+        if ((seen[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+          seen[(int) (bit >>> 6)] |= 1L << bit;
+          workingSet[part[v]]++;
+        }
+      }
+    }
     LongWritable id = new LongWritable();
     IntWritable p = new IntWritable();
     for (int v = 0; v < n; v++) {

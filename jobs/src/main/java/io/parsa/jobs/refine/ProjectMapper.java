@@ -12,10 +12,11 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.Mapper;
 
 /**
- * Distributed multilevel start, projection job (map only): every row's cluster ({@link CoarsenReducer#MEMBERS})
- * joined with the clusters' parts ({@link PlaceReducer}, read whole in every task: one entry per cluster) into the
- * move of the row from its start part to its cluster's part, for the apply job; rows already there are not moved.
- * A row whose cluster has no part is counted as CLUSTER_WITHOUT_PART (an error).
+ * Distributed multilevel start, projection job, map side: every row's cluster ({@link CoarsenReducer#MEMBERS}) joined
+ * with the clusters' parts ({@link PlaceReducer}, read whole in every task: one entry per cluster) into the move of the
+ * row from its start part to its cluster's part, keyed by block for the apply reducer of the same job
+ * ({@link ApplyReducer}); rows already there are not moved. A row whose cluster has no part is counted as
+ * CLUSTER_WITHOUT_PART (an error).
  */
 public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move> {
 
