@@ -487,10 +487,10 @@ public final class MrRefinement {
           String.format("%+.2f", change), secs(tr));
       fs.delete(dir, true);
       if (movedRows == 0) {
-        if (groups == 1) {
-          break; // one group of all parts: nothing to regroup
+        if (groups == 1 && !vcycle) {
+          break; // one group of all parts and deterministic rounds: nothing to regroup, nothing new to try
         }
-        continue; // another grouping may still find something
+        continue; // another grouping, or a V-cycle's next seed, may still find something
       }
       discard(cur, u0);
       cur = new Measure(nu, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
