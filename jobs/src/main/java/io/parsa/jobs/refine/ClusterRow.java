@@ -54,25 +54,16 @@ public final class ClusterRow implements Writable {
   public void write(DataOutput out) throws IOException {
     out.writeLong(cluster);
     WritableUtils.writeVInt(out, weight);
-    WritableUtils.writeVInt(out, size);
-    long prev = 0;
-    for (int i = 0; i < size; i++) {
-      WritableUtils.writeVLong(out, keys[i] - prev); // ascending: gaps are small, only the first may be negative
-      prev = keys[i];
-    }
+    KeyGaps.write(out, keys, size);
   }
 
   @Override
   public void readFields(DataInput in) throws IOException {
     cluster = in.readLong();
     weight = WritableUtils.readVInt(in);
-    size = WritableUtils.readVInt(in);
+    size = KeyGaps.readCount(in);
     grow(size);
-    long prev = 0;
-    for (int i = 0; i < size; i++) {
-      prev += WritableUtils.readVLong(in);
-      keys[i] = prev;
-    }
+    KeyGaps.readKeys(in, keys, size);
   }
 
   @Override

@@ -62,12 +62,7 @@ public final class GroupRow implements Writable {
     WritableUtils.writeVInt(out, block);
     out.writeLong(id);
     WritableUtils.writeVInt(out, part);
-    WritableUtils.writeVInt(out, size);
-    long prev = 0;
-    for (int i = 0; i < size; i++) {
-      WritableUtils.writeVLong(out, keys[i] - prev); // ascending: gaps are small, only the first may be negative
-      prev = keys[i];
-    }
+    KeyGaps.write(out, keys, size);
   }
 
   @Override
@@ -75,13 +70,9 @@ public final class GroupRow implements Writable {
     block = WritableUtils.readVInt(in);
     id = in.readLong();
     part = WritableUtils.readVInt(in);
-    size = WritableUtils.readVInt(in);
+    size = KeyGaps.readCount(in);
     grow(size);
-    long prev = 0;
-    for (int i = 0; i < size; i++) {
-      prev += WritableUtils.readVLong(in);
-      keys[i] = prev;
-    }
+    KeyGaps.readKeys(in, keys, size);
   }
 
   @Override

@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * <p>By default ({@link Groups}) the rounds run instead in <b>groups of parts</b> ({@link #groupCycles}): a job
  * whose reducers each refine the rows of one group of parts with the in-memory engine (V-cycles, swap rounds), which
  * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
- * for weighted rows and where not even two parts fit a reducer.
+ * for weighted rows and where not even two parts fit a reducer. Where the multilevel rule says so, a distributed
+ * multilevel start ({@link #multilevelStart}: rows clustered per group, the clusters placed in one reducer, the rows
+ * balanced in groups) competes with the given and the input-order start.
  */
 public final class MrRefinement {
 
@@ -536,17 +538,12 @@ public final class MrRefinement {
     Path dir = next("multilevel");
     Path clusters = new Path(dir, "clusters");
     Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts", MrRefinement.class);
+    groupMapSide(job, cur.u, groupOf);
     Configuration c = job.getConfiguration();
-    c.setInt(MrKeys.K, k);
-    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
     c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
     io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
     c.setInt(CoarsenReducer.MAX_WEIGHT, (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k))));
-    AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
-    job.setMapOutputKeyClass(IntWritable.class);
-    job.setMapOutputValueClass(GroupRow.class);
     job.setReducerClass(CoarsenReducer.class);
-    job.setNumReduceTasks(groups);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
@@ -595,26 +592,14 @@ public final class MrRefinement {
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
     c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
-    c.set(GainReducer.U, cur.u.getFileSystem(c).makeQualified(cur.u).toString());
-    Jobs.readsInTasks(job, cur.u);
     MultipleInputs.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"),
         SequenceFileInputFormat.class, ProjectMapper.class);
     MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, Mapper.class);
-    job.setMapOutputKeyClass(IntWritable.class);
-    job.setMapOutputValueClass(Move.class);
-    job.setReducerClass(ApplyReducer.class);
-    job.setNumReduceTasks(Math.min(reducers, numBlocks));
-    job.setOutputKeyClass(NullWritable.class);
-    job.setOutputValueClass(NullWritable.class);
-    LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(job, u1);
+    applySide(job, cur.u, u1);
     Jobs.run(job);
-    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART, Counters.DUPLICATE_MOVE, Counters.MOVE_OUTSIDE_BLOCKS,
-        Counters.STALE_MOVE, Counters.MOVE_WITHOUT_ROW);
+    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
     Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(job, Counters.ROWS_PROJECTED));
-    Jobs.checkEqual(step + ": moves applied vs rows moved to their cluster's part",
-        Jobs.count(job, Counters.PROJECTED_MOVES), Jobs.count(job, Counters.MOVES_APPLIED));
-    Jobs.checkEqual(step + ": assignment records written vs rows", n, Jobs.count(job, Counters.ROWS_WRITTEN));
+    checkApplied(job, Jobs.count(job, Counters.PROJECTED_MOVES), n);
     long[] rowsNow = PartStats.sum(PartStats.readPerTask(fs, u1), CountMapper.ROWS, k);
     if (!Arrays.equals(rowsNow, placedRows)) {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": the placement reported rows per part "
@@ -717,6 +702,20 @@ public final class MrRefinement {
     }
   }
 
+  /**
+   * The map side of a job over groups of parts ({@link GroupMapper}: every row of {@code u} to its part's group in
+   * {@code groupOf}) and one reducer per group: the groups' sizes, not the data's, bound each task.
+   */
+  private void groupMapSide(Job job, Path u, int[] groupOf) throws IOException {
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+    AlignedJoin.configureMapSide(job, blocks, u, GroupMapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(GroupRow.class);
+    job.setNumReduceTasks(Arrays.stream(groupOf).max().orElse(-1) + 1);
+  }
+
   /** One group job's outcome: its moves (under {@code dir}), and every part's working set and rows after it. */
   private record GroupRun(Job job, Path dir, Path moves, long moved, long[] workingSets, long[] rows) {}
 
@@ -727,19 +726,12 @@ public final class MrRefinement {
    */
   private GroupRun groupJob(Measure cur, int[] groupOf, long n, String what,
       java.util.function.Consumer<Configuration> settings) throws Exception {
-    int groups = Arrays.stream(groupOf).max().orElse(-1) + 1;
     Path dir = next("group-cycle");
     Path moves = new Path(dir, "moves");
     Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
-    Configuration c = job.getConfiguration();
-    c.setInt(MrKeys.K, k);
-    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
-    settings.accept(c);
-    AlignedJoin.configureMapSide(job, blocks, cur.u, GroupMapper.class);
-    job.setMapOutputKeyClass(IntWritable.class);
-    job.setMapOutputValueClass(GroupRow.class);
+    groupMapSide(job, cur.u, groupOf);
+    settings.accept(job.getConfiguration());
     job.setReducerClass(GroupReducer.class);
-    job.setNumReduceTasks(groups); // one group per reducer: the groups' sizes, not the data's, bound each task
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(Move.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
@@ -967,14 +959,26 @@ public final class MrRefinement {
   /** The apply job: the assignment {@code u} with the {@code moved} rows of {@code moves} moved, one file per block. */
   private Path apply(Path u, Path moves, long moved, long rows) throws Exception {
     Job job = Jobs.newJob(conf, step, "apply the swaps per block", MrRefinement.class);
-    Configuration c = job.getConfiguration();
-    c.setInt(MrKeys.K, k);
-    c.set(GainReducer.U, u.getFileSystem(c).makeQualified(u).toString());
-    Jobs.readsInTasks(job, u);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, moves);
     FileInputFormat.addInputPath(job, markers);
     job.setMapperClass(Mapper.class);
+    Path out = next("u");
+    applySide(job, u, out);
+    Jobs.run(job);
+    checkApplied(job, moved, rows);
+    return out;
+  }
+
+  /**
+   * The reduce side of a job that applies moves (keyed by block, every block marked) to the assignment {@code u}
+   * ({@link ApplyReducer}), writing the new assignment to {@code out}.
+   */
+  private void applySide(Job job, Path u, Path out) throws IOException {
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.set(GainReducer.U, u.getFileSystem(c).makeQualified(u).toString());
+    Jobs.readsInTasks(job, u);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(Move.class);
     job.setReducerClass(ApplyReducer.class);
@@ -982,13 +986,14 @@ public final class MrRefinement {
     job.setOutputKeyClass(NullWritable.class);
     job.setOutputValueClass(NullWritable.class);
     LazyOutputFormat.setOutputFormatClass(job, SequenceFileOutputFormat.class);
-    Path out = next("u");
     FileOutputFormat.setOutputPath(job, out);
-    Jobs.run(job);
+  }
+
+  /** The apply reducer's counters: no error, {@code moved} moves applied, {@code rows} records written. */
+  private void checkApplied(Job job, long moved, long rows) throws IOException {
     Jobs.checkZero(job, Counters.DUPLICATE_MOVE, Counters.MOVE_OUTSIDE_BLOCKS, Counters.STALE_MOVE,
         Counters.MOVE_WITHOUT_ROW);
     Jobs.checkEqual(step + ": moves applied vs moves decided", moved, Jobs.count(job, Counters.MOVES_APPLIED));
     Jobs.checkEqual(step + ": assignment records written vs rows", rows, Jobs.count(job, Counters.ROWS_WRITTEN));
-    return out;
   }
 }
