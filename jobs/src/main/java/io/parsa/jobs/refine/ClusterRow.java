@@ -15,16 +15,13 @@ public final class ClusterRow implements Writable {
 
   private long cluster;
   private int weight;
-  private long[] keys = new long[16];
-  private int size;
+  private final SortedKeys keys = new SortedKeys();
 
   /** Sets the cluster, its keys copied from {@code sorted[0..n)} (distinct and ascending). */
   public ClusterRow set(long cluster, int weight, long[] sorted, int n) {
     this.cluster = cluster;
     this.weight = weight;
-    size = n;
-    grow(n);
-    System.arraycopy(sorted, 0, keys, 0, n);
+    keys.set(sorted, n);
     return this;
   }
 
@@ -37,37 +34,29 @@ public final class ClusterRow implements Writable {
   }
 
   public int size() {
-    return size;
+    return keys.size();
   }
 
   public long key(int i) {
-    return keys[i];
-  }
-
-  private void grow(int n) {
-    if (keys.length < n) {
-      keys = new long[Math.max(n, 2 * keys.length)];
-    }
+    return keys.get(i);
   }
 
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeLong(cluster);
     WritableUtils.writeVInt(out, weight);
-    KeyGaps.write(out, keys, size);
+    keys.write(out);
   }
 
   @Override
   public void readFields(DataInput in) throws IOException {
     cluster = in.readLong();
     weight = WritableUtils.readVInt(in);
-    size = KeyGaps.readCount(in);
-    grow(size);
-    KeyGaps.readKeys(in, keys, size);
+    keys.readFields(in);
   }
 
   @Override
   public String toString() {
-    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + size + " keys)";
+    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + keys.size() + " keys)";
   }
 }

@@ -15,19 +15,14 @@ public final class GroupRow implements Writable {
   private int block;
   private long id;
   private int part;
-  private long[] keys = new long[16];
-  private int size;
+  private final SortedKeys keys = new SortedKeys();
 
   /** Sets the row, its keys copied from {@code distinct} (distinct and ascending). */
   public GroupRow set(int block, long id, int part, io.parsa.jobs.mr.DistinctKeys distinct) {
     this.block = block;
     this.id = id;
     this.part = part;
-    size = distinct.size();
-    grow(size);
-    for (int i = 0; i < size; i++) {
-      keys[i] = distinct.get(i);
-    }
+    keys.set(distinct);
     return this;
   }
 
@@ -44,17 +39,11 @@ public final class GroupRow implements Writable {
   }
 
   public int size() {
-    return size;
+    return keys.size();
   }
 
   public long key(int i) {
-    return keys[i];
-  }
-
-  private void grow(int n) {
-    if (keys.length < n) {
-      keys = new long[Math.max(n, 2 * keys.length)];
-    }
+    return keys.get(i);
   }
 
   @Override
@@ -62,7 +51,7 @@ public final class GroupRow implements Writable {
     WritableUtils.writeVInt(out, block);
     out.writeLong(id);
     WritableUtils.writeVInt(out, part);
-    KeyGaps.write(out, keys, size);
+    keys.write(out);
   }
 
   @Override
@@ -70,13 +59,11 @@ public final class GroupRow implements Writable {
     block = WritableUtils.readVInt(in);
     id = in.readLong();
     part = WritableUtils.readVInt(in);
-    size = KeyGaps.readCount(in);
-    grow(size);
-    KeyGaps.readKeys(in, keys, size);
+    keys.readFields(in);
   }
 
   @Override
   public String toString() {
-    return id + "@" + block + " part " + part + " (" + size + " keys)";
+    return id + "@" + block + " part " + part + " (" + keys.size() + " keys)";
   }
 }
