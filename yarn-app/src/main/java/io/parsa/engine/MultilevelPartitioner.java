@@ -824,9 +824,10 @@ public final class MultilevelPartitioner {
 
   /**
    * The rows 0..n−1 grouped by {@code group[v]} in [0, start.length − 1), ascending within a group; {@code start}
-   * (zeros on entry) receives the groups' bounds. Rows by given part, and a coarse level's members.
+   * (zeros on entry) receives the groups' bounds. Rows by given part, a coarse level's members, and the members of
+   * every cluster of {@link #clusters}.
    */
-  private static int[] groupBy(int n, int[] group, int[] start) {
+  public static int[] groupBy(int n, int[] group, int[] start) {
     for (int v = 0; v < n; v++) {
       start[group[v] + 1]++;
     }

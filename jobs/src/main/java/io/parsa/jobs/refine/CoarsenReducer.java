@@ -86,19 +86,9 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     for (int c : clusterOf) {
       clusters = Math.max(clusters, c + 1);
     }
-    // members of every cluster (counting sort), then each cluster's distinct keys
+    // members of every cluster, then each cluster's distinct keys
     int[] start = new int[clusters + 1];
-    for (int c : clusterOf) {
-      start[c + 1]++;
-    }
-    for (int c = 0; c < clusters; c++) {
-      start[c + 1] += start[c];
-    }
-    int[] members = new int[n];
-    int[] fill = Arrays.copyOf(start, clusters);
-    for (int i = 0; i < n; i++) {
-      members[fill[clusterOf[i]]++] = i;
-    }
+    int[] members = MultilevelPartitioner.groupBy(n, clusterOf, start);
     int[] rs = block.localRowStart();
     int[] ks = block.localKeys();
     long[] global = block.keys();

@@ -158,6 +158,17 @@ public final class MrRefinement {
       return 100.0 * (next.objective(p, mean) - before) / Math.max(1e-12, before);
     }
 
+    /**
+     * Whether this start measures better than {@code other} by the rule that chooses between starts: a smaller
+     * M_max / (the two's least M_max) + T_sum / (the two's least T_sum), the in-memory rule without its T_max term.
+     */
+    boolean measuresBetterThan(Measure other) {
+      double mMin = Math.max(1, Math.min(maxWorkingSet(), other.maxWorkingSet()));
+      double tMin = Math.max(1, Math.min(sumTraffic(), other.sumTraffic()));
+      return maxWorkingSet() / mMin + sumTraffic() / tMin
+          < other.maxWorkingSet() / mMin + other.sumTraffic() / tMin - 1e-12;
+    }
+
     /** M_max, Σ M_i and T_sum into a round's log entry. */
     void putFigures(Map<String, Object> e) {
       e.put("maxWorkingSet", maxWorkingSet());
@@ -276,14 +287,11 @@ public final class MrRefinement {
       }
       Measure order = count(orderU);
       starts.add(startEntry(RefineUTool.START_ORDER, order));
-      double mMin = Math.max(1, Math.min(cur.maxWorkingSet(), order.maxWorkingSet()));
-      double tMin = Math.max(1, Math.min(cur.sumTraffic(), order.sumTraffic()));
-      double given = cur.maxWorkingSet() / mMin + cur.sumTraffic() / tMin;
-      double ordered = order.maxWorkingSet() / mMin + order.sumTraffic() / tMin;
+      boolean better = order.measuresBetterThan(cur);
       LOG.info("{}: input-order start M_max {}, T_sum {} against the given start's {}, {}: {}", step,
           order.maxWorkingSet(), order.sumTraffic(), cur.maxWorkingSet(), cur.sumTraffic(),
-          ordered < given - 1e-12 ? "refining the input-order start" : "refining the given start");
-      if (ordered < given - 1e-12) {
+          better ? "refining the input-order start" : "refining the given start");
+      if (better) {
         discard(cur, u0);
         cur = order;
         start = RefineUTool.START_ORDER;
@@ -311,10 +319,7 @@ public final class MrRefinement {
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
         starts.add(entry);
-        double mMin = Math.max(1, Math.min(cur.maxWorkingSet(), ml.maxWorkingSet()));
-        double tMin = Math.max(1, Math.min(cur.sumTraffic(), ml.sumTraffic()));
-        boolean better = ml.maxWorkingSet() / mMin + ml.sumTraffic() / tMin
-            < cur.maxWorkingSet() / mMin + cur.sumTraffic() / tMin - 1e-12;
+        boolean better = ml.measuresBetterThan(cur);
         LOG.info("{}: multilevel start M_max {}, T_sum {} against the '{}' start's {}, {}: {}", step,
             ml.maxWorkingSet(), ml.sumTraffic(), start, cur.maxWorkingSet(), cur.sumTraffic(),
             better ? "refining the multilevel start" : "keeping the '" + start + "' start");
@@ -457,37 +462,29 @@ public final class MrRefinement {
         c.setStrings(GroupReducer.SCHEDULE, Arrays.stream(groupSchedule).mapToObj(Double::toString)
             .toArray(String[]::new));
       });
-      Job job = run.job;
-      Path dir = run.dir;
-      Path moves = run.moves;
       long movedRows = run.moved;
-      long[] ws = run.workingSets;
-      long[] rows = run.rows;
-      Measure next = new Measure(null, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
+      Measure next = new Measure(null, null, run.rows, run.workingSets, cur.keys, cur.weightedRows, cur.pairs);
       double change = cur.changePercent(next, groupSchedule[0], k);
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("groupVCycle", cycle);
       e.put("phase", vcycle ? "V-cycles " + phase + " the rounds" : "swap rounds in groups");
       e.put("groupSize", groupSize);
       e.put("groups", groups);
-      e.put("groupsImproved", Jobs.count(job, Counters.GROUPS_IMPROVED));
-      e.put("groupsTooBig", Jobs.count(job, Counters.GROUPS_TOO_BIG));
+      e.put("groupsImproved", Jobs.count(run.job, Counters.GROUPS_IMPROVED));
+      e.put("groupsTooBig", Jobs.count(run.job, Counters.GROUPS_TOO_BIG));
       e.put("rowsMoved", movedRows);
       next.putFigures(e);
       e.put("exponent", groupSchedule[0]);
       e.put("objectiveChangePercent", change);
       e.put("kept", movedRows > 0);
-      Path nu = null;
-      if (movedRows > 0) {
-        nu = apply(cur.u, moves, movedRows, n);
-      }
+      Measure applied = movedRows > 0 ? applied(cur, run, n) : null;
       e.put("seconds", secs(tr));
       log.add(e);
       LOG.info("{}: {} ({} groups of up to {} parts, {} improved): {} rows moved, M_max {} -> {}, T_sum {} -> {},"
           + " objective (p={}) {}% ({} s)", step, what, groups, groupSize, e.get("groupsImproved"), movedRows,
           cur.maxWorkingSet(), next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), groupSchedule[0],
           String.format("%+.2f", change), secs(tr));
-      fs.delete(dir, true);
+      fs.delete(run.dir, true);
       if (movedRows == 0) {
         if (groups == 1 && !vcycle) {
           break; // one group of all parts and deterministic rounds: nothing to regroup, nothing new to try
@@ -495,7 +492,7 @@ public final class MrRefinement {
         continue; // another grouping, or a V-cycle's next seed, may still find something
       }
       discard(cur, u0);
-      cur = new Measure(nu, null, rows, ws, cur.keys, cur.weightedRows, cur.pairs);
+      cur = applied;
       if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
         break;
       }
@@ -633,10 +630,10 @@ public final class MrRefinement {
         fs.delete(run.dir, true);
         continue;
       }
-      Path nu = apply(m.u, run.moves, run.moved, n);
+      Measure applied = applied(m, run, n);
       fs.delete(run.dir, true);
       discard(m, null);
-      m = new Measure(nu, null, run.rows, run.workingSets, m.keys, m.weightedRows, m.pairs);
+      m = applied;
     }
     m = verified(m);
     Map<String, Object> e = new LinkedHashMap<>();
@@ -751,6 +748,15 @@ public final class MrRefinement {
       }
     }
     return new GroupRun(job, dir, moves, Jobs.count(job, Counters.GROUP_MOVES), ws, rows);
+  }
+
+  /**
+   * {@code cur} with the moves of a group job on it applied (the apply job): the new assignment with the working sets
+   * and rows the group job reported, to be measured again by {@link #verified}.
+   */
+  private Measure applied(Measure cur, GroupRun run, long n) throws Exception {
+    return new Measure(apply(cur.u, run.moves, run.moved, n), null, run.rows, run.workingSets, cur.keys,
+        cur.weightedRows, cur.pairs);
   }
 
   /**
