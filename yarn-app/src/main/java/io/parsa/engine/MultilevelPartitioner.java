@@ -278,12 +278,18 @@ public final class MultilevelPartitioner {
    * {@code numNets}), and {@code internal[v]} keys that no other vertex holds (they count in its part's working set).
    * Coarsened, placed and refined level by level as {@link #partition(List)} does, with every part's weight at
    * most ⌈(1 + ε/2L)·W/k⌉ (L levels) where the weights allow; no exact balance (the caller balances the rows).
+   * Returns every vertex's part with every part's working set (its vertices' internal keys and the nets it holds),
+   * as the refinement kept them.
    */
-  public int[] partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
+  public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
     int n = weight.length;
     Level fine = new Level(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
-    return run(fine, null, System.nanoTime(), false).part;
+    State st = run(fine, null, System.nanoTime(), false);
+    return new Weighted(st.part, st.m.clone());
   }
+
+  /** A placement of weighted vertices ({@link #partitionWeighted}): every vertex's part, every part's working set. */
+  public record Weighted(int[] part, long[] workingSets) {}
 
   /**
    * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the

@@ -196,8 +196,9 @@ class MultilevelPartitionerTest {
       nets.addAll(keysOf.get(v));
       vStart[v + 1] = nets.size();
     }
-    int[] part = ml.partitionWeighted(weight, vStart, nets.stream().mapToInt(Integer::intValue).toArray(),
-        g.numKeys(), new int[c]);
+    MultilevelPartitioner.Weighted placed = ml.partitionWeighted(weight, vStart,
+        nets.stream().mapToInt(Integer::intValue).toArray(), g.numKeys(), new int[c]);
+    int[] part = placed.part();
     long[] load = new long[k];
     for (int v = 0; v < c; v++) {
       assertTrue(part[v] >= 0 && part[v] < k);
@@ -213,6 +214,19 @@ class MultilevelPartitionerTest {
       for (int r = 0; r < parts[b].length; r++) {
         parts[b][r] = part[cluster[g.blockStart()[b] + r]];
       }
+    }
+    // the working sets it reports are the rows' own: every row goes with its cluster
+    List<java.util.Set<Integer>> held = new ArrayList<>();
+    for (int p = 0; p < k; p++) {
+      held.add(new java.util.HashSet<>());
+    }
+    for (int v = 0; v < rows; v++) {
+      for (int t = g.rowStart()[v]; t < g.rowStart()[v + 1]; t++) {
+        held.get(part[cluster[v]]).add(g.rowKeys()[t]);
+      }
+    }
+    for (int p = 0; p < k; p++) {
+      assertEquals(held.get(p).size(), placed.workingSets()[p], "working set of part " + p);
     }
     long found = connectivity(k, blocks, parts);
     long best = connectivity(k, blocks, planted);

@@ -102,24 +102,14 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     keys.clear();
     keys.trim();
     MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-    int[] part = new MultilevelPartitioner(k, s.withSeed(conf.getLong(CoarsenReducer.SEED, 1)),
-        line -> LOG.info("placement: {}", line)).partitionWeighted(weight, vStart, nets.toIntArray(), netOf.size(),
-        internal);
+    MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(k,
+        s.withSeed(conf.getLong(CoarsenReducer.SEED, 1)), line -> LOG.info("placement: {}", line))
+        .partitionWeighted(weight, vStart, nets.toIntArray(), netOf.size(), internal);
+    int[] part = placement.part();
     long[] placed = stats.array(PLACED_ROWS, k);
-    long[] workingSet = stats.array(PLACED_WORKING_SET, k);
-    // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it touches
-    long[] seen = new long[(int) (((long) netOf.size() * k + 63) >>> 6)];
-    int[] netArr = nets.elements();
-    for (int v = 0; v < n; v++) {
-      workingSet[part[v]] += internal[v];
-      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
-        long bit = (long) netArr[t] * k + part[v];
-        if ((seen[(int) (bit >>> 6)] & (1L << bit)) == 0) {
-          seen[(int) (bit >>> 6)] |= 1L << bit;
-          workingSet[part[v]]++;
-        }
-      }
-    }
+    // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it holds: the
+    // engine's own count
+    System.arraycopy(placement.workingSets(), 0, stats.array(PLACED_WORKING_SET, k), 0, k);
     LongWritable id = new LongWritable();
     IntWritable p = new IntWritable();
     for (int v = 0; v < n; v++) {
