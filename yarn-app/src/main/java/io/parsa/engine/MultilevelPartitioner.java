@@ -252,9 +252,25 @@ public final class MultilevelPartitioner {
    * together ({@link #partitionWeighted}).
    */
   public int[] clusters(RowKeyGraph g, int targetVertices, int maxWeight) {
+    return clusters(fineLevel(g), targetVertices, maxWeight);
+  }
+
+  /**
+   * Weighted vertices (the clusters of {@link #clusters}, as {@link #partitionWeighted} takes them) clustered further
+   * the same way: until at most {@code targetVertices} remain or a level shrinks by less than 1 %, none heavier than
+   * {@code maxWeight}. Returns the cluster of every vertex, numbered 0..c−1: a further level of the distributed
+   * multilevel start where its clusters would not fit the one task that places them.
+   */
+  public int[] clustersWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal,
+      int targetVertices, int maxWeight) {
+    return clusters(new Level(weight.length, weight, vStart, vNets, numNets, internal,
+        RowKeyGraph.transpose(vStart, vNets, numNets)), targetVertices, maxWeight);
+  }
+
+  private int[] clusters(Level fine, int targetVertices, int maxWeight) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
-    Level cur = fineLevel(g);
-    int[] clusterOf = new int[g.numRows()];
+    Level cur = fine;
+    int[] clusterOf = new int[fine.n];
     for (int v = 0; v < clusterOf.length; v++) {
       clusterOf[v] = v;
     }

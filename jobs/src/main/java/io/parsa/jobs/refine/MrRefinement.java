@@ -124,6 +124,10 @@ public final class MrRefinement {
     CLUSTERS,
     /** Multilevel start, clustering job: the clusters' distinct keys summed (the coarse graph's pins). */
     CLUSTER_PINS,
+    /** Multilevel start, a further clustering level: clusters of the level below read (= its CLUSTERS). */
+    CLUSTERS_COARSENED,
+    /** Multilevel start, a further level's projection: clusters of the level below given their part (= its CLUSTERS). */
+    CLUSTERS_DESCENDED,
     /** Multilevel start, placement job: clusters placed (= CLUSTERS). */
     CLUSTERS_PLACED,
     /** Multilevel start, placement job: 1 if the clusters did not fit the reducer's heap (nothing placed). */
@@ -504,6 +508,13 @@ public final class MrRefinement {
   static final int MAX_BALANCE_CYCLES = 8;
   /** Rows per cluster the distributed multilevel start's clustering aims at, in every group. */
   static final int MULTILEVEL_SHRINK = 16;
+  /** Clustering levels the distributed multilevel start may add above the first, for clusters too many to place. */
+  static final int MAX_FURTHER_LEVELS = 4;
+  /**
+   * Heap (bytes) the task that places the distributed multilevel start's clusters may use; further clustering levels
+   * are added while the clusters would need more (default: a reducer's heap, from the job configuration).
+   */
+  public static final String PLACE_BYTES = "parsa.refine.multilevel.place.bytes";
 
   /**
    * The distributed multilevel start (the multilevel path of Duan, Wang and Wu, §5, split so that no task holds more
@@ -539,7 +550,8 @@ public final class MrRefinement {
     Configuration c = job.getConfiguration();
     c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
     io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
-    c.setInt(CoarsenReducer.MAX_WEIGHT, (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k))));
+    int maxClusterWeight = (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k)));
+    c.setInt(CoarsenReducer.MAX_WEIGHT, maxClusterWeight);
     job.setReducerClass(CoarsenReducer.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
@@ -553,13 +565,14 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
+    Levels levels = furtherLevels(dir, clusters, numClusters, pins, groups, cur.pairs, maxClusterWeight);
 
     Path placement = new Path(dir, "placement");
     job = Jobs.newJob(conf, step, "multilevel start: place the clusters", MrRefinement.class);
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
     job.setInputFormatClass(SequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(job, new Path(clusters, "part-r-*"));
+    FileInputFormat.addInputPath(job, new Path(levels.top(), "part-r-*"));
     job.setMapperClass(Mapper.class);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(ClusterRow.class);
@@ -572,14 +585,15 @@ public final class MrRefinement {
     Jobs.run(job);
     if (Jobs.count(job, Counters.COARSE_GRAPH_TOO_BIG) > 0) {
       LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit one reducer's heap (give reducers"
-          + " more memory: mapreduce.reduce.memory.mb)", step, numClusters, pins);
+          + " more memory: mapreduce.reduce.memory.mb)", step, levels.topClusters(), levels.topPins());
       fs.delete(dir, true);
       return null;
     }
-    Jobs.checkEqual(step + ": clusters placed vs clusters made", numClusters,
+    Jobs.checkEqual(step + ": clusters placed vs clusters made", levels.topClusters(),
         Jobs.count(job, Counters.CLUSTERS_PLACED));
 
     Map<String, Map<String, long[]>> placedStats = PartStats.readPerTask(fs, placement);
+    placement = descend(dir, placement, levels);
     long[] placedRows = PartStats.sum(placedStats, PlaceReducer.PLACED_ROWS, k);
     long[] placedWs = PartStats.sum(placedStats, PlaceReducer.PLACED_WORKING_SET, k);
 
@@ -641,16 +655,126 @@ public final class MrRefinement {
     e.put("groupSize", g);
     e.put("clusters", numClusters);
     e.put("clusterPins", pins);
+    e.put("levels", levels.clusters().size());
+    e.put("placedClusters", levels.topClusters());
+    e.put("placedClusterPins", levels.topPins());
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
     e.put("balanceCycles", cycle);
     m.putFigures(e);
     e.put("seconds", secs(t0));
     log.add(e);
-    LOG.info("{}: multilevel start: {} clusters ({} pins) from groups of {} parts; placed M_max {}, T_sum {}; after {}"
-        + " balance cycle(s) M_max {}, T_sum {} ({} s)", step, numClusters, pins, g, placedMax, placedSum, cycle,
+    LOG.info("{}: multilevel start: {} clusters ({} pins) from groups of {} parts, {} level(s), {} clusters ({} pins)"
+        + " placed; placed M_max {}, T_sum {}; after {} balance cycle(s) M_max {}, T_sum {} ({} s)", step, numClusters,
+        pins, g, levels.clusters().size(), levels.topClusters(), levels.topPins(), placedMax, placedSum, cycle,
         m.maxWorkingSet(), m.sumTraffic(), secs(t0));
     return m;
+  }
+
+  /**
+   * The clustering levels of a distributed multilevel start: the directory of the clusters to place ({@code top}) with
+   * their number and keys, the directories of the levels above the first, and the clusters every level made, the first
+   * level's first.
+   */
+  private record Levels(Path top, long topClusters, long topPins, List<Path> dirs, List<Long> clusters) {}
+
+  /**
+   * Further clustering levels above the first ({@code clusters}: its {@code numClusters} clusters of {@code pins} keys
+   * in {@code groups} groups), while they would not fit the one task that places them
+   * ({@link ClusterGraph#heapNeeded}, against {@link #PLACE_BYTES}): each a job whose tasks cluster the clusters of
+   * as many groups of the level below as hold about the non-zeros one first-level task held ({@code pairs} / groups),
+   * none heavier than {@code maxWeight} rows. A level whose clusters keep over 90 % of the keys below it is dropped and
+   * ends the climb.
+   */
+  private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, int groups, long pairs,
+      int maxWeight) throws Exception {
+    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
+    long perFirstGroup = Math.max(1, pairs / groups);
+    List<Path> further = new ArrayList<>();
+    List<Long> clustersPerLevel = new ArrayList<>(List.of(numClusters));
+    Path top = clusters;
+    int levelGroups = groups;
+    while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget && further.size() < MAX_FURTHER_LEVELS) {
+      int fan = (int) Math.max(2, Math.min(Math.max(2, levelGroups), perFirstGroup / Math.max(1, pins / levelGroups)));
+      int nextGroups = (levelGroups + fan - 1) / fan;
+      Path levelDir = new Path(dir, "level-" + (further.size() + 2));
+      Job job = Jobs.newJob(conf, step, "multilevel start: cluster the clusters, level " + (further.size() + 2),
+          MrRefinement.class);
+      Configuration c = job.getConfiguration();
+      c.setInt(MrKeys.K, k);
+      c.setInt(CoarsenClustersReducer.FAN, fan);
+      c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
+      c.setInt(CoarsenReducer.MAX_WEIGHT, maxWeight);
+      c.setLong(CoarsenReducer.SEED, 100L + further.size());
+      job.setInputFormatClass(SequenceFileInputFormat.class);
+      FileInputFormat.addInputPath(job, new Path(top, "part-r-*"));
+      job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class);
+      job.setMapOutputKeyClass(IntWritable.class);
+      job.setMapOutputValueClass(ClusterRow.class);
+      job.setReducerClass(CoarsenClustersReducer.class);
+      job.setNumReduceTasks(nextGroups);
+      job.setOutputKeyClass(IntWritable.class);
+      job.setOutputValueClass(ClusterRow.class);
+      job.setOutputFormatClass(SequenceFileOutputFormat.class);
+      MultipleOutputs.addNamedOutput(job, CoarsenReducer.MEMBERS, SequenceFileOutputFormat.class, LongWritable.class,
+          LongWritable.class);
+      FileOutputFormat.setOutputPath(job, levelDir);
+      Jobs.run(job);
+      if (Jobs.count(job, Counters.GROUPS_TOO_BIG) > 0) {
+        LOG.warn("{}: multilevel start: level {} given up, a group of {} clusters did not fit a reducer", step,
+            further.size() + 2, fan);
+        fs.delete(levelDir, true);
+        break;
+      }
+      Jobs.checkEqual(step + ": clusters clustered again vs clusters", numClusters,
+          Jobs.count(job, Counters.CLUSTERS_COARSENED));
+      long nextClusters = Jobs.count(job, Counters.CLUSTERS);
+      long nextPins = Jobs.count(job, Counters.CLUSTER_PINS);
+      LOG.info("{}: multilevel start, level {}: {} clusters ({} keys) in {} groups -> {} clusters ({} keys) in {}"
+          + " groups", step, further.size() + 2, numClusters, pins, levelGroups, nextClusters, nextPins, nextGroups);
+      if (nextPins > 0.9 * pins) {
+        // rows without shared keys: clusters of clusters hold about as many keys, so the level would only make the
+        // placement coarser
+        LOG.info("{}: multilevel start: level {} dropped, its clusters hold {} of the {} keys of the level below", step,
+            further.size() + 2, nextPins, pins);
+        fs.delete(levelDir, true);
+        break;
+      }
+      further.add(levelDir);
+      clustersPerLevel.add(nextClusters);
+      top = levelDir;
+      numClusters = nextClusters;
+      pins = nextPins;
+      levelGroups = nextGroups;
+    }
+    return new Levels(top, numClusters, pins, further, clustersPerLevel);
+  }
+
+  /**
+   * From the placement of the top level's clusters down to the first level's: one map-only job per further level
+   * ({@link DescendMapper}), each member cluster given its cluster's part. Returns the first level's placement.
+   */
+  private Path descend(Path dir, Path placement, Levels levels) throws Exception {
+    for (int level = levels.dirs().size() - 1; level >= 0; level--) {
+      Path below = new Path(dir, "placement-" + (level + 1));
+      Job job = Jobs.newJob(conf, step, "multilevel start: parts of the level-" + (level + 1) + " clusters",
+          MrRefinement.class);
+      job.getConfiguration().set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
+      job.setInputFormatClass(SequenceFileInputFormat.class);
+      FileInputFormat.addInputPath(job, new Path(levels.dirs().get(level), CoarsenReducer.MEMBERS + "-r-*"));
+      job.setMapperClass(DescendMapper.class);
+      job.setNumReduceTasks(0);
+      job.setOutputKeyClass(LongWritable.class);
+      job.setOutputValueClass(IntWritable.class);
+      job.setOutputFormatClass(SequenceFileOutputFormat.class);
+      FileOutputFormat.setOutputPath(job, below);
+      Jobs.run(job);
+      Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
+      Jobs.checkEqual(step + ": level-" + (level + 1) + " clusters given a part vs made",
+          levels.clusters().get(level), Jobs.count(job, Counters.CLUSTERS_DESCENDED));
+      placement = below;
+    }
+    return placement;
   }
 
   /**

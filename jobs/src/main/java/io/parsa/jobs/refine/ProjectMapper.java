@@ -23,15 +23,20 @@ public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move>
   /** Directory of the placement job's output. */
   public static final String PLACEMENT = "parsa.refine.multilevel.placement";
 
-  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+  private Long2IntOpenHashMap partOf;
   private final IntWritable blockKey = new IntWritable();
   private final Move out = new Move();
 
   @Override
   protected void setup(Context context) throws IOException {
-    Configuration conf = context.getConfiguration();
+    partOf = readPlacement(context.getConfiguration());
+  }
+
+  /** The placement job's output ({@link #PLACEMENT}) whole: cluster → part, −1 for a cluster it does not hold. */
+  static Long2IntOpenHashMap readPlacement(Configuration conf) throws IOException {
     Path dir = new Path(conf.get(PLACEMENT));
     FileSystem fs = dir.getFileSystem(conf);
+    Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
     partOf.defaultReturnValue(-1);
     LongWritable cluster = new LongWritable();
     IntWritable part = new IntWritable();
@@ -42,6 +47,7 @@ public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move>
         }
       }
     }
+    return partOf;
   }
 
   @Override

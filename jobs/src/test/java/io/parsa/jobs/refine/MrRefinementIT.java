@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * refine-u's distributed rounds on real HDFS and YARN (MiniDFSCluster + MiniYARNCluster): the count, gain, pair and
  * apply jobs as YARN applications, their tasks reading the blocks and assignment files from HDFS, the shuffle sorting
  * {@link SwapKey}s by their raw comparator in the task JVMs; before them the distributed multilevel start (its
- * clustering, placement, projection and balance jobs: the multilevel engine running in the reduce containers).
+ * clustering, further clustering, placement, projection and balance jobs: the multilevel engine running in the reduce
+ * containers).
  */
 class MrRefinementIT {
 
@@ -41,7 +42,8 @@ class MrRefinementIT {
     List<GraphRow> rows = new ArrayList<>();
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> start = new HashMap<>();
-    for (int i = 0; i < 400; i++) {
+    int n = 1200;
+    for (int i = 0; i < n; i++) {
       long id = 7L * i + 3;
       int community = rnd.nextInt(k);
       long[] keys = new long[3 + rnd.nextInt(4)];
@@ -56,7 +58,12 @@ class MrRefinementIT {
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
     Path out = new Path(dir, "refined");
-    int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+    // the task that places the clusters may take less than the first level's clusters need (about 190 KB here) and
+    // more than the second level's (about 160 KB): a further clustering level runs, with the job that takes its parts
+    // down a level, in the cluster's containers
+    Configuration small = new Configuration(conf);
+    small.setLong(MrRefinement.PLACE_BYTES, 180_000);
+    int rc = ToolRunner.run(small, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
         "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
         "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2",
         "--vcycles", "0", "--capped-vcycles", "0", "--group-size", "4", "--distributed-rounds", "swaps",
@@ -83,7 +90,9 @@ class MrRefinementIT {
     // the distributed multilevel start (clustering, placement and balance jobs) ran in the cluster's containers
     JsonNode first = report.get("rounds").get(0);
     assertEquals("multilevel start", first.get("phase").asText(), report.toString());
-    assertTrue(first.get("clusters").asLong() > 0 && first.get("clusters").asLong() < 400, report.toString());
+    assertTrue(first.get("clusters").asLong() > 0 && first.get("clusters").asLong() < n, report.toString());
+    assertTrue(first.get("levels").asInt() >= 2, report.toString());
+    assertTrue(first.get("placedClusters").asLong() < first.get("clusters").asLong(), report.toString());
     // (the rows per part above are exact after it: its balance cycles, if any, ran the engine's V-cycles inside the
     // job jar, in the reduce containers); then the swap round
     JsonNode second = report.get("rounds").get(1);

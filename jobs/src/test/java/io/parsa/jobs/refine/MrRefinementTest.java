@@ -536,11 +536,33 @@ class MrRefinementTest {
    */
   @Test
   void multilevelStartFindsScrambledCommunities() throws Exception {
+    JsonNode ml = multilevelStartOnScrambledCommunities(conf, "mr-multilevel", 600);
+    assertEquals(1, ml.get("levels").asInt(), ml.toString());
+    assertEquals(ml.get("clusters").asLong(), ml.get("placedClusters").asLong(), ml.toString());
+  }
+
+  /**
+   * The same on 6,000 rows where the clusters may not take more than 4 KiB in the task that places them: further levels
+   * cluster the clusters (in groups of groups) until they fit or their keys stop shrinking, and the parts come down
+   * level by level. The same guarantees, with fewer clusters and keys placed than the first level made.
+   */
+  @Test
+  void multilevelStartClustersTheClustersWhereTheyWouldNotFitThePlacement() throws Exception {
+    Configuration small = new Configuration(conf);
+    small.setLong(MrRefinement.PLACE_BYTES, 4096);
+    JsonNode ml = multilevelStartOnScrambledCommunities(small, "mr-multilevel-levels", 6000);
+    assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
+    assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
+    assertTrue(ml.get("placedClusterPins").asLong() < ml.get("clusterPins").asLong(), ml.toString());
+  }
+
+  /** The multilevel start's log entry of a refine-u run on scrambled communities, after checking its result. */
+  private static JsonNode multilevelStartOnScrambledCommunities(Configuration conf, String name, int n)
+      throws Exception {
     Random rnd = new Random(29);
     FileSystem fs = FileSystem.getLocal(conf);
     int k = 6;
-    int n = 600;
-    Path dir = TestData.tempDir("mr-multilevel");
+    Path dir = TestData.tempDir(name);
     List<GraphRow> rows = new ArrayList<>();
     Map<Long, long[]> keysOf = new HashMap<>();
     Map<Long, Integer> start = new HashMap<>();
@@ -591,6 +613,7 @@ class MrRefinementTest {
     assertTrue(java.util.Arrays.stream(after).max().getAsLong() < java.util.Arrays.stream(before).max().getAsLong(),
         java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
     assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
+    return ml;
   }
 
   /**

@@ -1,0 +1,149 @@
+package io.parsa.jobs.refine;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * The clusters one task of the distributed multilevel start reads ({@link ClusterRow}s: the placement's, or a group
+ * of them clustered once more), as the weighted vertices the multilevel partitioner takes: in cluster id order (so
+ * that the result does not depend on the order the shuffle delivered them in), a key held by one cluster alone
+ * counted in its {@code internal} keys (it can never be cut), every other key a net with a dense id.
+ */
+final class ClusterGraph {
+
+  /** Cluster ids, in vertex order. */
+  final long[] ids;
+  final int[] weight;
+  final int[] internal;
+  final int[] vStart;
+  final int[] vNets;
+  final int numNets;
+  /** Every vertex's distinct keys (global ids, ascending) at {@code keys[keyStart[v] .. keyStart[v+1])}; null once dropped. */
+  private long[] keys;
+  private final int[] keyStart;
+
+  private ClusterGraph(long[] ids, int[] weight, int[] internal, int[] vStart, int[] vNets, int numNets, long[] keys,
+      int[] keyStart) {
+    this.ids = ids;
+    this.weight = weight;
+    this.internal = internal;
+    this.vStart = vStart;
+    this.vNets = vNets;
+    this.numNets = numNets;
+    this.keys = keys;
+    this.keyStart = keyStart;
+  }
+
+  /** Heap a task needs for {@code clusters} clusters with {@code pins} keys in all, placed into k parts. */
+  static long heapNeeded(long clusters, long pins, int k) {
+    return RefineUTool.heapNeeded(clusters, pins, Math.min(pins, clusters * 64), k)
+        + 20L * pins; // the task's own copies of the clusters and their keys
+  }
+
+  /** The clusters of {@code values}; null, with nothing kept, if they would need more than {@code maxBytes}. */
+  static ClusterGraph read(Iterable<ClusterRow> values, int k, long maxBytes, Progressable progress) {
+    LongArrayList ids = new LongArrayList();
+    IntArrayList weights = new IntArrayList();
+    IntArrayList start = new IntArrayList();
+    LongArrayList keys = new LongArrayList();
+    start.add(0);
+    for (ClusterRow c : values) {
+      ids.add(c.cluster());
+      weights.add(c.weight());
+      for (int i = 0; i < c.size(); i++) {
+        keys.add(c.key(i));
+      }
+      start.add(keys.size());
+      progress.progress();
+    }
+    int n = ids.size();
+    if (heapNeeded(n, keys.size(), k) > maxBytes) {
+      return null;
+    }
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    IntArrays.quickSort(order, (a, b) -> Long.compare(ids.getLong(a), ids.getLong(b)));
+    Long2IntOpenHashMap holders = new Long2IntOpenHashMap();
+    for (int i = 0; i < keys.size(); i++) {
+      holders.addTo(keys.getLong(i), 1);
+    }
+    Long2IntOpenHashMap netOf = new Long2IntOpenHashMap();
+    netOf.defaultReturnValue(-1);
+    long[] sortedIds = new long[n];
+    int[] weight = new int[n];
+    int[] internal = new int[n];
+    int[] vStart = new int[n + 1];
+    long[] vKeys = new long[keys.size()];
+    int[] keyStart = new int[n + 1];
+    IntArrayList nets = new IntArrayList();
+    for (int v = 0; v < n; v++) {
+      int c = order[v];
+      sortedIds[v] = ids.getLong(c);
+      weight[v] = weights.getInt(c);
+      int from = start.getInt(c);
+      int to = start.getInt(c + 1);
+      keys.getElements(from, vKeys, keyStart[v], to - from);
+      keyStart[v + 1] = keyStart[v] + to - from;
+      for (int i = from; i < to; i++) {
+        long key = keys.getLong(i);
+        if (holders.get(key) < 2) {
+          internal[v]++;
+          continue;
+        }
+        int e = netOf.get(key);
+        if (e < 0) {
+          e = netOf.size();
+          netOf.put(key, e);
+        }
+        nets.add(e);
+      }
+      vStart[v + 1] = nets.size();
+    }
+    return new ClusterGraph(sortedIds, weight, internal, vStart, nets.toIntArray(), netOf.size(), vKeys, keyStart);
+  }
+
+  int size() {
+    return ids.length;
+  }
+
+  /** Keys of every cluster in all (the pins before the nets were formed). */
+  long pins() {
+    return keyStart[ids.length];
+  }
+
+  /** Frees every cluster's own keys (what the placement does not need). */
+  void dropKeys() {
+    keys = null;
+  }
+
+  /**
+   * The distinct keys of the vertices {@code members[from..to)} into {@code buf} (grown as needed), ascending;
+   * returns the buffer, its length in {@code size[0]}.
+   */
+  long[] union(int[] members, int from, int to, long[] buf, int[] size) {
+    int total = 0;
+    for (int q = from; q < to; q++) {
+      int v = members[q];
+      int len = keyStart[v + 1] - keyStart[v];
+      if (buf.length < total + len) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, total + len));
+      }
+      System.arraycopy(keys, keyStart[v], buf, total, len);
+      total += len;
+    }
+    java.util.Arrays.sort(buf, 0, total);
+    int d = 0;
+    for (int i = 0; i < total; i++) {
+      if (d == 0 || buf[i] != buf[d - 1]) {
+        buf[d++] = buf[i];
+      }
+    }
+    size[0] = d;
+    return buf;
+  }
+}
