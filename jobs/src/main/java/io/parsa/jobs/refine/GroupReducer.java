@@ -163,10 +163,6 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       int[] cand = ref.parts()[0];
       long[] mc = ref.workingSets();
       long[] sc = sizes(cand, g);
-      long[] sortedBefore = size0.clone();
-      long[] sortedAfter = sc.clone();
-      Arrays.sort(sortedBefore);
-      Arrays.sort(sortedAfter);
       if (balance) {
         boolean within = Arrays.stream(sc).allMatch(x -> x >= n / g && x <= (n + g - 1) / g);
         outcome = within ? "balanced" : "dropped (rows per part " + Arrays.toString(size0) + " -> "
@@ -177,7 +173,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
           after = cand;
           m1 = mc;
         }
-      } else if (!Arrays.equals(sortedBefore, sortedAfter)) {
+      } else if (!sameMultiset(size0, sc)) {
         outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
       } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
@@ -248,5 +244,14 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
     stats.write(context);
+  }
+
+  /** Whether {@code a} and {@code b} hold the same values, each as often (the rows per part, in any order). */
+  private static boolean sameMultiset(long[] a, long[] b) {
+    long[] x = a.clone();
+    long[] y = b.clone();
+    Arrays.sort(x);
+    Arrays.sort(y);
+    return Arrays.equals(x, y);
   }
 }

@@ -310,7 +310,8 @@ public final class MrRefinement {
           step);
       useGroups = false;
     }
-    int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : autoGroupSize(cur);
+    int auto = useGroups && groups.size <= 0 ? autoGroupSize(cur) : -1; // asked once: it logs its choice
+    int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : auto;
     useGroups = g >= 2;
     long givenTSum = starts.get(0).get("sumTraffic") instanceof Long t ? t : -1;
     long orderTSum = starts.size() > 1 && starts.get(1).get("sumTraffic") instanceof Long t ? t : -1;
@@ -318,7 +319,8 @@ public final class MrRefinement {
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     if (reason.startsWith("run") && n >= 2L * k) {
-      int cg = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : Math.max(1, autoGroupSize(cur));
+      int cg = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g
+          : Math.max(1, auto >= 0 ? auto : autoGroupSize(cur));
       Measure ml = multilevelStart(cur, n, cg, log);
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
