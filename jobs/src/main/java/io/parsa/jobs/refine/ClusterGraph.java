@@ -21,12 +21,16 @@ final class ClusterGraph {
   final int[] vStart;
   final int[] vNets;
   final int numNets;
-  /** Every vertex's distinct keys (global ids, ascending) at {@code keys[keyStart[v] .. keyStart[v+1])}; null once dropped. */
+  /**
+   * The clusters' distinct keys (global ids, ascending) as they were read: vertex v's at {@code keys[keyStart[r] ..
+   * keyStart[r+1])} with r = {@code readAt[v]}; null once dropped.
+   */
   private long[] keys;
   private final int[] keyStart;
+  private final int[] readAt;
 
   private ClusterGraph(long[] ids, int[] weight, int[] internal, int[] vStart, int[] vNets, int numNets, long[] keys,
-      int[] keyStart) {
+      int[] keyStart, int[] readAt) {
     this.ids = ids;
     this.weight = weight;
     this.internal = internal;
@@ -35,6 +39,7 @@ final class ClusterGraph {
     this.numNets = numNets;
     this.keys = keys;
     this.keyStart = keyStart;
+    this.readAt = readAt;
   }
 
   /** Heap a task needs for {@code clusters} clusters with {@code pins} keys in all, placed into k parts. */
@@ -78,8 +83,6 @@ final class ClusterGraph {
     int[] weight = new int[n];
     int[] internal = new int[n];
     int[] vStart = new int[n + 1];
-    long[] vKeys = new long[keys.size()];
-    int[] keyStart = new int[n + 1];
     IntArrayList nets = new IntArrayList();
     for (int v = 0; v < n; v++) {
       int c = order[v];
@@ -87,8 +90,6 @@ final class ClusterGraph {
       weight[v] = weights.getInt(c);
       int from = start.getInt(c);
       int to = start.getInt(c + 1);
-      keys.getElements(from, vKeys, keyStart[v], to - from);
-      keyStart[v + 1] = keyStart[v] + to - from;
       for (int i = from; i < to; i++) {
         long key = keys.getLong(i);
         if (holders.get(key) < 2) {
@@ -104,7 +105,8 @@ final class ClusterGraph {
       }
       vStart[v + 1] = nets.size();
     }
-    return new ClusterGraph(sortedIds, weight, internal, vStart, nets.toIntArray(), netOf.size(), vKeys, keyStart);
+    return new ClusterGraph(sortedIds, weight, internal, vStart, nets.toIntArray(), netOf.size(), keys.elements(),
+        start.toIntArray(), order);
   }
 
   int size() {
@@ -113,7 +115,7 @@ final class ClusterGraph {
 
   /** Keys of every cluster in all (the pins before the nets were formed). */
   long pins() {
-    return keyStart[ids.length];
+    return keyStart[keyStart.length - 1];
   }
 
   /** Frees every cluster's own keys (what the placement does not need). */
@@ -128,12 +130,12 @@ final class ClusterGraph {
   long[] union(int[] members, int from, int to, long[] buf, int[] size) {
     int total = 0;
     for (int q = from; q < to; q++) {
-      int v = members[q];
-      int len = keyStart[v + 1] - keyStart[v];
+      int r = readAt[members[q]];
+      int len = keyStart[r + 1] - keyStart[r];
       if (buf.length < total + len) {
         buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, total + len));
       }
-      System.arraycopy(keys, keyStart[v], buf, total, len);
+      System.arraycopy(keys, keyStart[r], buf, total, len);
       total += len;
     }
     java.util.Arrays.sort(buf, 0, total);

@@ -50,18 +50,14 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
   private final LongWritable clusterKey = new LongWritable();
   private final LongWritable memberKey = new LongWritable();
   private MultipleOutputs<IntWritable, ClusterRow> outputs;
-  private int shrink;
-  private int maxWeight;
-  private long seed;
+  private CoarsenReducer.Clustering clustering;
   private int k;
 
   @Override
   protected void setup(Context context) {
     Configuration conf = context.getConfiguration();
     k = MrKeys.k(conf);
-    shrink = Math.max(1, conf.getInt(CoarsenReducer.SHRINK, 16));
-    maxWeight = Math.max(1, conf.getInt(CoarsenReducer.MAX_WEIGHT, 1));
-    seed = conf.getLong(CoarsenReducer.SEED, 1);
+    clustering = CoarsenReducer.Clustering.of(conf);
     outputs = new MultipleOutputs<>(context);
   }
 
@@ -79,9 +75,10 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
     int n = g.size();
     context.getCounter(MrRefinement.Counters.CLUSTERS_COARSENED).increment(n);
     MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-    int[] clusterOf = new MultilevelPartitioner(2, s.withSeed(seed + 31L * group.get() + 7),
+    int[] clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * group.get() + 7),
         line -> LOG.debug("group {}: {}", group.get(), line))
-        .clustersWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, Math.max(1, n / shrink), maxWeight);
+        .clustersWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, Math.max(1, n / clustering.shrink()),
+            clustering.maxWeight());
     int clusters = 0;
     for (int c : clusterOf) {
       clusters = Math.max(clusters, c + 1);

@@ -37,23 +37,38 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   /** Named output: every row's cluster. */
   public static final String MEMBERS = "members";
 
+  /**
+   * What a clustering job ({@link CoarsenReducer}, {@link CoarsenClustersReducer}) asks of its reducers: about
+   * 1/{@code shrink} of the vertices, none heavier than {@code maxWeight} rows, from {@code seed}.
+   */
+  record Clustering(int shrink, int maxWeight, long seed) {
+    /** As the job's configuration gives it. */
+    static Clustering of(Configuration conf) {
+      return new Clustering(Math.max(1, conf.getInt(SHRINK, 16)), Math.max(1, conf.getInt(MAX_WEIGHT, 1)),
+          conf.getLong(SEED, 1));
+    }
+
+    /** Into a job's configuration. */
+    void setIn(Configuration conf) {
+      conf.setInt(SHRINK, shrink);
+      conf.setInt(MAX_WEIGHT, maxWeight);
+      conf.setLong(SEED, seed);
+    }
+  }
+
   private final IntWritable zero = new IntWritable(0);
   private final ClusterRow out = new ClusterRow();
   private final LongWritable clusterKey = new LongWritable();
   private final Move move = new Move();
   private MultipleOutputs<IntWritable, ClusterRow> outputs;
   private int[] groupOf;
-  private int shrink;
-  private int maxWeight;
-  private long seed;
+  private Clustering clustering;
 
   @Override
   protected void setup(Context context) {
     Configuration conf = context.getConfiguration();
     groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
-    shrink = Math.max(1, conf.getInt(SHRINK, 16));
-    maxWeight = Math.max(1, conf.getInt(MAX_WEIGHT, 1));
-    seed = conf.getLong(SEED, 1);
+    clustering = Clustering.of(conf);
     outputs = new MultipleOutputs<>(context);
   }
 
@@ -78,9 +93,9 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     } else {
       List<Block> blocks = List.of(block);
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-      clusterOf = new MultilevelPartitioner(2, s.withSeed(seed + 31L * group.get()),
+      clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * group.get()),
           line -> LOG.debug("group {}: {}", group.get(), line))
-          .clusters(RowKeyGraph.of(blocks), (int) Math.max(1, n / shrink), maxWeight);
+          .clusters(RowKeyGraph.of(blocks), (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
     }
     int clusters = 0;
     for (int c : clusterOf) {

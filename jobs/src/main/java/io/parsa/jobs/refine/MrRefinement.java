@@ -550,10 +550,9 @@ public final class MrRefinement {
     Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts", MrRefinement.class);
     groupMapSide(job, cur.u, groupOf);
     Configuration c = job.getConfiguration();
-    c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
     io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
     int maxClusterWeight = (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k)));
-    c.setInt(CoarsenReducer.MAX_WEIGHT, maxClusterWeight);
+    new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
     job.setReducerClass(CoarsenReducer.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
@@ -705,9 +704,7 @@ public final class MrRefinement {
       Configuration c = job.getConfiguration();
       c.setInt(MrKeys.K, k);
       c.setInt(CoarsenClustersReducer.FAN, fan);
-      c.setInt(CoarsenReducer.SHRINK, MULTILEVEL_SHRINK);
-      c.setInt(CoarsenReducer.MAX_WEIGHT, maxWeight);
-      c.setLong(CoarsenReducer.SEED, 100L + further.size());
+      new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxWeight, 100L + further.size()).setIn(c);
       job.setInputFormatClass(SequenceFileInputFormat.class);
       FileInputFormat.addInputPath(job, new Path(top, "part-r-*"));
       job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class);
