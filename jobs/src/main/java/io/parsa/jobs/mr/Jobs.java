@@ -328,11 +328,20 @@ public final class Jobs {
    * JVM's heap shared by the concurrent local reducers.
    */
   public static long reducerHeapBytes(Configuration conf) {
+    return taskHeapBytes(conf, "reduce", LocalJobs.LOCAL_REDUCES);
+  }
+
+  /** The heap of one map task in bytes, as {@link #reducerHeapBytes} for map tasks. */
+  public static long mapperHeapBytes(Configuration conf) {
+    return taskHeapBytes(conf, "map", LocalJobs.LOCAL_MAPS);
+  }
+
+  private static long taskHeapBytes(Configuration conf, String kind, String localTasks) {
     if ("local".equals(conf.get("mapreduce.framework.name", "local"))) {
-      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(LocalJobs.LOCAL_REDUCES, 1));
+      return Runtime.getRuntime().maxMemory() / Math.max(1, conf.getInt(localTasks, 1));
     }
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Xmx(\\d+)([kKmMgG]?)")
-        .matcher(conf.get("mapreduce.reduce.java.opts", ""));
+        .matcher(conf.get("mapreduce." + kind + ".java.opts", ""));
     long xmx = -1;
     while (m.find()) {
       long v = Long.parseLong(m.group(1));
@@ -342,7 +351,7 @@ public final class Jobs {
     if (xmx > 0) {
       return xmx;
     }
-    return (long) (conf.getInt("mapreduce.reduce.memory.mb", 1024)
+    return (long) (conf.getInt("mapreduce." + kind + ".memory.mb", 1024)
         * (double) conf.getFloat("mapreduce.job.heap.memory-mb.ratio", 0.8f)) << 20;
   }
 

@@ -20,6 +20,7 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
@@ -137,7 +138,11 @@ public final class MrRefinement {
     /** Error (projection job): a row whose cluster has no part. */
     CLUSTER_WITHOUT_PART,
     /** Multilevel start, projection job: rows moved to their cluster's part. */
-    PROJECTED_MOVES
+    PROJECTED_MOVES,
+    /** Multilevel start, a reduce-side join on the way down: placement records read (= the clusters placed). */
+    PLACEMENTS_JOINED,
+    /** Error (a reduce-side join on the way down): a cluster with two parts. */
+    DUPLICATE_PLACEMENT
   }
 
   /** What a count job measured on an assignment. */
@@ -599,19 +604,36 @@ public final class MrRefinement {
     long[] placedWs = PartStats.sum(placedStats, PlaceReducer.PLACED_WORKING_SET, k);
 
     // every row to its cluster's part, the moves applied in the same job (the apply job's reducer, every block marked)
+    // when the map tasks can hold the placement; else joined in the shuffle first
     Path u1 = next("u");
+    long firstClusters = levels.clusters().get(0);
+    Job joined = null;
+    Path moves = null;
+    if (!PartJoin.mapSide(conf, firstClusters)) {
+      moves = new Path(dir, "projected");
+      joined = joinJob("multilevel start: every row with its cluster's part (reduce-side join)", placement,
+          new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"), PartJoin.RowMapper.class,
+          PartJoin.ProjectReducer.class, IntWritable.class, Move.class, moves);
+      Jobs.run(joined);
+      checkJoined(joined, firstClusters);
+    }
     job = Jobs.newJob(conf, step, "multilevel start: every row to its cluster's part", MrRefinement.class);
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
-    MultipleInputs.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"),
-        SequenceFileInputFormat.class, ProjectMapper.class);
+    if (joined == null) {
+      c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
+      MultipleInputs.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"),
+          SequenceFileInputFormat.class, ProjectMapper.class);
+    } else {
+      MultipleInputs.addInputPath(job, moves, SequenceFileInputFormat.class, Mapper.class);
+    }
     MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, Mapper.class);
     applySide(job, cur.u, u1);
     Jobs.run(job);
-    Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
-    Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(job, Counters.ROWS_PROJECTED));
-    checkApplied(job, Jobs.count(job, Counters.PROJECTED_MOVES), n);
+    Job projected = joined == null ? job : joined;
+    Jobs.checkZero(projected, Counters.CLUSTER_WITHOUT_PART);
+    Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(projected, Counters.ROWS_PROJECTED));
+    checkApplied(job, Jobs.count(projected, Counters.PROJECTED_MOVES), n);
     long[] rowsNow = PartStats.sum(PartStats.readPerTask(fs, u1), CountMapper.ROWS, k);
     if (!Arrays.equals(rowsNow, placedRows)) {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": the placement reported rows per part "
@@ -750,30 +772,74 @@ public final class MrRefinement {
   }
 
   /**
-   * From the placement of the top level's clusters down to the first level's: one map-only job per further level
-   * ({@link DescendMapper}), each member cluster given its cluster's part. Returns the first level's placement.
+   * From the placement of the top level's clusters down to the first level's: one job per further level, each member
+   * cluster given its cluster's part, map-only ({@link DescendMapper}) where the map tasks can hold the level's placement
+   * ({@link PartJoin#mapSide}), else a reduce-side join ({@link PartJoin.DescendReducer}). Returns the first level's
+   * placement.
    */
   private Path descend(Path dir, Path placement, Levels levels) throws Exception {
     for (int level = levels.dirs().size() - 1; level >= 0; level--) {
       Path below = new Path(dir, "placement-" + (level + 1));
-      Job job = Jobs.newJob(conf, step, "multilevel start: parts of the level-" + (level + 1) + " clusters",
-          MrRefinement.class);
-      job.getConfiguration().set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
-      job.setInputFormatClass(SequenceFileInputFormat.class);
-      FileInputFormat.addInputPath(job, new Path(levels.dirs().get(level), CoarsenReducer.MEMBERS + "-r-*"));
-      job.setMapperClass(DescendMapper.class);
-      job.setNumReduceTasks(0);
-      job.setOutputKeyClass(LongWritable.class);
-      job.setOutputValueClass(IntWritable.class);
-      job.setOutputFormatClass(SequenceFileOutputFormat.class);
-      FileOutputFormat.setOutputPath(job, below);
-      Jobs.run(job);
+      Path members = new Path(levels.dirs().get(level), CoarsenReducer.MEMBERS + "-r-*");
+      long placed = level + 1 < levels.clusters().size() ? levels.clusters().get(level + 1) : levels.topClusters();
+      String what = "multilevel start: parts of the level-" + (level + 1) + " clusters";
+      Job job;
+      if (PartJoin.mapSide(conf, placed)) {
+        job = Jobs.newJob(conf, step, what, MrRefinement.class);
+        job.getConfiguration().set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
+        job.setInputFormatClass(SequenceFileInputFormat.class);
+        FileInputFormat.addInputPath(job, members);
+        job.setMapperClass(DescendMapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(LongWritable.class);
+        job.setOutputValueClass(IntWritable.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, below);
+        Jobs.run(job);
+      } else {
+        job = joinJob(what + " (reduce-side join)", placement, members, PartJoin.MemberMapper.class,
+            PartJoin.DescendReducer.class, LongWritable.class, IntWritable.class, below);
+        Jobs.run(job);
+        checkJoined(job, placed);
+      }
       Jobs.checkZero(job, Counters.CLUSTER_WITHOUT_PART);
       Jobs.checkEqual(step + ": level-" + (level + 1) + " clusters given a part vs made",
           levels.clusters().get(level), Jobs.count(job, Counters.CLUSTERS_DESCENDED));
       placement = below;
     }
     return placement;
+  }
+
+  /**
+   * A reduce-side join of {@code placement} with {@code members} ({@link PartJoin}), {@code reducers} reduce tasks
+   * writing {@code reducer}'s output as a SequenceFile into {@code out}.
+   */
+  @SuppressWarnings("rawtypes")
+  private Job joinJob(String what, Path placement, Path members, Class<? extends Mapper> memberMapper,
+      Class<? extends Reducer> reducer, Class<?> outKey, Class<?> outValue, Path out) throws IOException {
+    Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
+    MultipleInputs.addInputPath(job, new Path(placement, "part-*"), SequenceFileInputFormat.class,
+        PartJoin.PlacementMapper.class);
+    MultipleInputs.addInputPath(job, members, SequenceFileInputFormat.class, memberMapper);
+    job.setMapOutputKeyClass(PartJoin.Side.class);
+    job.setMapOutputValueClass(Move.class);
+    job.setSortComparatorClass(PartJoin.Side.Order.class);
+    job.setGroupingComparatorClass(PartJoin.Side.ByCluster.class);
+    job.setPartitionerClass(PartJoin.Side.Route.class);
+    job.setReducerClass(reducer);
+    job.setNumReduceTasks(reducers);
+    job.setOutputKeyClass(outKey);
+    job.setOutputValueClass(outValue);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, out);
+    return job;
+  }
+
+  /** A reduce-side join's counters: every one of the {@code placed} clusters' parts read once. */
+  private void checkJoined(Job job, long placed) throws IOException {
+    Jobs.checkZero(job, Counters.DUPLICATE_PLACEMENT);
+    Jobs.checkEqual(step + ": placement records joined vs clusters placed", placed,
+        Jobs.count(job, Counters.PLACEMENTS_JOINED));
   }
 
   /**

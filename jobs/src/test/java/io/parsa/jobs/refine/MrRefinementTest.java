@@ -536,7 +536,7 @@ class MrRefinementTest {
    */
   @Test
   void multilevelStartFindsScrambledCommunities() throws Exception {
-    JsonNode ml = multilevelStartOnScrambledCommunities(conf, "mr-multilevel", 600);
+    JsonNode ml = multilevelStartOnScrambledCommunities(conf, "mr-multilevel", 600).ml();
     assertEquals(1, ml.get("levels").asInt(), ml.toString());
     assertEquals(ml.get("clusters").asLong(), ml.get("placedClusters").asLong(), ml.toString());
   }
@@ -550,14 +550,34 @@ class MrRefinementTest {
   void multilevelStartClustersTheClustersWhereTheyWouldNotFitThePlacement() throws Exception {
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES, 4096);
-    JsonNode ml = multilevelStartOnScrambledCommunities(small, "mr-multilevel-levels", 6000);
+    JsonNode ml = multilevelStartOnScrambledCommunities(small, "mr-multilevel-levels", 6000).ml();
     assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
     assertTrue(ml.get("placedClusterPins").asLong() < ml.get("clusterPins").asLong(), ml.toString());
   }
 
+  /**
+   * Where the map tasks may not hold a level's placement (here: none), the parts come down through reduce-side joins
+   * (placement and members shuffled by cluster, the part sorted first) instead of the map-side reads: the same
+   * guarantees and, the placement being the same, every row in the same part as with the map-side joins.
+   */
+  @Test
+  void multilevelStartJoinsInTheShuffleWherePlacementsAreTooBigForTheMapTasks() throws Exception {
+    Configuration small = new Configuration(conf);
+    small.setLong(MrRefinement.PLACE_BYTES, 4096);
+    MultilevelRun mapSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-mapjoin", 3000);
+    small.setLong(PartJoin.MAP_JOIN_BYTES, 0);
+    MultilevelRun reduceSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-shufflejoin", 3000);
+    assertTrue(reduceSide.ml().get("levels").asInt() >= 2, reduceSide.ml().toString());
+    assertEquals(mapSide.ml().get("levels"), reduceSide.ml().get("levels"));
+    assertEquals(mapSide.refined(), reduceSide.refined(), "the same part for every row");
+  }
+
+  /** A refine-u run's multilevel start entry and its rows' parts. */
+  private record MultilevelRun(JsonNode ml, Map<Long, Integer> refined) {}
+
   /** The multilevel start's log entry of a refine-u run on scrambled communities, after checking its result. */
-  private static JsonNode multilevelStartOnScrambledCommunities(Configuration conf, String name, int n)
+  private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n)
       throws Exception {
     Random rnd = new Random(29);
     FileSystem fs = FileSystem.getLocal(conf);
@@ -613,7 +633,7 @@ class MrRefinementTest {
     assertTrue(java.util.Arrays.stream(after).max().getAsLong() < java.util.Arrays.stream(before).max().getAsLong(),
         java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
     assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
-    return ml;
+    return new MultilevelRun(ml, refined);
   }
 
   /**
