@@ -17,7 +17,10 @@ final class ClusterGraph {
   /** Cluster ids, in vertex order. */
   final long[] ids;
   final int[] weight;
+  /** Keys no other cluster holds: the unlisted ones ({@link ClusterRow#unlisted}) and those listed by this one alone. */
   final int[] internal;
+  /** Keys no other cluster holds that were not listed ({@link ClusterRow#unlisted}). */
+  final int[] unlisted;
   final int[] vStart;
   final int[] vNets;
   final int numNets;
@@ -29,11 +32,12 @@ final class ClusterGraph {
   private final int[] keyStart;
   private final int[] readAt;
 
-  private ClusterGraph(long[] ids, int[] weight, int[] internal, int[] vStart, int[] vNets, int numNets, long[] keys,
-      int[] keyStart, int[] readAt) {
+  private ClusterGraph(long[] ids, int[] weight, int[] internal, int[] unlisted, int[] vStart, int[] vNets, int numNets,
+      long[] keys, int[] keyStart, int[] readAt) {
     this.ids = ids;
     this.weight = weight;
     this.internal = internal;
+    this.unlisted = unlisted;
     this.vStart = vStart;
     this.vNets = vNets;
     this.numNets = numNets;
@@ -52,12 +56,14 @@ final class ClusterGraph {
   static ClusterGraph read(Iterable<ClusterRow> values, int k, long maxBytes, Progressable progress) {
     LongArrayList ids = new LongArrayList();
     IntArrayList weights = new IntArrayList();
+    IntArrayList unlistedRead = new IntArrayList();
     IntArrayList start = new IntArrayList();
     LongArrayList keys = new LongArrayList();
     start.add(0);
     for (ClusterRow c : values) {
       ids.add(c.cluster());
       weights.add(c.weight());
+      unlistedRead.add(c.unlisted());
       for (int i = 0; i < c.size(); i++) {
         keys.add(c.key(i));
       }
@@ -82,12 +88,15 @@ final class ClusterGraph {
     long[] sortedIds = new long[n];
     int[] weight = new int[n];
     int[] internal = new int[n];
+    int[] unlisted = new int[n];
     int[] vStart = new int[n + 1];
     IntArrayList nets = new IntArrayList();
     for (int v = 0; v < n; v++) {
       int c = order[v];
       sortedIds[v] = ids.getLong(c);
       weight[v] = weights.getInt(c);
+      unlisted[v] = unlistedRead.getInt(c);
+      internal[v] = unlisted[v];
       int from = start.getInt(c);
       int to = start.getInt(c + 1);
       for (int i = from; i < to; i++) {
@@ -105,7 +114,7 @@ final class ClusterGraph {
       }
       vStart[v + 1] = nets.size();
     }
-    return new ClusterGraph(sortedIds, weight, internal, vStart, nets.toIntArray(), netOf.size(), keys.elements(),
+    return new ClusterGraph(sortedIds, weight, internal, unlisted, vStart, nets.toIntArray(), netOf.size(), keys.elements(),
         start.toIntArray(), order);
   }
 

@@ -8,21 +8,34 @@ import org.apache.hadoop.io.WritableUtils;
 
 /**
  * One cluster of rows on its way from the clustering of its group ({@link CoarsenReducer}) to the reducer that
- * places all clusters ({@link PlaceReducer}): its id (group · 2^32 + number in the group), its weight (rows) and the
- * distinct keys of its rows, ascending and written as gaps.
+ * places all clusters ({@link PlaceReducer}): its id (group · 2^32 + number in the group), its weight (rows), the
+ * distinct keys of its rows, ascending and written as gaps, and how many more keys its rows hold that no other
+ * cluster holds ({@code unlisted}: left out by {@link SharedKeys}, since no placement can cut them).
  */
 public final class ClusterRow implements Writable {
 
   private long cluster;
   private int weight;
+  private int unlisted;
   private final SortedKeys keys = new SortedKeys();
 
-  /** Sets the cluster, its keys copied from {@code sorted[0..n)} (distinct and ascending). */
+  /** Sets the cluster, its keys copied from {@code sorted[0..n)} (distinct and ascending), none unlisted. */
   public ClusterRow set(long cluster, int weight, long[] sorted, int n) {
+    return set(cluster, weight, sorted, n, 0);
+  }
+
+  /** Sets the cluster, its listed keys copied from {@code sorted[0..n)}, and {@code unlisted} keys of its own. */
+  public ClusterRow set(long cluster, int weight, long[] sorted, int n, int unlisted) {
     this.cluster = cluster;
     this.weight = weight;
+    this.unlisted = unlisted;
     keys.set(sorted, n);
     return this;
+  }
+
+  /** Keys of the cluster's rows that no other cluster holds and that are not listed. */
+  public int unlisted() {
+    return unlisted;
   }
 
   public long cluster() {
@@ -45,6 +58,7 @@ public final class ClusterRow implements Writable {
   public void write(DataOutput out) throws IOException {
     out.writeLong(cluster);
     WritableUtils.writeVInt(out, weight);
+    WritableUtils.writeVInt(out, unlisted);
     keys.write(out);
   }
 
@@ -52,11 +66,12 @@ public final class ClusterRow implements Writable {
   public void readFields(DataInput in) throws IOException {
     cluster = in.readLong();
     weight = WritableUtils.readVInt(in);
+    unlisted = WritableUtils.readVInt(in);
     keys.readFields(in);
   }
 
   @Override
   public String toString() {
-    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + keys.size() + " keys)";
+    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + keys.size() + " keys listed, " + unlisted + " unlisted)";
   }
 }

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * the one task that places them: the clusters of {@link #FAN} consecutive groups of that level, as weighted vertices
  * ({@link ClusterGraph}), clustered again as the first level clusters rows ({@link MultilevelPartitioner#clustersWeighted})
  * to about 1/{@link CoarsenReducer#SHRINK} of them, none above {@link CoarsenReducer#MAX_WEIGHT} rows. Output as the
- * first level's: every new cluster ({@link ClusterRow}: its id, group · 2^32 + number, its rows and the union of its
- * members' keys) under key 0, and the named output {@link CoarsenReducer#MEMBERS} (new cluster → member cluster). A
- * group too big for the task's heap is counted as GROUPS_TOO_BIG and gives nothing: the driver then gives the level up.
+ * first level's: every new cluster ({@link ClusterRow}: its id, group · 2^32 + number, its rows, the union of its
+ * members' listed keys and the sum of their unlisted ones) under key 0, and the named output
+ * {@link CoarsenReducer#MEMBERS} (new cluster → member cluster). A group too big for the task's heap is counted as GROUPS_TOO_BIG and gives nothing: the driver then gives the level up.
  */
 public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, IntWritable, ClusterRow> {
 
@@ -88,15 +88,21 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
     long[] buf = new long[16];
     int[] size = new int[1];
     long pins = 0;
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap holders = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
     for (int c = 0; c < clusters; c++) {
       int weight = 0;
+      int unlisted = 0;
       for (int q = start[c]; q < start[c + 1]; q++) {
         weight += g.weight[members[q]];
+        unlisted += g.unlisted[members[q]];
       }
       buf = g.union(members, start[c], start[c + 1], buf, size);
       long id = ((long) group.get() << 32) | c;
-      context.write(zero, out.set(id, weight, buf, size[0]));
+      context.write(zero, out.set(id, weight, buf, size[0], unlisted));
       pins += size[0];
+      for (int i = 0; i < size[0]; i++) {
+        holders.addTo(buf[i], 1);
+      }
       clusterKey.set(id);
       for (int q = start[c]; q < start[c + 1]; q++) {
         memberKey.set(g.ids[members[q]]);
@@ -106,6 +112,11 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS).increment(clusters);
     context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
+    long ownKeys = 0;
+    for (it.unimi.dsi.fastutil.ints.IntIterator h = holders.values().iterator(); h.hasNext(); ) {
+      ownKeys += h.nextInt() == 1 ? 1 : 0;
+    }
+    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS).increment(ownKeys);
     LOG.info("group {}: {} clusters, {} keys -> {} clusters, {} keys", group.get(), n, g.pins(), clusters, pins);
   }
 

@@ -109,6 +109,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     long[] global = block.keys();
     int[] lastSeen = new int[block.numKeys()];
     Arrays.fill(lastSeen, -1);
+    int[] holders = new int[block.numKeys()]; // clusters of the group holding the key
     long[] buf = new long[16];
     long pins = 0;
     for (int c = 0; c < clusters; c++) {
@@ -118,6 +119,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
         for (int t = rs[r]; t < rs[r + 1]; t++) {
           if (lastSeen[ks[t]] != c) {
             lastSeen[ks[t]] = c;
+            holders[ks[t]]++;
             if (size == buf.length) {
               buf = Arrays.copyOf(buf, 2 * size);
             }
@@ -138,8 +140,20 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS).increment(clusters);
     context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
+    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS).increment(privateKeys(holders, holders.length));
     LOG.info("group {} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
         Arrays.toString(parts), n, block.numEdges(), clusters, pins);
+  }
+
+  /** Keys among {@code holders[0..n)} that one cluster of the group alone holds. */
+  static long privateKeys(int[] holders, int n) {
+    long p = 0;
+    for (int i = 0; i < n; i++) {
+      if (holders[i] == 1) {
+        p++;
+      }
+    }
+    return p;
   }
 
   @Override

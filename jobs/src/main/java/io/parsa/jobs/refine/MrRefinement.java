@@ -125,6 +125,11 @@ public final class MrRefinement {
     CLUSTERS,
     /** Multilevel start, clustering job: the clusters' distinct keys summed (the coarse graph's pins). */
     CLUSTER_PINS,
+    /**
+     * Multilevel start, a clustering job: keys that one cluster of their group alone holds (at least the keys one
+     * cluster alone holds, which {@link SharedKeys} leaves unlisted).
+     */
+    GROUP_PRIVATE_PINS,
     /** Multilevel start, a further clustering level: clusters of the level below read (= its CLUSTERS). */
     CLUSTERS_COARSENED,
     /** Multilevel start, a further level's projection: clusters of the level below given their part (= its CLUSTERS). */
@@ -142,7 +147,17 @@ public final class MrRefinement {
     /** Multilevel start, a reduce-side join on the way down: placement records read (= the clusters placed). */
     PLACEMENTS_JOINED,
     /** Error (a reduce-side join on the way down): a cluster with two parts. */
-    DUPLICATE_PLACEMENT
+    DUPLICATE_PLACEMENT,
+    /** Multilevel start, shared-keys holders job: (key, cluster) pairs read (= the level's listed keys). */
+    HOLDER_PAIRS,
+    /** Multilevel start, shared-keys holders job: pairs of keys held by two or more clusters, sent back. */
+    SHARED_PINS,
+    /** Multilevel start, shared-keys merge job: clusters written (= the level's clusters). */
+    CLUSTERS_MERGED,
+    /** Multilevel start, shared-keys merge job: keys listed (= SHARED_PINS). */
+    LISTED_PINS,
+    /** Error (shared-keys merge job): pieces of a cluster without its header, or a cluster read twice. */
+    PIECES_WITHOUT_CLUSTER
   }
 
   /** What a count job measured on an assignment. */
@@ -518,6 +533,11 @@ public final class MrRefinement {
   /** Clustering levels the distributed multilevel start may add above the first, for clusters too many to place. */
   static final int MAX_FURTHER_LEVELS = 4;
   /**
+   * Share of a level's keys that must be held by one cluster of their group alone (a bound on those one cluster alone
+   * holds) for the level to be rewritten with only its shared keys listed: below it the two jobs cannot pay.
+   */
+  static final double MIN_UNLISTED = 0.1;
+  /**
    * Heap (bytes) the task that places the distributed multilevel start's clusters may use; further clustering levels
    * are added while the clusters would need more (default: a reducer's heap, from the job configuration).
    */
@@ -571,7 +591,8 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
-    Levels levels = furtherLevels(dir, clusters, numClusters, pins, groups, cur.pairs, maxClusterWeight);
+    Levels levels = furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS),
+        groups, cur.pairs, maxClusterWeight);
 
     Path placement = new Path(dir, "placement");
     job = Jobs.newJob(conf, step, "multilevel start: place the clusters", MrRefinement.class);
@@ -681,6 +702,7 @@ public final class MrRefinement {
     e.put("levels", levels.clusters().size());
     e.put("placedClusters", levels.topClusters());
     e.put("placedClusterPins", levels.topPins());
+    e.put("sharedKeysOnly", levels.sharedOnly());
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
     e.put("balanceCycles", cycle);
@@ -696,28 +718,53 @@ public final class MrRefinement {
 
   /**
    * The clustering levels of a distributed multilevel start: the directory of the clusters to place ({@code top}) with
-   * their number and keys, the directories of the levels above the first, and the clusters every level made, the first
-   * level's first.
+   * their number and listed keys, the directories of the levels above the first, the clusters every level made, the
+   * first level's first, and how many levels were rewritten with only their shared keys listed ({@link SharedKeys}).
    */
-  private record Levels(Path top, long topClusters, long topPins, List<Path> dirs, List<Long> clusters) {}
+  private record Levels(Path top, long topClusters, long topPins, List<Path> dirs, List<Long> clusters,
+      int sharedOnly) {}
 
   /**
    * Further clustering levels above the first ({@code clusters}: its {@code numClusters} clusters of {@code pins} keys
    * in {@code groups} groups), while they would not fit the one task that places them
-   * ({@link ClusterGraph#heapNeeded}, against {@link #PLACE_BYTES}): each a job whose tasks cluster the clusters of
-   * as many groups of the level below as hold about the non-zeros one first-level task held ({@code pairs} / groups),
-   * none heavier than {@code maxWeight} rows. A level whose clusters keep over 90 % of the keys below it is dropped and
-   * ends the climb.
+   * ({@link ClusterGraph#heapNeeded}, against {@link #PLACE_BYTES}). A level that does not fit is first rewritten with
+   * only the keys two or more of its clusters hold listed ({@link #sharedKeysOnly}) unless its clustering found fewer
+   * than {@link #MIN_UNLISTED} of them held by one cluster of their group alone ({@code groupPrivate}); if it still does not fit, the next
+   * level is a job whose tasks cluster the clusters of as many groups of the level below as hold about the non-zeros
+   * one first-level task held ({@code pairs} / groups), none heavier than {@code maxWeight} rows. A level whose clusters
+   * keep over 90 % of the keys listed below it is dropped and ends the climb.
    */
-  private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, int groups, long pairs,
-      int maxWeight) throws Exception {
+  private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
+      long pairs, int maxWeight) throws Exception {
     long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     long perFirstGroup = Math.max(1, pairs / groups);
     List<Path> further = new ArrayList<>();
     List<Long> clustersPerLevel = new ArrayList<>(List.of(numClusters));
     Path top = clusters;
     int levelGroups = groups;
-    while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget && further.size() < MAX_FURTHER_LEVELS) {
+    boolean onlyShared = false;
+    int sharedOnly = 0;
+    while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget) {
+      if (!onlyShared && groupPrivate < MIN_UNLISTED * pins) {
+        LOG.info("{}: multilevel start, level {}: its keys are shared: at most {} of {} held by one cluster alone", step,
+            further.size() + 1, groupPrivate, pins);
+        onlyShared = true;
+      }
+      if (!onlyShared) {
+        // first list only the keys the placement can cut: often enough, and the next level reads less
+        Path shared = new Path(dir, "shared-" + (further.size() + 1));
+        long listed = sharedKeysOnly(top, shared, numClusters, pins);
+        LOG.info("{}: multilevel start, level {}: {} clusters list {} of their {} keys (the rest no other cluster"
+            + " holds)", step, further.size() + 1, numClusters, listed, pins);
+        top = shared;
+        pins = listed;
+        onlyShared = true;
+        sharedOnly++;
+        continue;
+      }
+      if (further.size() >= MAX_FURTHER_LEVELS) {
+        break;
+      }
       int fan = (int) Math.max(2, Math.min(Math.max(2, levelGroups), perFirstGroup / Math.max(1, pins / levelGroups)));
       int nextGroups = (levelGroups + fan - 1) / fan;
       Path levelDir = new Path(dir, "level-" + (further.size() + 2));
@@ -751,6 +798,7 @@ public final class MrRefinement {
           Jobs.count(job, Counters.CLUSTERS_COARSENED));
       long nextClusters = Jobs.count(job, Counters.CLUSTERS);
       long nextPins = Jobs.count(job, Counters.CLUSTER_PINS);
+      long nextPrivate = Jobs.count(job, Counters.GROUP_PRIVATE_PINS);
       LOG.info("{}: multilevel start, level {}: {} clusters ({} keys) in {} groups -> {} clusters ({} keys) in {}"
           + " groups", step, further.size() + 2, numClusters, pins, levelGroups, nextClusters, nextPins, nextGroups);
       if (nextPins > 0.9 * pins) {
@@ -763,12 +811,60 @@ public final class MrRefinement {
       }
       further.add(levelDir);
       clustersPerLevel.add(nextClusters);
+      onlyShared = false;
+      groupPrivate = nextPrivate;
       top = levelDir;
       numClusters = nextClusters;
       pins = nextPins;
       levelGroups = nextGroups;
     }
-    return new Levels(top, numClusters, pins, further, clustersPerLevel);
+    return new Levels(top, numClusters, pins, further, clustersPerLevel, sharedOnly);
+  }
+
+  /**
+   * The {@code numClusters} clusters of {@code in} (listing {@code pins} keys) into {@code out} with only the keys two or
+   * more of them hold listed, the others counted ({@link SharedKeys}: a holders job and a merge job). Returns the keys
+   * listed.
+   */
+  private long sharedKeysOnly(Path in, Path out, long numClusters, long pins) throws Exception {
+    Path pieces = new Path(out.getParent(), out.getName() + "-pieces");
+    Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys", MrRefinement.class);
+    job.setInputFormatClass(SequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
+    job.setMapperClass(SharedKeys.HolderMapper.class);
+    job.setMapOutputKeyClass(LongWritable.class);
+    job.setMapOutputValueClass(LongWritable.class);
+    job.setReducerClass(SharedKeys.HolderReducer.class);
+    job.setNumReduceTasks(reducers);
+    job.setOutputKeyClass(LongWritable.class);
+    job.setOutputValueClass(ClusterRow.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, pieces);
+    Jobs.run(job);
+    Jobs.checkEqual(step + ": (key, cluster) pairs vs the clusters' keys", pins,
+        Jobs.count(job, Counters.HOLDER_PAIRS));
+    long shared = Jobs.count(job, Counters.SHARED_PINS);
+
+    Job merge = Jobs.newJob(conf, step, "multilevel start: the clusters with their shared keys listed",
+        MrRefinement.class);
+    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), SequenceFileInputFormat.class,
+        SharedKeys.HeaderMapper.class);
+    MultipleInputs.addInputPath(merge, pieces, SequenceFileInputFormat.class, Mapper.class);
+    merge.setMapOutputKeyClass(LongWritable.class);
+    merge.setMapOutputValueClass(ClusterRow.class);
+    merge.setReducerClass(SharedKeys.MergeReducer.class);
+    merge.setNumReduceTasks(reducers);
+    merge.setOutputKeyClass(IntWritable.class);
+    merge.setOutputValueClass(ClusterRow.class);
+    merge.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(merge, out);
+    Jobs.run(merge);
+    Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    Jobs.checkEqual(step + ": clusters with their shared keys vs clusters", numClusters,
+        Jobs.count(merge, Counters.CLUSTERS_MERGED));
+    Jobs.checkEqual(step + ": shared keys listed vs sent back", shared, Jobs.count(merge, Counters.LISTED_PINS));
+    fs.delete(pieces, true);
+    return shared;
   }
 
   /**

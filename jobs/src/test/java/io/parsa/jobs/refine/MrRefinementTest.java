@@ -542,34 +542,29 @@ class MrRefinementTest {
   }
 
   /**
-   * The same on 6,000 rows where the clusters may not take more than 4 KiB in the task that places them: further levels
-   * cluster the clusters (in groups of groups) until they fit or their keys stop shrinking, and the parts come down
-   * level by level. The same guarantees, with fewer clusters and keys placed than the first level made.
+   * The same on rows that each also hold a key of their own (as a web page its own address), where the clusters may not
+   * take more than 4 KiB in the task that places them: further levels cluster the clusters (in groups of groups) until
+   * they fit or their keys stop shrinking, and the parts come down level by level. Each level is first rewritten with
+   * only its shared keys listed (every row's own key counted, not listed; the count job then checks the placement's
+   * working sets, which include them). And where the map tasks may not hold a level's placement (here: none), the parts
+   * come down through reduce-side joins (placement and members shuffled by cluster, the part sorted first) instead of
+   * map-side reads: the same guarantees and, the placement being the same, every row in the same part as with the
+   * map-side joins.
    */
   @Test
-  void multilevelStartClustersTheClustersWhereTheyWouldNotFitThePlacement() throws Exception {
+  void multilevelStartListsSharedKeysOnlyAndJoinsInTheShuffleWhereTheTasksCannotHoldMore() throws Exception {
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES, 4096);
-    JsonNode ml = multilevelStartOnScrambledCommunities(small, "mr-multilevel-levels", 6000).ml();
+    int n = 3000;
+    MultilevelRun mapSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-mapjoin", n, true);
+    small.setLong(PartJoin.MAP_JOIN_BYTES, 0);
+    MultilevelRun reduceSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-shufflejoin", n, true);
+    JsonNode ml = reduceSide.ml();
     assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
-    assertTrue(ml.get("placedClusterPins").asLong() < ml.get("clusterPins").asLong(), ml.toString());
-  }
-
-  /**
-   * Where the map tasks may not hold a level's placement (here: none), the parts come down through reduce-side joins
-   * (placement and members shuffled by cluster, the part sorted first) instead of the map-side reads: the same
-   * guarantees and, the placement being the same, every row in the same part as with the map-side joins.
-   */
-  @Test
-  void multilevelStartJoinsInTheShuffleWherePlacementsAreTooBigForTheMapTasks() throws Exception {
-    Configuration small = new Configuration(conf);
-    small.setLong(MrRefinement.PLACE_BYTES, 4096);
-    MultilevelRun mapSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-mapjoin", 3000);
-    small.setLong(PartJoin.MAP_JOIN_BYTES, 0);
-    MultilevelRun reduceSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-shufflejoin", 3000);
-    assertTrue(reduceSide.ml().get("levels").asInt() >= 2, reduceSide.ml().toString());
-    assertEquals(mapSide.ml().get("levels"), reduceSide.ml().get("levels"));
+    assertTrue(ml.get("sharedKeysOnly").asInt() >= 1, ml.toString());
+    assertTrue(ml.get("placedClusterPins").asLong() <= ml.get("clusterPins").asLong() - n, ml.toString());
+    assertEquals(mapSide.ml().get("levels"), ml.get("levels"));
     assertEquals(mapSide.refined(), reduceSide.refined(), "the same part for every row");
   }
 
@@ -579,6 +574,12 @@ class MrRefinementTest {
   /** The multilevel start's log entry of a refine-u run on scrambled communities, after checking its result. */
   private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n)
       throws Exception {
+    return multilevelStartOnScrambledCommunities(conf, name, n, false);
+  }
+
+  /** The same, every row holding also a key of its own if {@code ownKeys}. */
+  private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n,
+      boolean ownKeys) throws Exception {
     Random rnd = new Random(29);
     FileSystem fs = FileSystem.getLocal(conf);
     int k = 6;
@@ -589,9 +590,12 @@ class MrRefinementTest {
     for (int i = 0; i < n; i++) {
       long id = (i * 7919L) % 100_003; // the input order is blind to the communities too
       int community = rnd.nextInt(2 * k);
-      long[] keys = new long[3 + rnd.nextInt(4)];
+      long[] keys = new long[3 + rnd.nextInt(4) + (ownKeys ? 1 : 0)];
       for (int j = 0; j < keys.length; j++) {
         keys[j] = rnd.nextInt(20) == 0 ? 50_000 + rnd.nextInt(40) : community * 50L + rnd.nextInt(50);
+      }
+      if (ownKeys) {
+        keys[keys.length - 1] = 1_000_000 + id;
       }
       rows.add(TestData.libsvmRow(id, keys));
       keysOf.put(id, keys);
