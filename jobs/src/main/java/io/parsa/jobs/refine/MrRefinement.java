@@ -732,7 +732,8 @@ public final class MrRefinement {
    * than {@link #MIN_UNLISTED} of them held by one cluster of their group alone ({@code groupPrivate}); if it still does not fit, the next
    * level is a job whose tasks cluster the clusters of as many groups of the level below as hold about the non-zeros
    * one first-level task held ({@code pairs} / groups), none heavier than {@code maxWeight} rows. A level whose clusters
-   * keep over 90 % of the keys listed below it is dropped and ends the climb.
+   * keep over 90 % of the keys listed below it, not counting those one of them holds alone in its group (which the
+   * next rewrite may leave unlisted), is dropped and ends the climb.
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
       long pairs, int maxWeight) throws Exception {
@@ -801,11 +802,11 @@ public final class MrRefinement {
       long nextPrivate = Jobs.count(job, Counters.GROUP_PRIVATE_PINS);
       LOG.info("{}: multilevel start, level {}: {} clusters ({} keys) in {} groups -> {} clusters ({} keys) in {}"
           + " groups", step, further.size() + 2, numClusters, pins, levelGroups, nextClusters, nextPins, nextGroups);
-      if (nextPins > 0.9 * pins) {
-        // rows without shared keys: clusters of clusters hold about as many keys, so the level would only make the
-        // placement coarser
-        LOG.info("{}: multilevel start: level {} dropped, its clusters hold {} of the {} keys of the level below", step,
-            further.size() + 2, nextPins, pins);
+      if (nextPins - nextPrivate > 0.9 * pins) {
+        // rows without shared keys: clusters of clusters hold about as many keys, even with the keys one of them alone
+        // holds left unlisted, so the level would only make the placement coarser
+        LOG.info("{}: multilevel start: level {} dropped, its clusters hold {} of the {} keys listed below ({} of them"
+            + " held by one cluster of their group alone)", step, further.size() + 2, nextPins, pins, nextPrivate);
         fs.delete(levelDir, true);
         break;
       }
