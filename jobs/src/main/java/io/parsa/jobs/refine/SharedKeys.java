@@ -1,6 +1,5 @@
 package io.parsa.jobs.refine;
 
-import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.hadoop.io.IntWritable;
@@ -45,9 +44,11 @@ public final class SharedKeys {
     }
   }
 
-  /** Holders job, reduce side: a key held by two or more clusters, as a piece of each of them. */
+  /**
+   * Holders job, reduce side: a key held by two or more clusters, as a piece of each of them; streamed (only the first
+   * holder is kept until a second shows up), so a key every cluster holds costs no memory.
+   */
   public static class HolderReducer extends Reducer<LongWritable, LongWritable, LongWritable, ClusterRow> {
-    private final LongArrayList holders = new LongArrayList();
     private final LongWritable cluster = new LongWritable();
     private final ClusterRow piece = new ClusterRow();
     private final long[] one = new long[1];
@@ -55,19 +56,27 @@ public final class SharedKeys {
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
         throws IOException, InterruptedException {
-      holders.clear();
-      for (LongWritable c : values) {
-        holders.add(c.get());
-      }
-      if (holders.size() < 2) {
-        return;
-      }
       one[0] = key.get();
-      for (int i = 0; i < holders.size(); i++) {
-        cluster.set(holders.getLong(i));
-        context.write(cluster, piece.set(cluster.get(), 0, one, 1, -1));
+      long first = 0;
+      long holders = 0;
+      for (LongWritable c : values) {
+        if (++holders == 1) {
+          first = c.get();
+          continue;
+        }
+        if (holders == 2) {
+          write(first, context);
+        }
+        write(c.get(), context);
       }
-      context.getCounter(MrRefinement.Counters.SHARED_PINS).increment(holders.size());
+      if (holders >= 2) {
+        context.getCounter(MrRefinement.Counters.SHARED_PINS).increment(holders);
+      }
+    }
+
+    private void write(long c, Context context) throws IOException, InterruptedException {
+      cluster.set(c);
+      context.write(cluster, piece.set(c, 0, one, 1, -1));
     }
   }
 
