@@ -591,28 +591,51 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
-    Levels levels = furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS),
-        groups, cur.pairs, maxClusterWeight);
+    Levels first = new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0);
+    boolean inGroups = conf.getBoolean(PlaceReducer.IN_GROUPS, false);
+    Levels levels = inGroups ? first : furtherLevels(dir, clusters, numClusters, pins,
+        Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups, cur.pairs, maxClusterWeight);
+    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
+    if (!inGroups && ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k) > budget) {
+      // no level fits one task: each group's first-level clusters into the group's own parts (a group's clusters
+      // hold at most the group's rows and keys, which its clustering task held)
+      LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} MiB, more than the {} MiB of the"
+          + " placing task: the first level's clusters are placed in their {} groups", step, levels.topClusters(),
+          levels.topPins(), ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k) >> 20, budget >> 20,
+          groups);
+      levels = first;
+      inGroups = true;
+    }
 
     Path placement = new Path(dir, "placement");
-    job = Jobs.newJob(conf, step, "multilevel start: place the clusters", MrRefinement.class);
+    job = Jobs.newJob(conf, step, "multilevel start: place the clusters" + (inGroups ? " in groups" : ""),
+        MrRefinement.class);
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(levels.top(), "part-r-*"));
-    job.setMapperClass(Mapper.class);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
-    job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
+    if (inGroups) {
+      c.setBoolean(PlaceReducer.IN_GROUPS, true);
+      c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+      c.setInt(CoarsenClustersReducer.FAN, 1);
+      job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its group
+      job.setNumReduceTasks(groups);
+    } else {
+      job.setMapperClass(Mapper.class);
+      job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
+    }
     job.setOutputKeyClass(LongWritable.class);
     job.setOutputValueClass(IntWritable.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     FileOutputFormat.setOutputPath(job, placement);
     Jobs.run(job);
     if (Jobs.count(job, Counters.COARSE_GRAPH_TOO_BIG) > 0) {
-      LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit one reducer's heap (give reducers"
-          + " more memory: mapreduce.reduce.memory.mb)", step, levels.topClusters(), levels.topPins());
+      LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit {} reducer's heap (give reducers"
+          + " more memory: mapreduce.reduce.memory.mb)", step, levels.topClusters(), levels.topPins(),
+          inGroups ? "a group's" : "one");
       fs.delete(dir, true);
       return null;
     }
@@ -703,6 +726,7 @@ public final class MrRefinement {
     e.put("placedClusters", levels.topClusters());
     e.put("placedClusterPins", levels.topPins());
     e.put("sharedKeysOnly", levels.sharedOnly());
+    e.put("placedInGroups", inGroups);
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
     e.put("balanceCycles", cycle);

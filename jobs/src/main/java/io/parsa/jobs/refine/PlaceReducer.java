@@ -12,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Distributed multilevel start, placement job, its one reducer: all clusters of the clustering job
- * ({@link ClusterRow}), placed into k parts by the multilevel partitioner as weighted vertices
+ * Distributed multilevel start, placement job: all clusters of the clustering job ({@link ClusterRow}) in one reducer,
+ * or where they are too many for one task those of each first-level group in a reducer of their own ({@link #IN_GROUPS}),
+ * placed into k parts (in groups: the group's own parts) by the multilevel partitioner as weighted vertices
  * ({@link MultilevelPartitioner#partitionWeighted}: coarsened further across the groups, placed by the best of its
  * initial tries, refined level by level on the way back). Output: every cluster's part. Keys held by one cluster
  * alone are no net (they can never be cut) and count in its working set. If the clusters would not fit the task's heap
@@ -29,42 +30,64 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
   /** Part stats: working set per part as placed (exact: every row goes with its cluster). */
   public static final String PLACED_WORKING_SET = "placedWorkingSet";
 
+  /**
+   * Place in groups (boolean): each reduce call places the clusters of one first-level group (its key) into that
+   * group's own parts ({@link GroupReducer#GROUPS}), for clusters too many for one task.
+   */
+  public static final String IN_GROUPS = "parsa.refine.multilevel.place.groups";
+
   private final PartStats stats = new PartStats();
 
   @Override
-  protected void reduce(IntWritable zero, Iterable<ClusterRow> values, Context context)
+  protected void reduce(IntWritable key, Iterable<ClusterRow> values, Context context)
       throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
     int k = MrKeys.k(conf);
-    ClusterGraph g = ClusterGraph.read(values, k, Runtime.getRuntime().maxMemory(), context);
+    // all parts (one reduce call for all clusters), or in groups: the first-level group's own parts
+    int[] parts = conf.getBoolean(IN_GROUPS, false)
+        ? GroupRows.partsOf(GroupReducer.groups(conf, k), key.get())
+        : java.util.stream.IntStream.range(0, k).toArray();
+    ClusterGraph g = ClusterGraph.read(values, parts.length, Runtime.getRuntime().maxMemory(), context);
     if (g == null) {
-      LOG.warn("the clusters need more than the task's heap of {} MiB: no placement",
-          Runtime.getRuntime().maxMemory() >> 20);
+      LOG.warn("the clusters of {} need more than the task's heap of {} MiB: no placement",
+          parts.length == k ? "all parts" : "group " + key.get(), Runtime.getRuntime().maxMemory() >> 20);
       context.getCounter(MrRefinement.Counters.COARSE_GRAPH_TOO_BIG).increment(1);
       return;
     }
     g.dropKeys();
     int n = g.size();
-    MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-    MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(k,
-        s.withSeed(conf.getLong(CoarsenReducer.SEED, 1)), line -> LOG.info("placement: {}", line))
-        .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal);
-    int[] part = placement.part();
+    int[] local;
+    long[] ws;
+    if (parts.length == 1) {
+      local = new int[n];
+      ws = new long[] {java.util.Arrays.stream(g.internal).asLongStream().sum() + g.numNets};
+    } else {
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
+          s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
+          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal);
+      local = placement.part();
+      ws = placement.workingSets();
+    }
     long[] placed = stats.array(PLACED_ROWS, k);
+    long[] placedWs = stats.array(PLACED_WORKING_SET, k);
     // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it holds: the
-    // engine's own count
-    System.arraycopy(placement.workingSets(), 0, stats.array(PLACED_WORKING_SET, k), 0, k);
+    // engine's own count (in groups: parts of other groups hold none of this group's rows)
+    for (int i = 0; i < parts.length; i++) {
+      placedWs[parts[i]] += ws[i];
+    }
     LongWritable id = new LongWritable();
     IntWritable p = new IntWritable();
     for (int v = 0; v < n; v++) {
-      placed[part[v]] += g.weight[v];
+      int part = parts[local[v]];
+      placed[part] += g.weight[v];
       id.set(g.ids[v]);
-      p.set(part[v]);
+      p.set(part);
       context.write(id, p);
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS_PLACED).increment(n);
-    LOG.info("placed {} clusters ({} nets) into {} parts: rows per part {}", n, g.numNets, k,
-        java.util.Arrays.toString(placed));
+    LOG.info("placed {} clusters ({} nets) into parts {}: rows per part {}", n, g.numNets,
+        java.util.Arrays.toString(parts), java.util.Arrays.toString(placed));
   }
 
   @Override

@@ -542,6 +542,20 @@ class MrRefinementTest {
   }
 
   /**
+   * Where no level's clusters fit one task (forced here), each group's first-level clusters are placed into the
+   * group's own parts, one reducer per group: the same guarantees (the placement's working sets are exact, since no
+   * part takes rows of two groups).
+   */
+  @Test
+  void multilevelStartPlacesInGroupsWhereNoLevelFitsOneTask() throws Exception {
+    Configuration groups = new Configuration(conf);
+    groups.setBoolean(PlaceReducer.IN_GROUPS, true);
+    JsonNode ml = multilevelStartOnScrambledCommunities(groups, "mr-multilevel-groups", 600).ml();
+    assertTrue(ml.get("placedInGroups").asBoolean(), ml.toString());
+    assertEquals(1, ml.get("levels").asInt(), ml.toString());
+  }
+
+  /**
    * The same on rows that each also hold a key of their own (as a web page its own address), where the clusters may not
    * take more than 4 KiB in the task that places them: further levels cluster the clusters (in groups of groups) until
    * they fit or their keys stop shrinking, and the parts come down level by level. Each level is first rewritten with
