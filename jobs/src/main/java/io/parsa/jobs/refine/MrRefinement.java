@@ -532,6 +532,8 @@ public final class MrRefinement {
   static final int MULTILEVEL_SHRINK = 16;
   /** Clustering levels the distributed multilevel start may add above the first, for clusters too many to place. */
   static final int MAX_FURTHER_LEVELS = 4;
+  /** First-level groups placed together where the distributed multilevel start places in groups (default: fitted). */
+  public static final String PLACE_FAN = "parsa.refine.multilevel.place.fan";
   /**
    * Share of a level's keys that must be held by one cluster of their group alone (a bound on those one cluster alone
    * holds) for the level to be rewritten with only its shared keys listed: below it the two jobs cannot pay.
@@ -618,11 +620,14 @@ public final class MrRefinement {
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
     if (inGroups) {
+      int fan = placeFan(numClusters, pins, groups, budget);
+      LOG.info("{}: multilevel start: {} first-level clusters ({} keys) placed in groups of {} of the {} groups",
+          step, numClusters, pins, fan, groups);
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
       c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
-      c.setInt(CoarsenClustersReducer.FAN, 1);
-      job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its group
-      job.setNumReduceTasks(groups);
+      c.setInt(CoarsenClustersReducer.FAN, fan);
+      job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its placement group
+      job.setNumReduceTasks((groups + fan - 1) / fan);
     } else {
       job.setMapperClass(Mapper.class);
       job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
@@ -738,6 +743,24 @@ public final class MrRefinement {
         pins, g, levels.clusters().size(), levels.topClusters(), levels.topPins(), placedMax, placedSum, cycle,
         m.maxWorkingSet(), m.sumTraffic(), secs(t0));
     return m;
+  }
+
+  /**
+   * First-level groups placed together where the clusters are placed in groups: {@code -D
+   * parsa.refine.multilevel.place.fan} if set, else the most whose share of the {@code clusters} clusters and their
+   * {@code pins} keys fits {@code budget} (at least 1).
+   */
+  private int placeFan(long clusters, long pins, int groups, long budget) {
+    int fan = conf.getInt(PLACE_FAN, 0);
+    if (fan > 0) {
+      return Math.min(fan, groups);
+    }
+    fan = 1;
+    while (fan < groups && ClusterGraph.heapNeeded(clusters * (fan + 1) / groups, pins * (fan + 1) / groups, k)
+        <= budget) {
+      fan++;
+    }
+    return fan;
   }
 
   /**

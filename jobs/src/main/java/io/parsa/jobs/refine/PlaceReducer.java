@@ -31,8 +31,9 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
   public static final String PLACED_WORKING_SET = "placedWorkingSet";
 
   /**
-   * Place in groups (boolean): each reduce call places the clusters of one first-level group (its key) into that
-   * group's own parts ({@link GroupReducer#GROUPS}), for clusters too many for one task.
+   * Place in groups (boolean): each reduce call places the clusters of {@link CoarsenClustersReducer#FAN} consecutive
+   * first-level groups (its key: a group / the fan) into those groups' own parts ({@link GroupReducer#GROUPS}), for
+   * clusters too many for one task.
    */
   public static final String IN_GROUPS = "parsa.refine.multilevel.place.groups";
 
@@ -44,9 +45,14 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     Configuration conf = context.getConfiguration();
     int k = MrKeys.k(conf);
     // all parts (one reduce call for all clusters), or in groups: the first-level group's own parts
-    int[] parts = conf.getBoolean(IN_GROUPS, false)
-        ? GroupRows.partsOf(GroupReducer.groups(conf, k), key.get())
-        : java.util.stream.IntStream.range(0, k).toArray();
+    int[] parts = java.util.stream.IntStream.range(0, k).toArray();
+    if (conf.getBoolean(IN_GROUPS, false)) {
+      // the parts of the first-level groups this placement group joins ({@link CoarsenClustersReducer#FAN} of them)
+      int[] groupOf = GroupReducer.groups(conf, k);
+      int fan = Math.max(1, conf.getInt(CoarsenClustersReducer.FAN, 1));
+      parts = java.util.stream.IntStream.range(0, k).filter(q -> groupOf[q] >= 0 && groupOf[q] / fan == key.get())
+          .toArray();
+    }
     ClusterGraph g = ClusterGraph.read(values, parts.length, Runtime.getRuntime().maxMemory(), context);
     if (g == null) {
       LOG.warn("the clusters of {} need more than the task's heap of {} MiB: no placement",

@@ -550,6 +550,7 @@ class MrRefinementTest {
   void multilevelStartPlacesInGroupsWhereNoLevelFitsOneTask() throws Exception {
     Configuration groups = new Configuration(conf);
     groups.setBoolean(PlaceReducer.IN_GROUPS, true);
+    groups.setInt(MrRefinement.PLACE_FAN, 1);
     JsonNode ml = multilevelStartOnScrambledCommunities(groups, "mr-multilevel-groups", 600).ml();
     assertTrue(ml.get("placedInGroups").asBoolean(), ml.toString());
     assertEquals(1, ml.get("levels").asInt(), ml.toString());
