@@ -72,6 +72,7 @@ public final class ClusterRow implements Writable {
 
   @Override
   public String toString() {
-    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + keys.size() + " keys listed, " + unlisted + " unlisted)";
+    return "cluster " + (cluster >>> 32) + "/" + (int) cluster + " (" + weight + " rows, " + keys.size()
+        + " keys listed, " + unlisted + " unlisted)";
   }
 }

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * to about 1/{@link CoarsenReducer#SHRINK} of them, none above {@link CoarsenReducer#MAX_WEIGHT} rows. Output as the
  * first level's: every new cluster ({@link ClusterRow}: its id, group · 2^32 + number, its rows, the union of its
  * members' listed keys and the sum of their unlisted ones) under key 0, and the named output
- * {@link CoarsenReducer#MEMBERS} (new cluster → member cluster). A group too big for the task's heap is counted as GROUPS_TOO_BIG and gives nothing: the driver then gives the level up.
+ * {@link CoarsenReducer#MEMBERS} (new cluster → member cluster). A group too big for the task's heap is counted as
+ * GROUPS_TOO_BIG and gives nothing: the driver then gives the level up.
  */
 public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, IntWritable, ClusterRow> {
 

@@ -776,11 +776,11 @@ public final class MrRefinement {
    * in {@code groups} groups), while they would not fit the one task that places them
    * ({@link ClusterGraph#heapNeeded}, against {@link #PLACE_BYTES}). A level that does not fit is first rewritten with
    * only the keys two or more of its clusters hold listed ({@link #sharedKeysOnly}) unless its clustering found fewer
-   * than {@link #MIN_UNLISTED} of them held by one cluster of their group alone ({@code groupPrivate}); if it still does not fit, the next
-   * level is a job whose tasks cluster the clusters of as many groups of the level below as hold about the non-zeros
-   * one first-level task held ({@code pairs} / groups), none heavier than {@code maxWeight} rows. A level whose clusters
-   * keep over 90 % of the keys listed below it, not counting those one of them holds alone in its group (which the
-   * next rewrite may leave unlisted), is dropped and ends the climb.
+   * than {@link #MIN_UNLISTED} of them held by one cluster of their group alone ({@code groupPrivate}); if it still
+   * does not fit, the next level is a job whose tasks cluster the clusters of as many groups of the level below as
+   * hold about the non-zeros one first-level task held ({@code pairs} / groups), none heavier than {@code maxWeight}
+   * rows. A level whose clusters keep over 90 % of the keys listed below it, not counting those one of them holds
+   * alone in its group (which the next rewrite may leave unlisted), is dropped and ends the climb.
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
       long pairs, int maxWeight) throws Exception {
@@ -794,8 +794,8 @@ public final class MrRefinement {
     int sharedOnly = 0;
     while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget) {
       if (!onlyShared && groupPrivate < MIN_UNLISTED * pins) {
-        LOG.info("{}: multilevel start, level {}: its keys are shared: at most {} of {} held by one cluster alone", step,
-            further.size() + 1, groupPrivate, pins);
+        LOG.info("{}: multilevel start, level {}: its keys are shared: at most {} of {} held by one cluster alone",
+            step, further.size() + 1, groupPrivate, pins);
         onlyShared = true;
       }
       if (!onlyShared) {

@@ -12,14 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Distributed multilevel start, placement job: all clusters of the clustering job ({@link ClusterRow}) in one reducer,
- * or where they are too many for one task those of each first-level group in a reducer of their own ({@link #IN_GROUPS}),
- * placed into k parts (in groups: the group's own parts) by the multilevel partitioner as weighted vertices
- * ({@link MultilevelPartitioner#partitionWeighted}: coarsened further across the groups, placed by the best of its
- * initial tries, refined level by level on the way back). Output: every cluster's part. Keys held by one cluster
- * alone are no net (they can never be cut) and count in its working set. If the clusters would not fit the task's heap
- * it writes nothing and counts COARSE_GRAPH_TOO_BIG (the caller keeps its start). Part stats: rows and working set
- * per part as placed.
+ * Distributed multilevel start, placement job: all clusters of the clustering job ({@link ClusterRow}) in one
+ * reducer, or where they are too many for one task those of a few first-level groups in a reducer of their own
+ * ({@link #IN_GROUPS}), placed into k parts (in groups: the groups' own parts) by the multilevel partitioner as
+ * weighted vertices ({@link MultilevelPartitioner#partitionWeighted}: coarsened further across the groups, placed by
+ * the best of its initial tries, refined level by level on the way back). Output: every cluster's part. Keys held by
+ * one cluster alone are no net (they can never be cut) and count in its working set, with the keys it does not list
+ * ({@link ClusterRow#unlisted}). If the clusters would not fit the task's heap it writes nothing and counts
+ * COARSE_GRAPH_TOO_BIG (the caller keeps its start). Part stats: rows and working set per part as placed.
  */
 public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable, IntWritable> {
 
