@@ -965,11 +965,11 @@ public final class MrRefinement {
     MultipleInputs.addInputPath(job, new Path(placement, "part-*"), SequenceFileInputFormat.class,
         PartJoin.PlacementMapper.class);
     MultipleInputs.addInputPath(job, members, SequenceFileInputFormat.class, memberMapper);
-    job.setMapOutputKeyClass(PartJoin.Side.class);
+    job.setMapOutputKeyClass(io.parsa.jobs.ingest.RowKey.class);
     job.setMapOutputValueClass(Move.class);
-    job.setSortComparatorClass(PartJoin.Side.Order.class);
-    job.setGroupingComparatorClass(PartJoin.Side.ByCluster.class);
-    job.setPartitionerClass(PartJoin.Side.Route.class);
+    job.setSortComparatorClass(io.parsa.jobs.ingest.RowKey.SortComparator.class);
+    job.setGroupingComparatorClass(io.parsa.jobs.ingest.RowKey.GroupComparator.class);
+    job.setPartitionerClass(PartJoin.Route.class);
     job.setReducerClass(reducer);
     job.setNumReduceTasks(reducers);
     job.setOutputKeyClass(outKey);

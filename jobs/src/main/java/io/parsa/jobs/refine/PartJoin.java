@@ -1,12 +1,9 @@
 package io.parsa.jobs.refine;
 
-import java.io.DataInput;
-import java.io.DataOutput;
+import io.parsa.jobs.ingest.RowKey;
 import java.io.IOException;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.WritableComparable;
-import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -16,7 +13,8 @@ import org.apache.hadoop.mapreduce.Reducer;
  * level's members (cluster → row, or cluster → member cluster of the level below), for placements too big to be read
  * whole by every map task ({@link #MAP_JOIN_BYTES}; below it {@link ProjectMapper} and {@link DescendMapper} read the
  * placement whole). Both sides are shuffled by cluster; within a cluster the placement sorts first (a secondary sort on
- * {@link Side}), so a reducer holds one part at a time whatever the cluster's size. Members whose cluster has no part
+ * ingest's {@link RowKey}: the cluster as its id, the side as its sequence number), so a reducer holds one part at a
+ * time whatever the cluster's size. Members whose cluster has no part
  * are counted as CLUSTER_WITHOUT_PART, a cluster placed twice as DUPLICATE_PLACEMENT (errors).
  */
 public final class PartJoin {
@@ -29,8 +27,8 @@ public final class PartJoin {
   /** Heap of one cluster's entry in the map-side join's hash map while it grows. */
   static final long BYTES_PER_ENTRY = 32;
 
-  private static final byte PLACEMENT = 0;
-  private static final byte MEMBER = 1;
+  private static final long PLACEMENT = 0;
+  private static final long MEMBER = 1;
 
   private PartJoin() {}
 
@@ -40,87 +38,17 @@ public final class PartJoin {
     return clusters * BYTES_PER_ENTRY <= limit;
   }
 
-  /** Shuffle key: the cluster, then the side (the placement's part before the members). */
-  public static final class Side implements WritableComparable<Side> {
-    private long cluster;
-    private byte side;
-
-    Side set(long cluster, byte side) {
-      this.cluster = cluster;
-      this.side = side;
-      return this;
-    }
-
+  /** Both sides of a cluster to the same reducer. */
+  public static final class Route extends Partitioner<RowKey, Move> {
     @Override
-    public void write(DataOutput out) throws IOException {
-      out.writeLong(cluster);
-      out.writeByte(side);
-    }
-
-    @Override
-    public void readFields(DataInput in) throws IOException {
-      cluster = in.readLong();
-      side = in.readByte();
-    }
-
-    @Override
-    public int compareTo(Side o) {
-      int c = Long.compare(cluster, o.cluster);
-      return c != 0 ? c : Byte.compare(side, o.side);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Side s && s.cluster == cluster && s.side == side;
-    }
-
-    @Override
-    public int hashCode() {
-      return Long.hashCode(cluster) * 31 + side;
-    }
-
-    @Override
-    public String toString() {
-      return cluster + (side == PLACEMENT ? "/placement" : "/member");
-    }
-
-    /** Sort order on the serialised keys: cluster, then side. */
-    public static final class Order extends WritableComparator {
-      public Order() {
-        super(Side.class);
-      }
-
-      @Override
-      public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
-        int c = Long.compare(readLong(b1, s1), readLong(b2, s2));
-        return c != 0 ? c : Byte.compare(b1[s1 + 8], b2[s2 + 8]);
-      }
-    }
-
-    /** Grouping on the serialised keys: the cluster alone, so one reduce call sees its part and its members. */
-    public static final class ByCluster extends WritableComparator {
-      public ByCluster() {
-        super(Side.class);
-      }
-
-      @Override
-      public int compare(byte[] b1, int s1, int l1, byte[] b2, int s2, int l2) {
-        return Long.compare(readLong(b1, s1), readLong(b2, s2));
-      }
-    }
-
-    /** Both sides of a cluster to the same reducer. */
-    public static final class Route extends Partitioner<Side, Move> {
-      @Override
-      public int getPartition(Side key, Move value, int numPartitions) {
-        return (int) ((io.parsa.jobs.mr.Mix.mix64(key.cluster) & Long.MAX_VALUE) % numPartitions);
-      }
+    public int getPartition(RowKey key, Move value, int numPartitions) {
+      return (int) ((io.parsa.jobs.mr.Mix.mix64(key.id()) & Long.MAX_VALUE) % numPartitions);
     }
   }
 
   /** The placement side: cluster → part, carried as a move whose {@code to} is the part. */
-  public static class PlacementMapper extends Mapper<LongWritable, IntWritable, Side, Move> {
-    private final Side key = new Side();
+  public static class PlacementMapper extends Mapper<LongWritable, IntWritable, RowKey, Move> {
+    private final RowKey key = new RowKey();
     private final Move out = new Move();
 
     @Override
@@ -131,8 +59,8 @@ public final class PartJoin {
   }
 
   /** The first level's rows ({@link CoarsenReducer#MEMBERS}: cluster → the row's move record). */
-  public static class RowMapper extends Mapper<LongWritable, Move, Side, Move> {
-    private final Side key = new Side();
+  public static class RowMapper extends Mapper<LongWritable, Move, RowKey, Move> {
+    private final RowKey key = new RowKey();
 
     @Override
     protected void map(LongWritable cluster, Move row, Context context) throws IOException, InterruptedException {
@@ -141,8 +69,8 @@ public final class PartJoin {
   }
 
   /** A further level's members ({@link CoarsenClustersReducer}'s MEMBERS: cluster → member cluster id). */
-  public static class MemberMapper extends Mapper<LongWritable, LongWritable, Side, Move> {
-    private final Side key = new Side();
+  public static class MemberMapper extends Mapper<LongWritable, LongWritable, RowKey, Move> {
+    private final RowKey key = new RowKey();
     private final Move out = new Move();
 
     @Override
@@ -153,13 +81,13 @@ public final class PartJoin {
   }
 
   /** One cluster's part and members: every member passed to {@link #member} with the part. */
-  abstract static class JoinReducer<K, V> extends Reducer<Side, Move, K, V> {
+  abstract static class JoinReducer<K, V> extends Reducer<RowKey, Move, K, V> {
     @Override
-    protected void reduce(Side key, Iterable<Move> values, Context context) throws IOException, InterruptedException {
+    protected void reduce(RowKey key, Iterable<Move> values, Context context) throws IOException, InterruptedException {
       int part = -1;
       for (Move v : values) {
         // the key object follows the values: its side is the current value's
-        if (key.side == PLACEMENT) {
+        if (key.seq() == PLACEMENT) {
           if (part >= 0) {
             context.getCounter(MrRefinement.Counters.DUPLICATE_PLACEMENT).increment(1);
           }
