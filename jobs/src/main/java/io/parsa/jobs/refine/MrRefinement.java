@@ -593,18 +593,21 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
-    Levels first = new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0);
     boolean inGroups = conf.getBoolean(PlaceReducer.IN_GROUPS, false);
-    Levels levels = inGroups ? first : furtherLevels(dir, clusters, numClusters, pins,
-        Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups, cur.pairs, maxClusterWeight);
+    Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
+        pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
+        cur.pairs, maxClusterWeight);
+    // the first level alone, with its shared keys only if it was rewritten
+    Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
+        levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
     long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     if (!inGroups && ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k) > budget) {
       // no level fits one task: each group's first-level clusters into the group's own parts (a group's clusters
       // hold at most the group's rows and keys, which its clustering task held)
-      LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} MiB, more than the {} MiB of the"
+      LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} bytes, more than the {} of the"
           + " placing task: the first level's clusters are placed in their {} groups", step, levels.topClusters(),
-          levels.topPins(), ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k) >> 20, budget >> 20,
-          groups);
+          levels.topPins(), String.format("%,d", ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k)),
+          String.format("%,d", budget), groups);
       levels = first;
       inGroups = true;
     }
@@ -620,9 +623,9 @@ public final class MrRefinement {
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
     if (inGroups) {
-      int fan = placeFan(numClusters, pins, groups, budget);
-      LOG.info("{}: multilevel start: {} first-level clusters ({} keys) placed in groups of {} of the {} groups",
-          step, numClusters, pins, fan, groups);
+      int fan = placeFan(numClusters, levels.topPins(), groups, budget);
+      LOG.info("{}: multilevel start: {} first-level clusters ({} keys listed) placed in groups of {} of the {}"
+          + " groups", step, numClusters, levels.topPins(), fan, groups);
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
       c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
       c.setInt(CoarsenClustersReducer.FAN, fan);
@@ -766,10 +769,11 @@ public final class MrRefinement {
   /**
    * The clustering levels of a distributed multilevel start: the directory of the clusters to place ({@code top}) with
    * their number and listed keys, the directories of the levels above the first, the clusters every level made, the
-   * first level's first, and how many levels were rewritten with only their shared keys listed ({@link SharedKeys}).
+   * first level's first, how many levels were rewritten with only their shared keys listed ({@link SharedKeys}), and
+   * the first level's clusters as last rewritten ({@code firstTop}, listing {@code firstPins} keys).
    */
   private record Levels(Path top, long topClusters, long topPins, List<Path> dirs, List<Long> clusters,
-      int sharedOnly) {}
+      int sharedOnly, Path firstTop, long firstPins) {}
 
   /**
    * Further clustering levels above the first ({@code clusters}: its {@code numClusters} clusters of {@code pins} keys
@@ -792,6 +796,8 @@ public final class MrRefinement {
     int levelGroups = groups;
     boolean onlyShared = false;
     int sharedOnly = 0;
+    Path firstTop = clusters;
+    long firstPins = pins;
     while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget) {
       if (!onlyShared && groupPrivate < MIN_UNLISTED * pins) {
         LOG.info("{}: multilevel start, level {}: its keys are shared: at most {} of {} held by one cluster alone",
@@ -808,6 +814,10 @@ public final class MrRefinement {
         pins = listed;
         onlyShared = true;
         sharedOnly++;
+        if (further.isEmpty()) {
+          firstTop = shared;
+          firstPins = listed;
+        }
         continue;
       }
       if (further.size() >= MAX_FURTHER_LEVELS) {
@@ -866,7 +876,7 @@ public final class MrRefinement {
       pins = nextPins;
       levelGroups = nextGroups;
     }
-    return new Levels(top, numClusters, pins, further, clustersPerLevel, sharedOnly);
+    return new Levels(top, numClusters, pins, further, clustersPerLevel, sharedOnly, firstTop, firstPins);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.parsa.jobs.refine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -542,26 +543,27 @@ class MrRefinementTest {
   }
 
   /**
-   * Where no level's clusters fit one task (forced here), each group's first-level clusters are placed into the
-   * group's own parts, one reducer per group: the same guarantees (the placement's working sets are exact, since no
-   * part takes rows of two groups).
+   * Where no level's clusters fit the placing task (4 KiB here), each group's first-level clusters are placed into the
+   * group's own parts, one reducer per group (no two groups fit together either): the same guarantees (the
+   * placement's working sets are exact, since no part takes rows of two groups).
    */
   @Test
   void multilevelStartPlacesInGroupsWhereNoLevelFitsOneTask() throws Exception {
-    Configuration groups = new Configuration(conf);
-    groups.setBoolean(PlaceReducer.IN_GROUPS, true);
-    groups.setInt(MrRefinement.PLACE_FAN, 1);
-    JsonNode ml = multilevelStartOnScrambledCommunities(groups, "mr-multilevel-groups", 600).ml();
+    Configuration small = new Configuration(conf);
+    small.setLong(MrRefinement.PLACE_BYTES, 4096);
+    JsonNode ml = multilevelStartOnScrambledCommunities(small, "mr-multilevel-groups", 600).ml();
     assertTrue(ml.get("placedInGroups").asBoolean(), ml.toString());
     assertEquals(1, ml.get("levels").asInt(), ml.toString());
+    assertEquals(ml.get("clusters").asLong(), ml.get("placedClusters").asLong(), ml.toString());
   }
 
   /**
-   * The same on rows that each also hold a key of their own (as a web page its own address), where the clusters may not
-   * take more than 4 KiB in the task that places them: further levels cluster the clusters (in groups of groups) until
-   * they fit or their keys stop shrinking, and the parts come down level by level. Each level is first rewritten with
-   * only its shared keys listed (every row's own key counted, not listed; the count job then checks the placement's
-   * working sets, which include them). And where the map tasks may not hold a level's placement (here: none), the parts
+   * The same on rows that each also hold a key of their own (as a web page its own address), where the task that
+   * places the clusters has less room (420 KB) than the first level's clusters need, even with only their shared keys
+   * listed (about 705 KB with all keys, 447 KB with those), and more than the second level's (about 388 KB): the
+   * first level is rewritten with only its shared keys listed (every row's own key counted, not listed; the count job
+   * then checks the placement's working sets, which include them), a further level clusters the clusters (in groups
+   * of groups), and the parts come down level by level. And where the map tasks may not hold a level's placement (here: none), the parts
    * come down through reduce-side joins (placement and members shuffled by cluster, the part sorted first) instead of
    * map-side reads: the same guarantees and, the placement being the same, every row in the same part as with the
    * map-side joins.
@@ -569,7 +571,7 @@ class MrRefinementTest {
   @Test
   void multilevelStartListsSharedKeysOnlyAndJoinsInTheShuffleWhereTheTasksCannotHoldMore() throws Exception {
     Configuration small = new Configuration(conf);
-    small.setLong(MrRefinement.PLACE_BYTES, 4096);
+    small.setLong(MrRefinement.PLACE_BYTES, 420_000);
     int n = 3000;
     MultilevelRun mapSide = multilevelStartOnScrambledCommunities(small, "mr-multilevel-mapjoin", n, true);
     small.setLong(PartJoin.MAP_JOIN_BYTES, 0);
@@ -578,6 +580,7 @@ class MrRefinementTest {
     assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
     assertTrue(ml.get("sharedKeysOnly").asInt() >= 1, ml.toString());
+    assertFalse(ml.get("placedInGroups").asBoolean(), ml.toString());
     assertTrue(ml.get("placedClusterPins").asLong() <= ml.get("clusterPins").asLong() - n, ml.toString());
     assertEquals(mapSide.ml().get("levels"), ml.get("levels"));
     assertEquals(mapSide.refined(), reduceSide.refined(), "the same part for every row");
