@@ -14,8 +14,8 @@ import org.apache.hadoop.mapreduce.Reducer;
  * whole by every map task ({@link #MAP_JOIN_BYTES}; below it {@link ProjectMapper} and {@link DescendMapper} read the
  * placement whole). Both sides are shuffled by cluster; within a cluster the placement sorts first (a secondary sort on
  * ingest's {@link RowKey}: the cluster as its id, the side as its sequence number), so a reducer holds one part at a
- * time whatever the cluster's size. Members whose cluster has no part
- * are counted as CLUSTER_WITHOUT_PART, a cluster placed twice as DUPLICATE_PLACEMENT (errors).
+ * time whatever the cluster's size. Members whose cluster has no part are counted as CLUSTER_WITHOUT_PART, a cluster
+ * placed twice as DUPLICATE_PLACEMENT (errors).
  */
 public final class PartJoin {
 
