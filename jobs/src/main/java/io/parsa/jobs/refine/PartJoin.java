@@ -114,12 +114,7 @@ public final class PartJoin {
 
     @Override
     void member(Move row, int part, Context context) throws IOException, InterruptedException {
-      context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
-      if (part != row.from()) {
-        blockKey.set(row.block());
-        context.write(blockKey, out.set(row.row(), row.block(), row.from(), part));
-        context.getCounter(MrRefinement.Counters.PROJECTED_MOVES).increment(1);
-      }
+      ProjectMapper.project(row, part, context, blockKey, out);
     }
   }
 

@@ -10,6 +10,7 @@ import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 
 /**
  * Distributed multilevel start, projection job, map side: every row's cluster ({@link CoarsenReducer#MEMBERS}) joined
@@ -52,12 +53,19 @@ public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move>
 
   @Override
   protected void map(LongWritable cluster, Move row, Context context) throws IOException, InterruptedException {
-    context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
     int part = partOf.get(cluster.get());
     if (part < 0) {
+      context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
       context.getCounter(MrRefinement.Counters.CLUSTER_WITHOUT_PART).increment(1);
       return;
     }
+    project(row, part, context, blockKey, out);
+  }
+
+  /** The row's move to its cluster's {@code part}, keyed by block, unless it is there already (both joins). */
+  static void project(Move row, int part, TaskInputOutputContext<?, ?, IntWritable, Move> context,
+      IntWritable blockKey, Move out) throws IOException, InterruptedException {
+    context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
     if (part != row.from()) {
       blockKey.set(row.block());
       context.write(blockKey, out.set(row.row(), row.block(), row.from(), part));
