@@ -113,11 +113,8 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS).increment(clusters);
     context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
-    long ownKeys = 0;
-    for (it.unimi.dsi.fastutil.ints.IntIterator h = holders.values().iterator(); h.hasNext(); ) {
-      ownKeys += h.nextInt() == 1 ? 1 : 0;
-    }
-    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS).increment(ownKeys);
+    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS)
+        .increment(CoarsenReducer.privateKeys(holders.values().iterator()));
     LOG.info("group {}: {} clusters, {} keys -> {} clusters, {} keys", group.get(), n, g.pins(), clusters, pins);
   }
 

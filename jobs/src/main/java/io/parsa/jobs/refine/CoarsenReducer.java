@@ -140,16 +140,17 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS).increment(clusters);
     context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
-    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS).increment(privateKeys(holders, holders.length));
+    context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS)
+        .increment(privateKeys(it.unimi.dsi.fastutil.ints.IntIterators.wrap(holders)));
     LOG.info("group {} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
         Arrays.toString(parts), n, block.numEdges(), clusters, pins);
   }
 
-  /** Keys among {@code holders[0..n)} that one cluster of the group alone holds. */
-  static long privateKeys(int[] holders, int n) {
+  /** Keys that one cluster of the group alone holds, from every key's count of holders (both clustering jobs). */
+  static long privateKeys(it.unimi.dsi.fastutil.ints.IntIterator holders) {
     long p = 0;
-    for (int i = 0; i < n; i++) {
-      if (holders[i] == 1) {
+    while (holders.hasNext()) {
+      if (holders.nextInt() == 1) {
         p++;
       }
     }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 
 /**
  * Distributed multilevel start, one level down (a map-only job per further clustering level): every member cluster
@@ -16,6 +17,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 public class DescendMapper extends Mapper<LongWritable, LongWritable, LongWritable, IntWritable> {
 
   private final IntWritable part = new IntWritable();
+  private final LongWritable id = new LongWritable();
   private Long2IntOpenHashMap partOf;
 
   @Override
@@ -26,13 +28,22 @@ public class DescendMapper extends Mapper<LongWritable, LongWritable, LongWritab
   @Override
   protected void map(LongWritable cluster, LongWritable member, Context context)
       throws IOException, InterruptedException {
-    int p = partOf.get(cluster.get());
+    descend(member.get(), partOf.get(cluster.get()), context, id, part);
+  }
+
+  /**
+   * The member cluster with its cluster's part {@code p} (−1: none, an error), in the placement's format (both
+   * joins).
+   */
+  static void descend(long member, int p, TaskInputOutputContext<?, ?, LongWritable, IntWritable> context,
+      LongWritable id, IntWritable part) throws IOException, InterruptedException {
     if (p < 0) {
       context.getCounter(MrRefinement.Counters.CLUSTER_WITHOUT_PART).increment(1);
       return;
     }
     context.getCounter(MrRefinement.Counters.CLUSTERS_DESCENDED).increment(1);
+    id.set(member);
     part.set(p);
-    context.write(member, part);
+    context.write(id, part);
   }
 }

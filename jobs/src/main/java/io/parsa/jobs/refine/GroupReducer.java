@@ -83,6 +83,11 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   /** Whether this is a balance cycle. */
   private boolean balance;
 
+  /** Writes the group of every part ({@code groupOf}, −1: in no group) into a job's configuration. */
+  static void setGroups(Configuration conf, int[] groupOf) {
+    conf.setStrings(GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+  }
+
   /** The group of every part from the job's configuration. */
   static int[] groups(Configuration conf, int k) {
     String[] s = conf.getStrings(GROUPS);

@@ -594,20 +594,20 @@ public final class MrRefinement {
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
     boolean inGroups = conf.getBoolean(PlaceReducer.IN_GROUPS, false);
+    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
-        cur.pairs, maxClusterWeight);
+        cur.pairs, maxClusterWeight, budget);
     // the first level alone, with its shared keys only if it was rewritten
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
-    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
-    if (!inGroups && ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k) > budget) {
+    long topNeed = ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k);
+    if (!inGroups && topNeed > budget) {
       // no level fits one task: each group's first-level clusters into the group's own parts (a group's clusters
       // hold at most the group's rows and keys, which its clustering task held)
       LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} bytes, more than the {} of the"
           + " placing task: the first level's clusters are placed in their {} groups", step, levels.topClusters(),
-          levels.topPins(), String.format("%,d", ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k)),
-          String.format("%,d", budget), groups);
+          levels.topPins(), String.format("%,d", topNeed), String.format("%,d", budget), groups);
       levels = first;
       inGroups = true;
     }
@@ -627,7 +627,7 @@ public final class MrRefinement {
       LOG.info("{}: multilevel start: {} first-level clusters ({} keys listed) placed in groups of {} of the {}"
           + " groups", step, numClusters, levels.topPins(), fan, groups);
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
-      c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+      GroupReducer.setGroups(c, groupOf);
       c.setInt(CoarsenClustersReducer.FAN, fan);
       job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its placement group
       job.setNumReduceTasks((groups + fan - 1) / fan);
@@ -778,17 +778,17 @@ public final class MrRefinement {
   /**
    * Further clustering levels above the first ({@code clusters}: its {@code numClusters} clusters of {@code pins} keys
    * in {@code groups} groups), while they would not fit the one task that places them
-   * ({@link ClusterGraph#heapNeeded}, against {@link #PLACE_BYTES}). A level that does not fit is first rewritten with
-   * only the keys two or more of its clusters hold listed ({@link #sharedKeysOnly}) unless its clustering found fewer
-   * than {@link #MIN_UNLISTED} of them held by one cluster of their group alone ({@code groupPrivate}); if it still
-   * does not fit, the next level is a job whose tasks cluster the clusters of as many groups of the level below as
-   * hold about the non-zeros one first-level task held ({@code pairs} / groups), none heavier than {@code maxWeight}
-   * rows. A level whose clusters keep over 90 % of the keys listed below it, not counting those one of them holds
-   * alone in its group (which the next rewrite may leave unlisted), is dropped and ends the climb.
+   * ({@link ClusterGraph#heapNeeded}, against {@code budget}, from {@link #PLACE_BYTES}). A level that does not fit
+   * is first rewritten with only the keys two or more of its clusters hold listed ({@link #sharedKeysOnly}) unless its
+   * clustering found fewer than {@link #MIN_UNLISTED} of them held by one cluster of their group alone
+   * ({@code groupPrivate}); if it still does not fit, the next level is a job whose tasks cluster the clusters of as
+   * many groups of the level below as hold about the non-zeros one first-level task held ({@code pairs} / groups),
+   * none heavier than {@code maxWeight} rows. A level whose clusters keep over 90 % of the keys listed below it, not
+   * counting those one of them holds alone in its group (which the next rewrite may leave unlisted), is dropped and
+   * ends the climb.
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
-      long pairs, int maxWeight) throws Exception {
-    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
+      long pairs, int maxWeight, long budget) throws Exception {
     long perFirstGroup = Math.max(1, pairs / groups);
     List<Path> further = new ArrayList<>();
     List<Long> clustersPerLevel = new ArrayList<>(List.of(numClusters));
@@ -975,11 +975,7 @@ public final class MrRefinement {
     MultipleInputs.addInputPath(job, new Path(placement, "part-*"), SequenceFileInputFormat.class,
         PartJoin.PlacementMapper.class);
     MultipleInputs.addInputPath(job, members, SequenceFileInputFormat.class, memberMapper);
-    job.setMapOutputKeyClass(io.parsa.jobs.ingest.RowKey.class);
-    job.setMapOutputValueClass(Move.class);
-    job.setSortComparatorClass(io.parsa.jobs.ingest.RowKey.SortComparator.class);
-    job.setGroupingComparatorClass(io.parsa.jobs.ingest.RowKey.GroupComparator.class);
-    job.setPartitionerClass(PartJoin.Route.class);
+    PartJoin.configureShuffle(job);
     job.setReducerClass(reducer);
     job.setNumReduceTasks(reducers);
     job.setOutputKeyClass(outKey);
@@ -1049,7 +1045,7 @@ public final class MrRefinement {
   private void groupMapSide(Job job, Path u, int[] groupOf) throws IOException {
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    c.setStrings(GroupReducer.GROUPS, Arrays.stream(groupOf).mapToObj(Integer::toString).toArray(String[]::new));
+    GroupReducer.setGroups(c, groupOf);
     AlignedJoin.configureMapSide(job, blocks, u, GroupMapper.class);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(GroupRow.class);

@@ -38,6 +38,18 @@ public final class PartJoin {
     return clusters * BYTES_PER_ENTRY <= limit;
   }
 
+  /**
+   * The join's shuffle in {@code job}: {@link RowKey} sorted on (cluster, side) and grouped on the cluster, both sides
+   * of a cluster routed to the same reducer.
+   */
+  static void configureShuffle(org.apache.hadoop.mapreduce.Job job) {
+    job.setMapOutputKeyClass(RowKey.class);
+    job.setMapOutputValueClass(Move.class);
+    job.setSortComparatorClass(RowKey.SortComparator.class);
+    job.setGroupingComparatorClass(RowKey.GroupComparator.class);
+    job.setPartitionerClass(Route.class);
+  }
+
   /** Both sides of a cluster to the same reducer. */
   public static final class Route extends Partitioner<RowKey, Move> {
     @Override
@@ -128,10 +140,7 @@ public final class PartJoin {
 
     @Override
     void member(Move member, int part, Context context) throws IOException, InterruptedException {
-      context.getCounter(MrRefinement.Counters.CLUSTERS_DESCENDED).increment(1);
-      id.set(member.row());
-      out.set(part);
-      context.write(id, out);
+      DescendMapper.descend(member.row(), part, context, id, out);
     }
   }
 }

@@ -53,20 +53,19 @@ public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move>
 
   @Override
   protected void map(LongWritable cluster, Move row, Context context) throws IOException, InterruptedException {
-    int part = partOf.get(cluster.get());
-    if (part < 0) {
-      context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
-      context.getCounter(MrRefinement.Counters.CLUSTER_WITHOUT_PART).increment(1);
-      return;
-    }
-    project(row, part, context, blockKey, out);
+    project(row, partOf.get(cluster.get()), context, blockKey, out);
   }
 
-  /** The row's move to its cluster's {@code part}, keyed by block, unless it is there already (both joins). */
+  /**
+   * The row's move to its cluster's {@code part} (−1: none, an error), keyed by block, unless it is there already
+   * (both joins).
+   */
   static void project(Move row, int part, TaskInputOutputContext<?, ?, IntWritable, Move> context,
       IntWritable blockKey, Move out) throws IOException, InterruptedException {
     context.getCounter(MrRefinement.Counters.ROWS_PROJECTED).increment(1);
-    if (part != row.from()) {
+    if (part < 0) {
+      context.getCounter(MrRefinement.Counters.CLUSTER_WITHOUT_PART).increment(1);
+    } else if (part != row.from()) {
       blockKey.set(row.block());
       context.write(blockKey, out.set(row.row(), row.block(), row.from(), part));
       context.getCounter(MrRefinement.Counters.PROJECTED_MOVES).increment(1);
