@@ -157,7 +157,11 @@ public final class MrRefinement {
     /** Multilevel start, shared-keys merge job: keys listed (= SHARED_PINS). */
     LISTED_PINS,
     /** Error (shared-keys merge job): pieces of a cluster without its header, or a cluster read twice. */
-    PIECES_WITHOUT_CLUSTER
+    PIECES_WITHOUT_CLUSTER,
+    /** Multilevel start, placement job from a key sample: keys the placing task got listed. */
+    SAMPLED_PINS,
+    /** Multilevel start, placement job from a key sample: keys left out (with SAMPLED_PINS, = the keys listed). */
+    PINS_LEFT_OUT
   }
 
   /** What a count job measured on an assignment. */
@@ -540,6 +544,11 @@ public final class MrRefinement {
    */
   static final double MIN_UNLISTED = 0.1;
   /**
+   * Least share of the top level's keys a global placement may be made from ({@link SharedKeys#SAMPLE}); where fewer
+   * fit the placing task, the first level is placed in groups.
+   */
+  static final double MIN_SAMPLE = 0.05;
+  /**
    * Heap (bytes) the task that places the distributed multilevel start's clusters may use; further clustering levels
    * are added while the clusters would need more (default: a reducer's heap, from the job configuration).
    */
@@ -554,7 +563,10 @@ public final class MrRefinement {
    *       consecutive parts are clustered as the multilevel partitioner coarsens, across the group's parts, to about
    *       1/{@link #MULTILEVEL_SHRINK} of them; clusters weigh at most what the in-memory fresh partition allows;</li>
    *   <li><b>place</b> ({@link PlaceReducer}, one reducer): all clusters, as weighted vertices holding the union of
-   *       their rows' keys, coarsened further, placed and refined into k parts;</li>
+   *       their rows' keys, coarsened further, placed and refined into k parts. Where they would not fit the placing
+   *       task ({@link #PLACE_BYTES}), further levels cluster the clusters ({@link #furtherLevels}); where the top
+   *       level still does not fit, it is placed from the largest sample of its keys that fits
+   *       ({@link SharedKeys#SAMPLE}), and below {@link #MIN_SAMPLE} the first level in groups;</li>
    *   <li><b>project</b> ({@link ProjectMapper}, with the apply job's reducer): every row to its cluster's part;</li>
    *   <li><b>balance</b>: group cycles ({@link GroupReducer#BALANCE}) over groups of parts whose rows together are
    *       within one of n/k per part ({@link #balanceGroups}), until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
@@ -602,14 +614,27 @@ public final class MrRefinement {
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
     long topNeed = ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k);
-    if (!inGroups && topNeed > budget) {
-      // no level fits one task: each group's first-level clusters into the group's own parts (a group's clusters
-      // hold at most the group's rows and keys, which its clustering task held)
+    double sample = 1;
+    if (!inGroups) {
+      // the top level's keys the placing task sees: all where they fit, else a sample of them
+      double forced = conf.getDouble(SharedKeys.SAMPLE, 0);
+      sample = forced > 0 ? Math.min(1, forced) : topNeed > budget ? sampleRate(levels.topClusters(),
+          levels.topPins(), budget) : 1;
+      if (sample < 1) {
+        LOG.info("{}: multilevel start: {} clusters ({} keys listed) need {} bytes against the {} of the placing"
+            + " task: placed from a sample of {} of their keys", step, levels.topClusters(), levels.topPins(),
+            String.format("%,d", topNeed), String.format("%,d", budget), String.format("%.3f", sample));
+      }
+    }
+    if (!inGroups && sample < MIN_SAMPLE) {
+      // no level fits one task, not even with a sample of its keys: each group's first-level clusters into the
+      // group's own parts (a group's clusters hold at most the group's rows and keys, which its clustering task held)
       LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} bytes, more than the {} of the"
           + " placing task: the first level's clusters are placed in their {} groups", step, levels.topClusters(),
           levels.topPins(), String.format("%,d", topNeed), String.format("%,d", budget), groups);
       levels = first;
       inGroups = true;
+      sample = 1;
     }
 
     Path placement = new Path(dir, "placement");
@@ -632,7 +657,12 @@ public final class MrRefinement {
       job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its placement group
       job.setNumReduceTasks((groups + fan - 1) / fan);
     } else {
-      job.setMapperClass(Mapper.class);
+      if (sample < 1) {
+        c.setDouble(SharedKeys.SAMPLE, sample);
+        job.setMapperClass(SharedKeys.SampleMapper.class);
+      } else {
+        job.setMapperClass(Mapper.class);
+      }
       job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
     }
     job.setOutputKeyClass(LongWritable.class);
@@ -649,6 +679,10 @@ public final class MrRefinement {
     }
     Jobs.checkEqual(step + ": clusters placed vs clusters made", levels.topClusters(),
         Jobs.count(job, Counters.CLUSTERS_PLACED));
+    if (sample < 1) {
+      Jobs.checkEqual(step + ": keys sampled and left out vs the clusters' keys", levels.topPins(),
+          Jobs.count(job, Counters.SAMPLED_PINS) + Jobs.count(job, Counters.PINS_LEFT_OUT));
+    }
 
     Map<String, Map<String, long[]>> placedStats = PartStats.readPerTask(fs, placement);
     placement = descend(dir, placement, levels);
@@ -692,7 +726,9 @@ public final class MrRefinement {
           + Arrays.toString(placedRows) + ", the projected assignment has " + Arrays.toString(rowsNow));
     }
     fs.delete(dir, true);
-    Measure m = new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weightedRows, cur.pairs);
+    // from a key sample the placement's working sets were estimates: measured
+    Measure m = sample < 1 ? count(u1)
+        : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weightedRows, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
     long lo = n / k;
@@ -735,6 +771,7 @@ public final class MrRefinement {
     e.put("placedClusterPins", levels.topPins());
     e.put("sharedKeysOnly", levels.sharedOnly());
     e.put("placedInGroups", inGroups);
+    e.put("placeSample", sample);
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
     e.put("balanceCycles", cycle);
@@ -746,6 +783,27 @@ public final class MrRefinement {
         pins, g, levels.clusters().size(), levels.topClusters(), levels.topPins(), placedMax, placedSum, cycle,
         m.maxWorkingSet(), m.sumTraffic(), secs(t0));
     return m;
+  }
+
+  /**
+   * The largest share of the {@code pins} keys of {@code clusters} clusters (to 1/1024) with which they fit
+   * {@code budget} ({@link ClusterGraph#heapNeeded}); 0 if not even the clusters alone fit.
+   */
+  private double sampleRate(long clusters, long pins, long budget) {
+    if (ClusterGraph.heapNeeded(clusters, 0, k) > budget) {
+      return 0;
+    }
+    int lo = 0;
+    int hi = 1024;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (ClusterGraph.heapNeeded(clusters, pins * mid / 1024, k) <= budget) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo / 1024.0;
   }
 
   /**

@@ -27,7 +27,10 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
 
   /** Part stats: rows per part as placed (the clusters' weights). */
   public static final String PLACED_ROWS = "placedRows";
-  /** Part stats: working set per part as placed (exact: every row goes with its cluster). */
+  /**
+   * Part stats: working set per part as placed (exact, since every row goes with its cluster, unless placed from a key
+   * sample: {@link SharedKeys#SAMPLE}).
+   */
   public static final String PLACED_WORKING_SET = "placedWorkingSet";
 
   /**

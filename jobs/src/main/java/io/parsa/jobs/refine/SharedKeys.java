@@ -21,6 +21,8 @@ import org.apache.hadoop.mapreduce.Reducer;
  * </ol>
  * Counters: pairs read by the holders job = the clusters' listed keys (CLUSTER_PINS of the level); pieces written =
  * SHARED_PINS = the keys the merge job lists; clusters merged = clusters.
+ *
+ * <p>Where even the shared keys are too many for one placing task, {@link SampleMapper} lists a sample of them.
  */
 public final class SharedKeys {
 
@@ -77,6 +79,55 @@ public final class SharedKeys {
     private void write(long c, Context context) throws IOException, InterruptedException {
       cluster.set(c);
       context.write(cluster, piece.set(c, 0, one, 1, -1));
+    }
+  }
+
+  /**
+   * The sample rate of the keys the placing task sees (a double in (0, 1]; 1 or unset: every key): see
+   * {@link SampleMapper}.
+   */
+  public static final String SAMPLE = "parsa.refine.multilevel.place.sample";
+
+  /**
+   * Whether {@code key} is in the sample of rate {@code rate}: decided by a hash of the key alone, so that every
+   * cluster holding it agrees, and the same in every run.
+   */
+  static boolean sampled(long key, double rate) {
+    return (it.unimi.dsi.fastutil.HashCommon.mix(key) >>> 11) * 0x1.0p-53 < rate;
+  }
+
+  /**
+   * Placement job, map side, where the clusters' keys are too many for the placing task: each cluster with only
+   * the keys of a sample ({@link #SAMPLE}, by {@link #sampled}) listed, the others counted as unlisted. The placement
+   * then cuts a sample of the nets, the same for every cluster, as an estimate of the cut of all of them; its working
+   * sets count a key left out once per cluster holding it, so they are estimates too (the caller measures the result
+   * exactly). Counters: SAMPLED_PINS + PINS_LEFT_OUT = the clusters' listed keys.
+   */
+  public static class SampleMapper extends Mapper<IntWritable, ClusterRow, IntWritable, ClusterRow> {
+    private final ClusterRow out = new ClusterRow();
+    private long[] keys = new long[16];
+    private double rate;
+
+    @Override
+    protected void setup(Context context) {
+      rate = context.getConfiguration().getDouble(SAMPLE, 1);
+    }
+
+    @Override
+    protected void map(IntWritable zero, ClusterRow c, Context context) throws IOException, InterruptedException {
+      if (keys.length < c.size()) {
+        keys = new long[Math.max(c.size(), 2 * keys.length)];
+      }
+      int n = 0;
+      for (int i = 0; i < c.size(); i++) {
+        long key = c.key(i);
+        if (sampled(key, rate)) {
+          keys[n++] = key;
+        }
+      }
+      context.write(zero, out.set(c.cluster(), c.weight(), keys, n, c.unlisted() + c.size() - n));
+      context.getCounter(MrRefinement.Counters.SAMPLED_PINS).increment(n);
+      context.getCounter(MrRefinement.Counters.PINS_LEFT_OUT).increment(c.size() - n);
     }
   }
 

@@ -558,6 +558,31 @@ class MrRefinementTest {
   }
 
   /**
+   * A global placement from a sample of the clusters' keys (a third of them, by a hash of the key, so that every
+   * cluster holding a key agrees): the same guarantees, with the working sets measured after the projection (the
+   * placement's own count a key left out once per cluster holding it). Then, where the clusters fit the placing task
+   * only with a share of their keys (a third of them, by {@code ClusterGraph.heapNeeded}), the driver itself places
+   * them from the largest sample that fits after any further levels, not in groups.
+   */
+  @Test
+  void multilevelStartPlacesGloballyFromAKeySampleWhereTheKeysDoNotFitOneTask() throws Exception {
+    Configuration sampled = new Configuration(conf);
+    sampled.setDouble(SharedKeys.SAMPLE, 0.3);
+    JsonNode ml = multilevelStartOnScrambledCommunities(sampled, "mr-multilevel-sample", 600).ml();
+    assertEquals(0.3, ml.get("placeSample").asDouble(), ml.toString());
+    assertFalse(ml.get("placedInGroups").asBoolean(), ml.toString());
+    assertEquals(1, ml.get("levels").asInt(), ml.toString());
+
+    Configuration small = new Configuration(conf);
+    small.setLong(MrRefinement.PLACE_BYTES,
+        ClusterGraph.heapNeeded(ml.get("clusters").asLong(), ml.get("clusterPins").asLong() / 3, 6));
+    JsonNode fitted = multilevelStartOnScrambledCommunities(small, "mr-multilevel-fitted-sample", 600).ml();
+    assertFalse(fitted.get("placedInGroups").asBoolean(), fitted.toString());
+    double rate = fitted.get("placeSample").asDouble();
+    assertTrue(rate >= MrRefinement.MIN_SAMPLE && rate < 1, fitted.toString());
+  }
+
+  /**
    * The same on rows that each also hold a key of their own (as a web page its own address), where the task that
    * places the clusters has less room (420 KB) than the first level's clusters need, even with only their shared keys
    * listed (about 705 KB with all keys, 447 KB with those), and more than the second level's (about 388 KB): the
