@@ -544,10 +544,12 @@ public final class MrRefinement {
    */
   static final double MIN_UNLISTED = 0.1;
   /**
-   * Least share of the top level's keys a global placement may be made from ({@link SharedKeys#SAMPLE}); where fewer
-   * fit the placing task, the first level is placed in groups.
+   * Least keys per cluster, on average, a global placement may be made from where it sees a sample of the top level's
+   * keys ({@link SharedKeys#SAMPLE}); where fewer fit the placing task, the first level is placed in groups (unless
+   * the sample is set). On cnr-2000 a sample of 2.4 keys per first-level cluster still placed better than four groups
+   * (docs/quality.md §30).
    */
-  static final double MIN_SAMPLE = 0.05;
+  static final double MIN_SAMPLED_KEYS = 2;
   /**
    * Heap (bytes) the task that places the distributed multilevel start's clusters may use; further clustering levels
    * are added while the clusters would need more (default: a reducer's heap, from the job configuration).
@@ -566,7 +568,7 @@ public final class MrRefinement {
    *       their rows' keys, coarsened further, placed and refined into k parts. Where they would not fit the placing
    *       task ({@link #PLACE_BYTES}), further levels cluster the clusters ({@link #furtherLevels}); where the top
    *       level still does not fit, it is placed from the largest sample of its keys that fits
-   *       ({@link SharedKeys#SAMPLE}), and below {@link #MIN_SAMPLE} the first level in groups;</li>
+   *       ({@link SharedKeys#SAMPLE}), and below {@link #MIN_SAMPLED_KEYS} per cluster the first level in groups;</li>
    *   <li><b>project</b> ({@link ProjectMapper}, with the apply job's reducer): every row to its cluster's part;</li>
    *   <li><b>balance</b>: group cycles ({@link GroupReducer#BALANCE}) over groups of parts whose rows together are
    *       within one of n/k per part ({@link #balanceGroups}), until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
@@ -615,9 +617,9 @@ public final class MrRefinement {
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
     long topNeed = ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k);
     double sample = 1;
+    double forced = conf.getDouble(SharedKeys.SAMPLE, 0);
     if (!inGroups) {
       // the top level's keys the placing task sees: all where they fit, else a sample of them
-      double forced = conf.getDouble(SharedKeys.SAMPLE, 0);
       sample = forced > 0 ? Math.min(1, forced) : topNeed > budget ? sampleRate(levels.topClusters(),
           levels.topPins(), budget) : 1;
       if (sample < 1) {
@@ -626,9 +628,10 @@ public final class MrRefinement {
             String.format("%,d", topNeed), String.format("%,d", budget), String.format("%.3f", sample));
       }
     }
-    if (!inGroups && sample < MIN_SAMPLE) {
-      // no level fits one task, not even with a sample of its keys: each group's first-level clusters into the
-      // group's own parts (a group's clusters hold at most the group's rows and keys, which its clustering task held)
+    if (!inGroups && forced <= 0 && sample * levels.topPins() < MIN_SAMPLED_KEYS * levels.topClusters()) {
+      // no level fits one task, not even with a sample of a few keys per cluster: each group's first-level clusters
+      // into the group's own parts (a group's clusters hold at most the group's rows and keys, which its clustering
+      // task held)
       LOG.info("{}: multilevel start: {} clusters ({} keys listed) still need {} bytes, more than the {} of the"
           + " placing task: the first level's clusters are placed in their {} groups", step, levels.topClusters(),
           levels.topPins(), String.format("%,d", topNeed), String.format("%,d", budget), groups);

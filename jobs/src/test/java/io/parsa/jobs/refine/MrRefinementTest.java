@@ -562,7 +562,7 @@ class MrRefinementTest {
    * cluster holding a key agrees): the same guarantees, with the working sets measured after the projection (the
    * placement's own count a key left out once per cluster holding it). Then, where the clusters fit the placing task
    * only with a share of their keys (a third of them, by {@code ClusterGraph.heapNeeded}), the driver itself places
-   * them from the largest sample that fits after any further levels, not in groups.
+   * them from the largest sample that fits after any further levels (at least two keys per cluster), not in groups.
    */
   @Test
   void multilevelStartPlacesGloballyFromAKeySampleWhereTheKeysDoNotFitOneTask() throws Exception {
@@ -579,7 +579,9 @@ class MrRefinementTest {
     JsonNode fitted = multilevelStartOnScrambledCommunities(small, "mr-multilevel-fitted-sample", 600).ml();
     assertFalse(fitted.get("placedInGroups").asBoolean(), fitted.toString());
     double rate = fitted.get("placeSample").asDouble();
-    assertTrue(rate >= MrRefinement.MIN_SAMPLE && rate < 1, fitted.toString());
+    assertTrue(rate < 1, fitted.toString());
+    assertTrue(rate * fitted.get("placedClusterPins").asLong()
+        >= MrRefinement.MIN_SAMPLED_KEYS * fitted.get("placedClusters").asLong(), fitted.toString());
   }
 
   /**
