@@ -558,6 +558,27 @@ class MrRefinementTest {
   }
 
   /**
+   * The key sample of the distributed start's placement: about the rate asked for (on consecutive ids, as ingest
+   * numbers keys), the same for a key whoever asks, and nested (a key in a sample is in every larger one), so a smaller
+   * placing task sees a subset of what a larger one sees.
+   */
+  @Test
+  void keySamplesHaveTheirRateAndAreNested() {
+    int n = 200_000;
+    for (double rate : new double[] {0.02, 0.1, 0.5}) {
+      int in = 0;
+      for (long key = 0; key < n; key++) {
+        if (SharedKeys.sampled(key, rate)) {
+          in++;
+          assertTrue(SharedKeys.sampled(key, Math.min(1, rate * 2)), "key " + key + " at " + rate + " and twice it");
+        }
+      }
+      assertEquals(rate, (double) in / n, 0.005, "share of " + n + " keys sampled at " + rate);
+    }
+    assertTrue(SharedKeys.sampled(12345L, 1.0) && !SharedKeys.sampled(12345L, 0.0));
+  }
+
+  /**
    * A global placement from a sample of the clusters' keys (a third of them, by a hash of the key, so that every
    * cluster holding a key agrees): the same guarantees, with the working sets measured after the projection (the
    * placement's own count a key left out once per cluster holding it). Then, where the clusters fit the placing task
