@@ -622,13 +622,14 @@ public final class MrRefinement {
       // the top level's keys the placing task sees: all where they fit, else a sample of them
       sample = forced > 0 ? Math.min(1, forced) : topNeed > budget ? sampleRate(levels.topClusters(),
           levels.topPins(), budget) : 1;
-      if (sample < 1) {
+      if (sample < 1 && (forced > 0 || sample * levels.topPins() >= MIN_SAMPLED_KEYS * levels.topClusters())) {
         LOG.info("{}: multilevel start: {} clusters ({} keys listed) need {} bytes against the {} of the placing"
             + " task: placed from a sample of {} of their keys", step, levels.topClusters(), levels.topPins(),
             String.format("%,d", topNeed), String.format("%,d", budget), String.format("%.3f", sample));
       }
     }
-    if (!inGroups && forced <= 0 && sample * levels.topPins() < MIN_SAMPLED_KEYS * levels.topClusters()) {
+    if (!inGroups && forced <= 0 && sample < 1
+        && sample * levels.topPins() < MIN_SAMPLED_KEYS * levels.topClusters()) {
       // no level fits one task, not even with a sample of a few keys per cluster: each group's first-level clusters
       // into the group's own parts (a group's clusters hold at most the group's rows and keys, which its clustering
       // task held)
@@ -789,6 +790,14 @@ public final class MrRefinement {
   }
 
   /**
+   * Whether {@code clusters} clusters fit {@code budget} with {@link #MIN_SAMPLED_KEYS} keys each, the least sample a
+   * global placement is made from.
+   */
+  private boolean sampleFits(long clusters, long budget) {
+    return ClusterGraph.heapNeeded(clusters, (long) Math.ceil(MIN_SAMPLED_KEYS * clusters), k) <= budget;
+  }
+
+  /**
    * The largest share of the {@code pins} keys of {@code clusters} clusters (to 1/1024) with which they fit
    * {@code budget} ({@link ClusterGraph#heapNeeded}); 0 if not even the clusters alone fit.
    */
@@ -846,7 +855,8 @@ public final class MrRefinement {
    * many groups of the level below as hold about the non-zeros one first-level task held ({@code pairs} / groups),
    * none heavier than {@code maxWeight} rows. A level whose clusters keep over 90 % of the keys listed below it, not
    * counting those one of them holds alone in its group (which the next rewrite may leave unlisted), is dropped and
-   * ends the climb.
+   * ends the climb, unless the clusters below it are too many to be placed even from a sample of their keys
+   * ({@link #sampleFits}).
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
       long pairs, int maxWeight, long budget) throws Exception {
@@ -920,11 +930,14 @@ public final class MrRefinement {
       long nextPrivate = Jobs.count(job, Counters.GROUP_PRIVATE_PINS);
       LOG.info("{}: multilevel start, level {}: {} clusters ({} keys) in {} groups -> {} clusters ({} keys) in {}"
           + " groups", step, further.size() + 2, numClusters, pins, levelGroups, nextClusters, nextPins, nextGroups);
-      if (nextPins - nextPrivate > 0.9 * pins) {
+      boolean keysKept = nextPins - nextPrivate > 0.9 * pins;
+      if (keysKept && sampleFits(numClusters, budget) || nextClusters > 0.9 * numClusters) {
         // rows without shared keys: clusters of clusters hold about as many keys, even with the keys one of them alone
-        // holds left unlisted, so the level would only make the placement coarser
-        LOG.info("{}: multilevel start: level {} dropped, its clusters hold {} of the {} keys listed below ({} of them"
-            + " held by one cluster of their group alone)", step, further.size() + 2, nextPins, pins, nextPrivate);
+        // holds left unlisted, so the level would only make the placement coarser (where the clusters below can be
+        // placed from a sample of their keys; else fewer clusters are what the placing task needs, if they are fewer)
+        LOG.info("{}: multilevel start: level {} dropped, its {} clusters (of {} below) hold {} of the {} keys listed"
+            + " below ({} of them held by one cluster of their group alone)", step, further.size() + 2, nextClusters,
+            numClusters, nextPins, pins, nextPrivate);
         fs.delete(levelDir, true);
         break;
       }
