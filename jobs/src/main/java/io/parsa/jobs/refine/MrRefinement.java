@@ -236,6 +236,9 @@ public final class MrRefinement {
   private final FileSystem fs;
   private Path markers;
   private int jobNo;
+  /** The chosen start's assignment, kept until the end where the refinement may have to fall back on it. */
+  private Path startU;
+  private boolean keepBetterStart;
 
   /**
    * @param work     a directory for the rounds' job outputs (the caller deletes it)
@@ -252,6 +255,16 @@ public final class MrRefinement {
     this.reducers = Math.max(1, reducers);
     this.fs = work.getFileSystem(conf);
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
+  }
+
+  /**
+   * With {@code keep}, the refined assignment is given up for the start it came from where the start measures better
+   * by the balanced rule ({@link Measure#measuresBetterThan}: the phases keep what lowers their own objective, and a
+   * p = 8 phase can trade more T_sum for M_max than the balanced objective gains); for {@code --objective balanced}.
+   */
+  public MrRefinement keepBetterStart(boolean keep) {
+    this.keepBetterStart = keep;
+    return this;
   }
 
   /**
@@ -371,9 +384,20 @@ public final class MrRefinement {
         n, numBlocks, k, start, cur.maxWorkingSet(), cur.sumTraffic(), secs(t0));
     long m0 = cur.maxWorkingSet();
     long s0 = cur.sumTraffic();
+    // what the refinement falls back on where its end measures worse: the start, or the V-cycles' result on it
+    Measure chosen = cur;
+    String fallbackWhat = "the '" + start + "' start";
+    startU = cur.u;
     if (useGroups && groups.before > 0) {
       cur = groupCycles(cur, u0, n, groups.before, g, RefineUTool.CAP_SLACK, rounds, "before", true,
           new double[] {1}, log);
+      if (!cur.u.equals(chosen.u) && !chosen.measuresBetterThan(cur)) {
+        Measure given = chosen;
+        chosen = cur;
+        fallbackWhat = "the V-cycles' result before the rounds";
+        startU = cur.u;
+        discard(given, u0);
+      }
     }
     boolean distributedSwaps = groups.swaps || !useGroups;
     if (!distributedSwaps && groups.rounds > 0 && rounds > 0 && schedule.length > 0) {
@@ -457,7 +481,28 @@ public final class MrRefinement {
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
-    return new Result(verified(cur), start, m0, s0, starts, log);
+    Measure end = verified(cur);
+    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
+      // the start, measured again (its counts may be gone): the count job must find what it measured before
+      Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
+          chosen.weightedRows, chosen.pairs));
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("phase", "the rounds given up");
+      end.putFigures(e);
+      e.put("kept", false);
+      log.add(e);
+      LOG.info("{}: the refinement ended at M_max {}, T_sum {}, which measures worse than {} (M_max {}, T_sum {}):"
+          + " that is kept", step, end.maxWorkingSet(), end.sumTraffic(), fallbackWhat, back.maxWorkingSet(),
+          back.sumTraffic());
+      startU = null;
+      discard(end, u0);
+      end = back;
+    } else if (!chosen.u.equals(end.u)) {
+      startU = null;
+      discard(chosen, u0);
+    }
+    startU = null;
+    return new Result(end, start, m0, s0, starts, log);
   }
 
   /**
@@ -1269,7 +1314,7 @@ public final class MrRefinement {
     if (m.counts != null) {
       fs.delete(m.counts, true);
     }
-    if (!m.u.equals(keep)) {
+    if (!m.u.equals(keep) && !m.u.equals(startU)) {
       fs.delete(m.u, true);
     }
   }

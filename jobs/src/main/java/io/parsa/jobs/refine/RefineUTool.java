@@ -397,7 +397,7 @@ public class RefineUTool extends ParsaTool {
           cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0,
           choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
-          multilevel, groups, overwrite);
+          multilevel, groups, objective == Objective.BALANCED, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -591,7 +591,7 @@ public class RefineUTool extends ParsaTool {
   /** {@code --mode mapreduce}: the distributed refinement ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
       double[] schedule, int rounds, int reducers, boolean orderStart, String multilevel,
-      MrRefinement.Groups groups, boolean overwrite) throws Exception {
+      MrRefinement.Groups groups, boolean keepBetterStart, boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
           + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
@@ -601,8 +601,8 @@ public class RefineUTool extends ParsaTool {
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     try {
-      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers).run(uDir, orderStart,
-          multilevel, schedule, rounds, groups);
+      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers)
+          .keepBetterStart(keepBetterStart).run(uDir, orderStart, multilevel, schedule, rounds, groups);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);

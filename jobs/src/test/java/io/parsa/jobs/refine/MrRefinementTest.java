@@ -676,6 +676,15 @@ class MrRefinementTest {
         "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "0", "--reducers", "2"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertEquals("multilevel", report.get("start").asText(), report.toString());
+    // the balanced objective, the refinement's own, never worse than at its start
+    double m0 = report.get("startMaxWorkingSet").asDouble();
+    double s0 = report.get("startSumTraffic").asDouble();
+    double m1 = report.get("maxWorkingSet").asDouble();
+    double s1 = report.get("sumTraffic").asDouble();
+    double mMin = Math.max(1, Math.min(m0, m1));
+    double tMin = Math.max(1, Math.min(s0, s1));
+    assertTrue(m1 / mMin + s1 / tMin <= m0 / mMin + s0 / tMin + 1e-9,
+        "start " + m0 + " / " + s0 + " -> refined " + m1 + " / " + s1);
     JsonNode ml = null;
     for (JsonNode r : report.get("rounds")) {
       if (r.path("phase").asText().equals("multilevel start")) {
