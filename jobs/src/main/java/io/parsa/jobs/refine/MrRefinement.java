@@ -258,9 +258,10 @@ public final class MrRefinement {
   }
 
   /**
-   * With {@code keep}, the refined assignment is given up for the start it came from where the start measures better
-   * by the balanced rule ({@link Measure#measuresBetterThan}: the phases keep what lowers their own objective, and a
-   * p = 8 phase can trade more T_sum for M_max than the balanced objective gains); for {@code --objective balanced}.
+   * With {@code keep}, the refined assignment is given up where the result of the V-cycles before the rounds (or the
+   * start, where those did not measure better than it) measures better by the balanced rule
+   * ({@link Measure#measuresBetterThan}: the phases keep what lowers their own objective, and a p = 8 phase can trade
+   * more T_sum for M_max than the balanced objective gains); for {@code --objective balanced}.
    */
   public MrRefinement keepBetterStart(boolean keep) {
     this.keepBetterStart = keep;
