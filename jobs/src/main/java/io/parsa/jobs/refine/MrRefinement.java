@@ -483,6 +483,7 @@ public final class MrRefinement {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
     Measure end = verified(cur);
+    startU = null; // from here on discarded by choice
     if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
       // the start, measured again (its counts may be gone): the count job must find what it measured before
       Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
@@ -495,14 +496,11 @@ public final class MrRefinement {
       LOG.info("{}: the refinement ended at M_max {}, T_sum {}, which measures worse than {} (M_max {}, T_sum {}):"
           + " that is kept", step, end.maxWorkingSet(), end.sumTraffic(), fallbackWhat, back.maxWorkingSet(),
           back.sumTraffic());
-      startU = null;
       discard(end, u0);
       end = back;
     } else if (!chosen.u.equals(end.u)) {
-      startU = null;
       discard(chosen, u0);
     }
-    startU = null;
     return new Result(end, start, m0, s0, starts, log);
   }
 
@@ -663,19 +661,21 @@ public final class MrRefinement {
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
     long topNeed = ClusterGraph.heapNeeded(levels.topClusters(), levels.topPins(), k);
     double sample = 1;
-    double forced = conf.getDouble(SharedKeys.SAMPLE, 0);
+    boolean toGroups = false;
     if (!inGroups) {
-      // the top level's keys the placing task sees: all where they fit, else a sample of them
+      // the top level's keys the placing task sees: all where they fit, else a sample of them (a set rate is honoured;
+      // a fitted one only where it keeps a few keys per cluster)
+      double forced = conf.getDouble(SharedKeys.SAMPLE, 0);
       sample = forced > 0 ? Math.min(1, forced) : topNeed > budget ? sampleRate(levels.topClusters(),
           levels.topPins(), budget) : 1;
-      if (sample < 1 && (forced > 0 || sample * levels.topPins() >= MIN_SAMPLED_KEYS * levels.topClusters())) {
+      toGroups = forced <= 0 && sample < 1 && sample * levels.topPins() < MIN_SAMPLED_KEYS * levels.topClusters();
+      if (sample < 1 && !toGroups) {
         LOG.info("{}: multilevel start: {} clusters ({} keys listed) need {} bytes against the {} of the placing"
             + " task: placed from a sample of {} of their keys", step, levels.topClusters(), levels.topPins(),
             String.format("%,d", topNeed), String.format("%,d", budget), String.format("%.3f", sample));
       }
     }
-    if (!inGroups && forced <= 0 && sample < 1
-        && sample * levels.topPins() < MIN_SAMPLED_KEYS * levels.topClusters()) {
+    if (toGroups) {
       // no level fits one task, not even with a sample of a few keys per cluster: each group's first-level clusters
       // into the group's own parts (a group's clusters hold at most the group's rows and keys, which its clustering
       // task held)
