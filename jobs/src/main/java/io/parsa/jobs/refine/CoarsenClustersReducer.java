@@ -34,14 +34,21 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
     private final IntWritable group = new IntWritable();
     private int fan;
 
+    private int chunks;
+
     @Override
     protected void setup(Context context) {
       fan = Math.max(1, context.getConfiguration().getInt(FAN, 2));
+      chunks = Math.max(1, context.getConfiguration().getInt(GroupMapper.CHUNKS, 1));
     }
 
     @Override
     protected void map(IntWritable zero, ClusterRow c, Context context) throws IOException, InterruptedException {
-      group.set((int) ((c.cluster() >>> 32) / fan));
+      long unit = c.cluster() >>> 32; // the group that made the cluster, or with chunks its group's chunk
+      if (chunks > 1) {
+        unit = unit * chunks + ((c.cluster() >>> CoarsenReducer.CHUNK_SHIFT) & (CoarsenReducer.MAX_CHUNKS - 1));
+      }
+      group.set((int) (unit / fan));
       context.write(group, c);
     }
   }

@@ -36,6 +36,10 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   public static final String SEED = "parsa.refine.multilevel.seed";
   /** Named output: every row's cluster. */
   public static final String MEMBERS = "members";
+  /** Where a chunk's number starts in a cluster id's low half (so a chunk numbers fewer than 2^24 clusters). */
+  static final int CHUNK_SHIFT = 24;
+  /** Most chunks per group (a chunk's number fits the 8 bits above {@link #CHUNK_SHIFT}). */
+  static final int MAX_CHUNKS = 1 << (32 - CHUNK_SHIFT);
 
   /**
    * What a clustering job ({@link CoarsenReducer}, {@link CoarsenClustersReducer}) asks of its reducers: about
@@ -63,18 +67,22 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   private MultipleOutputs<IntWritable, ClusterRow> outputs;
   private int[] groupOf;
   private Clustering clustering;
+  private int chunks;
 
   @Override
   protected void setup(Context context) {
     Configuration conf = context.getConfiguration();
     groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
     clustering = Clustering.of(conf);
+    chunks = Math.max(1, conf.getInt(GroupMapper.CHUNKS, 1));
     outputs = new MultipleOutputs<>(context);
   }
 
   @Override
-  protected void reduce(IntWritable group, Iterable<GroupRow> values, Context context)
+  protected void reduce(IntWritable groupKey, Iterable<GroupRow> values, Context context)
       throws IOException, InterruptedException {
+    IntWritable group = new IntWritable(groupKey.get() / chunks);
+    int chunk = groupKey.get() % chunks;
     int[] parts = GroupRows.partsOf(groupOf, group.get());
     GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), context);
     int n = rows.n;
@@ -93,13 +101,17 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     } else {
       List<Block> blocks = List.of(block);
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-      clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * group.get()),
+      clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * groupKey.get()),
           line -> LOG.debug("group {}: {}", group.get(), line))
           .clusters(RowKeyGraph.of(blocks), (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
     }
     int clusters = 0;
     for (int c : clusterOf) {
       clusters = Math.max(clusters, c + 1);
+    }
+    if (chunks > 1 && clusters >= 1 << CHUNK_SHIFT) {
+      throw new IllegalStateException("group " + group.get() + ", chunk " + chunk + ": " + clusters + " clusters, more"
+          + " than a chunk's ids hold (" + (1 << CHUNK_SHIFT) + "); use more chunks (" + MrRefinement.CHUNKS + ")");
     }
     // members of every cluster, then each cluster's distinct keys
     int[] start = new int[clusters + 1];
@@ -128,7 +140,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
         }
       }
       Arrays.sort(buf, 0, size);
-      long id = ((long) group.get() << 32) | c;
+      long id = ((long) group.get() << 32) | ((long) chunk << CHUNK_SHIFT) | c; // the group stays in the high half
       context.write(zero, out.set(id, start[c + 1] - start[c], buf, size));
       pins += size;
       clusterKey.set(id);
@@ -142,8 +154,8 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     context.getCounter(MrRefinement.Counters.CLUSTER_PINS).increment(pins);
     context.getCounter(MrRefinement.Counters.GROUP_PRIVATE_PINS)
         .increment(privateKeys(it.unimi.dsi.fastutil.ints.IntIterators.wrap(holders)));
-    LOG.info("group {} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
-        Arrays.toString(parts), n, block.numEdges(), clusters, pins);
+    LOG.info("group {}{} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
+        chunks > 1 ? ", chunk " + chunk : "", Arrays.toString(parts), n, block.numEdges(), clusters, pins);
   }
 
   /** Keys that one cluster of the group alone holds, from every key's count of holders (both clustering jobs). */

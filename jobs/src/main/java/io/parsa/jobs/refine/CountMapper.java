@@ -26,6 +26,8 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
 
   /** Part stats: rows per part. */
   public static final String ROWS = "rows";
+  /** Part stats: the least and the largest row id of the task (absent where it read no row). */
+  public static final String ID_RANGE = "idRange";
 
   private final PartStats stats = new PartStats();
   private final KeyPairBuffer pairs = new KeyPairBuffer(1 << 16);
@@ -34,6 +36,8 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   private final DistinctKeys distinct = new DistinctKeys();
   private int k;
   private int block;
+  private long minId = Long.MAX_VALUE;
+  private long maxId = Long.MIN_VALUE;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -55,6 +59,8 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
     }
     rows[part]++;
+    minId = Math.min(minId, row.getId());
+    maxId = Math.max(maxId, row.getId());
     distinct.of(row.getKeys());
     for (int i = 0; i < distinct.size(); i++) {
       pairs.add(distinct.get(i), part);
@@ -85,6 +91,11 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       }
       outKey.set(key);
       context.write(outKey, out);
+    }
+    if (minId <= maxId) {
+      long[] range = stats.array(ID_RANGE, 2);
+      range[0] = minId;
+      range[1] = maxId;
     }
     stats.write(context);
   }

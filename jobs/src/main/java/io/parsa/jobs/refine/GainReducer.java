@@ -29,6 +29,11 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   public static final String BLOCKS = "parsa.refine-u.mr.blocks";
   /** The u-assignment (aligned with the blocks) the counts were made from. */
   public static final String U = "parsa.refine-u.mr.u";
+  /**
+   * The moves a row may propose, as "from:to" part pairs (default: any): a row of a part that no pair leaves is rated
+   * but proposes nothing, and the others propose their best allowed target (the streaming balance's flows).
+   */
+  public static final String TARGETS = "parsa.refine-u.mr.targets";
 
   private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
   private final IntArrayList start = new IntArrayList();
@@ -43,6 +48,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   private FileSystem blocksFs;
   private FileSystem uFs;
   private final DistinctKeys distinct = new DistinctKeys();
+  /** Per part, the targets its rows may move to; null entries: none (all null: any, {@link #TARGETS} unset). */
+  private boolean[][] allowed;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -61,6 +68,41 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     uFs = uDir.getFileSystem(conf);
     index.defaultReturnValue(-1);
     partOf.defaultReturnValue(-1);
+    allowed = targets(conf.getStrings(TARGETS), k);
+  }
+
+  /** The allowed moves of {@link #TARGETS}, per source part (null where none; null as a whole where unset). */
+  static boolean[][] targets(String[] pairs, int k) {
+    if (pairs == null) {
+      return null;
+    }
+    boolean[][] a = new boolean[k][];
+    for (String pair : pairs) {
+      int colon = pair.indexOf(':');
+      int from = Integer.parseInt(pair.substring(0, colon).trim());
+      int to = Integer.parseInt(pair.substring(colon + 1).trim());
+      if (from < 0 || from >= k || to < 0 || to >= k || from == to) {
+        throw new IllegalArgumentException(TARGETS + ": not a move between two of the " + k + " parts: " + pair);
+      }
+      if (a[from] == null) {
+        a[from] = new boolean[k];
+      }
+      a[from][to] = true;
+    }
+    return a;
+  }
+
+  /** "from:to" for every allowed move of {@code allowed} (from → to where {@code allowed[from][to] > 0}). */
+  static String[] targetsOf(long[][] allowed) {
+    List<String> out = new java.util.ArrayList<>();
+    for (int from = 0; from < allowed.length; from++) {
+      for (int to = 0; to < allowed[from].length; to++) {
+        if (allowed[from][to] > 0) {
+          out.add(from + ":" + to);
+        }
+      }
+    }
+    return out.toArray(String[]::new);
   }
 
   @Override
@@ -101,6 +143,10 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
         continue;
       }
+      if (allowed != null && allowed[part] == null) {
+        context.getCounter(MrRefinement.Counters.ROWS_RATED).increment(1); // a part no move may leave
+        continue;
+      }
       distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
       gains.begin(part);
       boolean complete = true;
@@ -117,7 +163,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
         continue;
       }
-      int to = gains.bestTarget();
+      int to = gains.bestTarget(allowed == null ? null : allowed[part]);
       if (to < 0) {
         continue;
       }

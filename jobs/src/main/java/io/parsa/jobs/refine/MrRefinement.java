@@ -161,7 +161,9 @@ public final class MrRefinement {
     /** Multilevel start, placement job from a key sample: keys the placing task got listed. */
     SAMPLED_PINS,
     /** Multilevel start, placement job from a key sample: keys left out (with SAMPLED_PINS, = the keys listed). */
-    PINS_LEFT_OUT
+    PINS_LEFT_OUT,
+    /** Multilevel start, a streaming balance's flow job: rows moved (= the apply job's MOVES_APPLIED). */
+    FLOW_MOVES
   }
 
   /** What a count job measured on an assignment. */
@@ -238,6 +240,9 @@ public final class MrRefinement {
   private int jobNo;
   /** The chosen start's assignment, kept until the end where the refinement may have to fall back on it. */
   private Path startU;
+  /** The least and the largest row id, as the count jobs saw them. */
+  private long minId = Long.MAX_VALUE;
+  private long maxId = Long.MIN_VALUE;
   private boolean keepBetterStart;
 
   /**
@@ -357,9 +362,14 @@ public final class MrRefinement {
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     if (reason.startsWith("run") && n >= 2L * k) {
-      int cg = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g
-          : Math.max(1, auto >= 0 ? auto : autoGroupSize(cur));
-      Measure ml = multilevelStart(cur, n, cg, log);
+      int fitted = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : auto >= 0 ? auto : autoGroupSize(cur);
+      String balance = conf.get(BALANCE, "auto");
+      if (!List.of("auto", "groups", "flows").contains(balance)) {
+        throw new IllegalArgumentException(BALANCE + " must be auto, groups or flows, got " + balance);
+      }
+      // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
+      boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
+      Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
         starts.add(entry);
@@ -574,6 +584,17 @@ public final class MrRefinement {
     return cur;
   }
 
+  /**
+   * How the distributed multilevel start balances its projected rows: groups (group cycles, a reducer holding the
+   * rows of two or more parts), flows (the streaming balance, {@link #flowBalance}: no task holds a part's rows) or
+   * auto (default: flows where not even two parts fit a reducer and no group size is set).
+   */
+  public static final String BALANCE = "parsa.refine.multilevel.balance";
+  /**
+   * Chunks per group of parts in the distributed multilevel start's clustering (default 0: the fewest with which a
+   * chunk's rows fit a reducer's heap, {@link #chunksFor}); each chunk is a range of the group's row ids.
+   */
+  public static final String CHUNKS = "parsa.refine.multilevel.chunks";
   /** Balance cycles after which the distributed multilevel start gives up (each balances every group it forms). */
   static final int MAX_BALANCE_CYCLES = 8;
   /** Rows per cluster the distributed multilevel start's clustering aims at, in every group. */
@@ -621,7 +642,7 @@ public final class MrRefinement {
    * balance cycles reported), or null (with a warning) where the clusters did not fit one reducer or the rows could
    * not be balanced.
    */
-  private Measure multilevelStart(Measure cur, long n, int groupSize, List<Map<String, Object>> log)
+  private Measure multilevelStart(Measure cur, long n, int groupSize, boolean flows, List<Map<String, Object>> log)
       throws Exception {
     long t0 = System.nanoTime();
     int g = Math.max(1, Math.min(groupSize, k));
@@ -632,9 +653,27 @@ public final class MrRefinement {
     }
     Path dir = next("multilevel");
     Path clusters = new Path(dir, "clusters");
-    Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts", MrRefinement.class);
+    // where a group's rows would not fit a task, each group is clustered in chunks of its rows (by id range)
+    int chunks = conf.getInt(CHUNKS, 0);
+    if (chunks <= 0) {
+      chunks = chunksFor(Jobs.reducerHeapBytes(conf), (long) n * g / k, cur.pairs * g / k,
+          Math.min(cur.keys, g * cur.maxWorkingSet()));
+    }
+    chunks = Math.min(chunks, CoarsenReducer.MAX_CHUNKS);
+    Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts"
+        + (chunks > 1 ? " in " + chunks + " chunks" : ""), MrRefinement.class);
     groupMapSide(job, cur.u, groupOf);
     Configuration c = job.getConfiguration();
+    if (chunks > 1) {
+      if (minId > maxId) {
+        throw new IllegalStateException(step + ": no row id range measured before the multilevel start");
+      }
+      LOG.info("{}: multilevel start: the rows of a group of {} parts would not fit a task: each group clustered in"
+          + " {} chunks of its rows by id range", step, g, chunks);
+      c.setInt(GroupMapper.CHUNKS, chunks);
+      c.set(GroupMapper.ID_RANGE, minId + "," + maxId);
+      job.setNumReduceTasks(groups * chunks);
+    }
     io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
     int maxClusterWeight = (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k)));
     new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
@@ -655,7 +694,7 @@ public final class MrRefinement {
     long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
-        cur.pairs, maxClusterWeight, budget);
+        chunks, cur.pairs, maxClusterWeight, budget);
     // the first level alone, with its shared keys only if it was rewritten
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
@@ -784,6 +823,14 @@ public final class MrRefinement {
     long lo = n / k;
     long hi = (n + k - 1) / k;
     int cycle = 0;
+    if (flows) {
+      long[] cycles = new long[1];
+      m = flowBalance(m, n, cycles);
+      if (m == null) {
+        return null;
+      }
+      cycle = (int) cycles[0];
+    }
     while (Arrays.stream(m.rows).anyMatch(r -> r < lo || r > hi)) {
       if (++cycle > MAX_BALANCE_CYCLES) {
         LOG.warn("{}: multilevel start dropped: rows per part still {} after {} balance cycles", step,
@@ -814,6 +861,7 @@ public final class MrRefinement {
     Map<String, Object> e = new LinkedHashMap<>();
     e.put("phase", "multilevel start");
     e.put("groupSize", g);
+    e.put("chunks", chunks);
     e.put("clusters", numClusters);
     e.put("clusterPins", pins);
     e.put("levels", levels.clusters().size());
@@ -824,15 +872,161 @@ public final class MrRefinement {
     e.put("placeSample", sample);
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
+    e.put("balance", flows ? "flows" : "groups");
     e.put("balanceCycles", cycle);
     m.putFigures(e);
     e.put("seconds", secs(t0));
     log.add(e);
     LOG.info("{}: multilevel start: {} clusters ({} pins) from groups of {} parts, {} level(s), {} clusters ({} pins)"
-        + " placed; placed M_max {}, T_sum {}; after {} balance cycle(s) M_max {}, T_sum {} ({} s)", step, numClusters,
-        pins, g, levels.clusters().size(), levels.topClusters(), levels.topPins(), placedMax, placedSum, cycle,
-        m.maxWorkingSet(), m.sumTraffic(), secs(t0));
+        + " placed; placed M_max {}, T_sum {}; after {} balance cycle(s) ({}) M_max {}, T_sum {} ({} s)", step,
+        numClusters, pins, g, levels.clusters().size(), levels.topClusters(), levels.topPins(), placedMax, placedSum,
+        cycle, flows ? "flows" : "groups", m.maxWorkingSet(), m.sumTraffic(), secs(t0));
     return m;
+  }
+
+  /**
+   * The fewest chunks (1 to {@link CoarsenReducer#MAX_CHUNKS}) into which a group of {@code rows} rows,
+   * {@code pairs} (row, key) pairs and at most {@code keys} keys must be cut for one chunk's clustering to fit
+   * {@code heap} bytes, as the clustering reducer checks it ({@link RefineUTool#heapNeeded} at two parts), plus its
+   * copy of the rows (16 bytes per pair).
+   */
+  static int chunksFor(long heap, long rows, long pairs, long keys) {
+    for (int c = 1; c < CoarsenReducer.MAX_CHUNKS; c++) {
+      long p = pairs / c;
+      if (RefineUTool.heapNeeded(rows / c, p, Math.min(keys, p), 2) + 16 * p <= heap) {
+        return c;
+      }
+    }
+    return CoarsenReducer.MAX_CHUNKS;
+  }
+
+  /** Flow cycles after which the streaming balance gives up. */
+  static final int MAX_FLOW_CYCLES = 12;
+
+  /**
+   * The streaming balance of the distributed multilevel start: until every part has ⌊n/k⌋ or ⌈n/k⌉ rows, cycles of
+   * four jobs, none of whose tasks holds more than a block or a key's counts: the count job; the driver's flows
+   * ({@link #flowQuotas}: how many rows each part above its target sends to each part below); the gain job, in which
+   * every row of a sending part proposes its best move ({@link SwapGains}, p = 1: the fewest keys added net) among the
+   * parts its part sends to; the flow job ({@link FlowReducer}), which takes each flow's best proposals up to its
+   * quota in one pass over the sorted stream; the apply job. A flow its rows did not fill (they preferred another
+   * target) is left to the next cycle. Each cycle's rows per part are checked against the flows it made. Returns the
+   * balanced assignment, measured, or null (and a warning) after {@link #MAX_FLOW_CYCLES}; {@code cycles[0]} gets
+   * the cycles run.
+   */
+  private Measure flowBalance(Measure m, long n, long[] cycles) throws Exception {
+    long lo = n / k;
+    long hi = (n + k - 1) / k;
+    double[] ones = new double[k];
+    Arrays.fill(ones, 1);
+    while (Arrays.stream(m.rows).anyMatch(r -> r < lo || r > hi)) {
+      if (++cycles[0] > MAX_FLOW_CYCLES) {
+        LOG.warn("{}: multilevel start dropped: rows per part still {} after {} flow cycles", step,
+            Arrays.toString(m.rows), MAX_FLOW_CYCLES);
+        discard(m, null);
+        return null;
+      }
+      m = verified(m); // the gain job needs the counts
+      long[][] quotas = flowQuotas(m.rows, n);
+      Path candidates = gain(m, ones, GainReducer.targetsOf(quotas));
+      Path moves = new Path(candidates.getParent(), "moves");
+      Job job = Jobs.newJob(conf, step, "multilevel start: balance flow " + cycles[0], MrRefinement.class);
+      Configuration c = job.getConfiguration();
+      c.setInt(MrKeys.K, k);
+      c.setStrings(FlowReducer.QUOTAS, FlowReducer.entries(quotas));
+      job.setInputFormatClass(SequenceFileInputFormat.class);
+      FileInputFormat.addInputPath(job, candidates);
+      job.setMapperClass(Mapper.class);
+      job.setMapOutputKeyClass(SwapKey.class);
+      job.setMapOutputValueClass(Move.class);
+      job.setPartitionerClass(SwapKey.PairPartitioner.class);
+      job.setSortComparatorClass(SwapKey.Comparator.class);
+      job.setGroupingComparatorClass(SwapKey.PairGrouping.class);
+      job.setReducerClass(FlowReducer.class);
+      job.setNumReduceTasks(Math.max(1, Math.min(reducers, FlowReducer.entries(quotas).length)));
+      job.setOutputKeyClass(IntWritable.class);
+      job.setOutputValueClass(Move.class);
+      job.setOutputFormatClass(SequenceFileOutputFormat.class);
+      FileOutputFormat.setOutputPath(job, moves);
+      Jobs.run(job);
+      long moved = Jobs.count(job, Counters.FLOW_MOVES);
+      Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
+      long[] out = PartStats.sum(st, FlowReducer.OUT, k);
+      long[] in = PartStats.sum(st, FlowReducer.IN, k);
+      long[] expected = new long[k];
+      for (int p = 0; p < k; p++) {
+        expected[p] = m.rows[p] - out[p] + in[p];
+        if (out[p] > 0 && Arrays.stream(quotas[p]).sum() < out[p]) {
+          throw new io.parsa.jobs.mr.ConsistencyException(step + ": the flow job moved " + out[p] + " rows out of part "
+              + p + ", more than its flows' " + Arrays.stream(quotas[p]).sum());
+        }
+      }
+      LOG.info("{}: multilevel start, balance flow {}: {} of {} rows to move moved; rows per part {} -> {}", step,
+          cycles[0], moved, Arrays.stream(quotas).flatMapToLong(Arrays::stream).sum(), Arrays.toString(m.rows),
+          Arrays.toString(expected));
+      if (moved == 0) {
+        throw new io.parsa.jobs.mr.ConsistencyException(step + ": no row proposed a move of the flows "
+            + String.join(",", FlowReducer.entries(quotas)));
+      }
+      Measure next = count(apply(m.u, moves, moved, n));
+      fs.delete(candidates.getParent(), true);
+      if (!Arrays.equals(next.rows, expected)) {
+        throw new io.parsa.jobs.mr.ConsistencyException(step + ": after balance flow " + cycles[0] + " the count job"
+            + " finds rows per part " + Arrays.toString(next.rows) + ", the flows made " + Arrays.toString(expected));
+      }
+      discard(m, null);
+      m = next;
+    }
+    return verified(m);
+  }
+
+  /**
+   * The rows each part sends to each other part to balance {@code rows} (n in all): the n mod k parts with the most
+   * rows keep ⌈n/k⌉, the others ⌊n/k⌋ (the fewest moves), and every part's surplus is split over the parts short of
+   * their targets in proportion to their shortfalls, then what rounding left is filled in order: every row sum is a
+   * part's surplus and every column sum a part's shortfall.
+   */
+  static long[][] flowQuotas(long[] rows, long n) {
+    int k = rows.length;
+    Integer[] byRows = new Integer[k];
+    for (int p = 0; p < k; p++) {
+      byRows[p] = p;
+    }
+    Arrays.sort(byRows, (x, y) -> rows[x] != rows[y] ? Long.compare(rows[y], rows[x]) : Integer.compare(x, y));
+    long[] surplus = new long[k];
+    long[] shortfall = new long[k];
+    long total = 0;
+    for (int i = 0; i < k; i++) {
+      int p = byRows[i];
+      long target = n / k + (i < n % k ? 1 : 0);
+      surplus[p] = Math.max(0, rows[p] - target);
+      shortfall[p] = Math.max(0, target - rows[p]);
+      total += surplus[p];
+    }
+    long[][] q = new long[k][k];
+    long[] sent = new long[k];
+    long[] received = new long[k];
+    for (int a = 0; a < k && total > 0; a++) {
+      for (int b = 0; b < k && surplus[a] > 0; b++) {
+        if (shortfall[b] > 0) {
+          long share = (long) Math.floor((double) surplus[a] * shortfall[b] / total);
+          q[a][b] = share;
+          sent[a] += share;
+          received[b] += share;
+        }
+      }
+    }
+    for (int a = 0; a < k; a++) {
+      for (int b = 0; b < k && sent[a] < surplus[a]; b++) {
+        long more = Math.min(surplus[a] - sent[a], shortfall[b] - received[b]);
+        if (more > 0) {
+          q[a][b] += more;
+          sent[a] += more;
+          received[b] += more;
+        }
+      }
+    }
+    return q;
   }
 
   /**
@@ -905,12 +1099,13 @@ public final class MrRefinement {
    * ({@link #sampleFits}).
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
-      long pairs, int maxWeight, long budget) throws Exception {
-    long perFirstGroup = Math.max(1, pairs / groups);
+      int chunks, long pairs, int maxWeight, long budget) throws Exception {
+    // a first-level task held a chunk of a group: the first further level groups chunks, not whole groups
+    int levelGroups = groups * chunks;
+    long perFirstGroup = Math.max(1, pairs / levelGroups);
     List<Path> further = new ArrayList<>();
     List<Long> clustersPerLevel = new ArrayList<>(List.of(numClusters));
     Path top = clusters;
-    int levelGroups = groups;
     boolean onlyShared = false;
     int sharedOnly = 0;
     Path firstTop = clusters;
@@ -948,6 +1143,9 @@ public final class MrRefinement {
       Configuration c = job.getConfiguration();
       c.setInt(MrKeys.K, k);
       c.setInt(CoarsenClustersReducer.FAN, fan);
+      if (further.isEmpty() && chunks > 1) {
+        c.setInt(GroupMapper.CHUNKS, chunks); // the first level's clusters name their chunk
+      }
       new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxWeight, 100L + further.size()).setIn(c);
       job.setInputFormatClass(SequenceFileInputFormat.class);
       FileInputFormat.addInputPath(job, new Path(top, "part-r-*"));
@@ -1344,15 +1542,33 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": key counts vs (row, key) pairs", Jobs.count(job, Counters.ROW_KEY_PAIRS),
         Jobs.count(job, Counters.COUNTED_PAIRS));
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
+    for (Map<String, long[]> t : st.values()) {
+      long[] range = t.get(CountMapper.ID_RANGE);
+      if (range != null) {
+        minId = Math.min(minId, range[0]);
+        maxId = Math.max(maxId, range[1]);
+      }
+    }
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
         Jobs.count(job, Counters.KEYS), Jobs.count(job, Counters.WEIGHTED_ROWS), Jobs.count(job, Counters.ROW_KEY_PAIRS));
   }
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
   private Path gain(Measure m, double[] weights) throws Exception {
+    return gain(m, weights, null);
+  }
+
+  /**
+   * The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}, among the moves of
+   * {@code targets} ({@link GainReducer#TARGETS}; any where null).
+   */
+  private Path gain(Measure m, double[] weights, String[] targets) throws Exception {
     Job job = Jobs.newJob(conf, step, "rate each row's best move", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
+    if (targets != null) {
+      c.setStrings(GainReducer.TARGETS, targets);
+    }
     c.setStrings(GainReducer.WEIGHTS, Arrays.stream(weights).mapToObj(Double::toString).toArray(String[]::new));
     c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
     c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());

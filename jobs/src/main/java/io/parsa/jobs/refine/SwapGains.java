@@ -108,15 +108,25 @@ final class SwapGains {
 
   /** The part the row gains most by moving to (never its own), or -1 if k = 1. */
   int bestTarget() {
+    return bestTarget(null);
+  }
+
+  /**
+   * The part among {@code allowed} (all parts where null) the row gains most by moving to (never its own), or -1 if
+   * none is allowed.
+   */
+  int bestTarget(boolean[] allowed) {
     best = -1;
     bestGain = Double.NEGATIVE_INFINITY;
     double out = w[a] * sole;
     for (int t = 0; t < nTouched; t++) {
       int b = touched[t];
-      consider(b, out - w[b] * (degree - hits[b]));
+      if (allowed == null || allowed[b]) {
+        consider(b, out - w[b] * (degree - hits[b]));
+      }
     }
     for (int b : order) {
-      if (b != a && hits[b] == 0) {
+      if (b != a && hits[b] == 0 && (allowed == null || allowed[b])) {
         consider(b, out - w[b] * degree); // the lightest untouched part; heavier untouched ones gain less
         break;
       }

@@ -558,6 +558,95 @@ class MrRefinementTest {
   }
 
   /**
+   * The streaming balance (flows) instead of balance groups, as where not even two parts' rows fit a reducer: the
+   * projected rows are balanced by count, gain, flow and apply jobs whose tasks hold a block or a pair's sorted stream,
+   * with the same guarantees (every row once, exact balance, exact working sets, T_sum at most half the blind
+   * start's).
+   */
+  @Test
+  void multilevelStartBalancesByStreamingFlowsWhereNoGroupOfPartsFitsATask() throws Exception {
+    Configuration flows = new Configuration(conf);
+    flows.set(MrRefinement.BALANCE, "flows");
+    JsonNode ml = multilevelStartOnScrambledCommunities(flows, "mr-multilevel-flows", 600).ml();
+    assertEquals("flows", ml.get("balance").asText(), ml.toString());
+    assertTrue(ml.get("balanceCycles").asInt() >= 1, "the projection was balanced already: " + ml);
+  }
+
+  /**
+   * Where not even a group's rows fit a task, the clustering runs in chunks of each group's rows (three id ranges
+   * here), and with the streaming balance no task of the multilevel start holds a part's rows: the same guarantees.
+   * With a placing task too small for the first level (as in the shared-keys test below), the further level clusters
+   * the chunks' clusters in groups of chunks.
+   */
+  @Test
+  void multilevelStartClustersInChunksWhereAGroupWouldNotFitATask() throws Exception {
+    Configuration chunked = new Configuration(conf);
+    chunked.set(MrRefinement.BALANCE, "flows");
+    chunked.setInt(MrRefinement.CHUNKS, 3);
+    chunked.setLong(MrRefinement.PLACE_BYTES, 420_000);
+    JsonNode ml = multilevelStartOnScrambledCommunities(chunked, "mr-multilevel-chunks", 3000, true).ml();
+    assertEquals(3, ml.get("chunks").asInt(), ml.toString());
+    assertEquals("flows", ml.get("balance").asText(), ml.toString());
+    assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
+    assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
+  }
+
+  /** Chunks per group: one where the group fits, more as the heap shrinks, each then fitting. */
+  @Test
+  void chunksFollowTheReducersHeap() {
+    long rows = 1_000_000;
+    long pairs = 20_000_000;
+    long keys = 5_000_000;
+    long whole = RefineUTool.heapNeeded(rows, pairs, keys, 2) + 16 * pairs;
+    assertEquals(1, MrRefinement.chunksFor(whole, rows, pairs, keys));
+    int previous = 1;
+    for (long heap = whole / 2; heap > whole / 64; heap /= 2) {
+      int c = MrRefinement.chunksFor(heap, rows, pairs, keys);
+      assertTrue(c > previous, heap + " bytes: " + c + " chunks after " + previous);
+      long p = pairs / c;
+      assertTrue(RefineUTool.heapNeeded(rows / c, p, Math.min(keys, p), 2) + 16 * p <= heap, c + " chunks");
+      previous = c;
+    }
+    assertEquals(CoarsenReducer.MAX_CHUNKS, MrRefinement.chunksFor(1, rows, pairs, keys));
+  }
+
+  /**
+   * The streaming balance's flows: every part above its target sends exactly its surplus, every part below receives
+   * exactly its shortfall, nothing else moves, and after them every part has ⌊n/k⌋ or ⌈n/k⌉ rows.
+   */
+  @Test
+  void flowQuotasMoveEverySurplusToTheShortfalls() {
+    Random rnd = new Random(11);
+    for (int t = 0; t < 300; t++) {
+      int k = 2 + rnd.nextInt(40);
+      long[] rows = new long[k];
+      long n = 0;
+      for (int p = 0; p < k; p++) {
+        rows[p] = rnd.nextInt(3) == 0 ? rnd.nextInt(5000) : 1000 + rnd.nextInt(7) - 3;
+        n += rows[p];
+      }
+      long[][] q = MrRefinement.flowQuotas(rows, n);
+      long[] after = rows.clone();
+      for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+          assertTrue(q[a][b] >= 0 && (a != b || q[a][b] == 0), "trial " + t);
+          after[a] -= q[a][b];
+          after[b] += q[a][b];
+          if (q[a][b] > 0) {
+            assertTrue(rows[a] > n / k && rows[b] < (n + k - 1) / k, "a flow " + a + " -> " + b + " in trial " + t);
+          }
+        }
+      }
+      for (int p = 0; p < k; p++) {
+        assertTrue(after[p] == n / k || after[p] == (n + k - 1) / k,
+            "trial " + t + ": " + java.util.Arrays.toString(rows) + " -> " + java.util.Arrays.toString(after));
+        assertTrue(after[p] <= rows[p] || java.util.Arrays.stream(q[p]).sum() == 0, "part " + p + " both sends and"
+            + " receives in trial " + t);
+      }
+    }
+  }
+
+  /**
    * The key sample of the distributed start's placement: about the rate asked for (on consecutive ids, as ingest
    * numbers keys), the same for a key whoever asks, and nested (a key in a sample is in every larger one), so a smaller
    * placing task sees a subset of what a larger one sees.

@@ -1,0 +1,104 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.jobs.mr.PartStats;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+
+/**
+ * Streaming balance, flow job, reduce side, one call per part pair {lo, hi} ({@link SwapKey}'s grouping): the rows that
+ * want to move between the two parts arrive best first per direction, and the first {@code quota[from][to]} of each
+ * direction move ({@link #QUOTAS}); the rest wait for the next balance cycle. One pass over the stream and no buffer:
+ * a task holds nothing of the data, however many rows a part has. Emits the moves keyed by block, for the apply job.
+ */
+public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
+
+  /** Rows to move per ordered part pair, as "from:to:rows" entries (pairs not listed move nothing). */
+  public static final String QUOTAS = "parsa.refine-u.mr.flow.quotas";
+  /** Part stats: rows moved out of each part. */
+  public static final String OUT = "flowOut";
+  /** Part stats: rows moved into each part. */
+  public static final String IN = "flowIn";
+
+  private final PartStats stats = new PartStats();
+  private final IntWritable outKey = new IntWritable();
+  private final Move out = new Move();
+  private long[][] quota;
+  private long[] movedOut;
+  private long[] movedIn;
+
+  @Override
+  protected void setup(Context context) {
+    Configuration conf = context.getConfiguration();
+    int k = MrKeys.k(conf);
+    quota = quotas(conf.getStrings(QUOTAS), k);
+    movedOut = stats.array(OUT, k);
+    movedIn = stats.array(IN, k);
+  }
+
+  /** The quotas of {@link #QUOTAS} as a k × k matrix. */
+  static long[][] quotas(String[] entries, int k) {
+    long[][] q = new long[k][k];
+    if (entries == null) {
+      return q;
+    }
+    for (String e : entries) {
+      String[] f = e.split(":");
+      if (f.length != 3) {
+        throw new IllegalArgumentException(QUOTAS + ": expected from:to:rows, got " + e);
+      }
+      int from = Integer.parseInt(f[0].trim());
+      int to = Integer.parseInt(f[1].trim());
+      long rows = Long.parseLong(f[2].trim());
+      if (from < 0 || from >= k || to < 0 || to >= k || from == to || rows < 0) {
+        throw new IllegalArgumentException(QUOTAS + ": not a flow between two of the " + k + " parts: " + e);
+      }
+      q[from][to] = rows;
+    }
+    return q;
+  }
+
+  /** {@code q} as {@link #QUOTAS} entries (its positive ones). */
+  static String[] entries(long[][] q) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (int from = 0; from < q.length; from++) {
+      for (int to = 0; to < q[from].length; to++) {
+        if (q[from][to] > 0) {
+          out.add(from + ":" + to + ":" + q[from][to]);
+        }
+      }
+    }
+    return out.toArray(String[]::new);
+  }
+
+  @Override
+  protected void reduce(SwapKey key, Iterable<Move> values, Context context)
+      throws IOException, InterruptedException {
+    long[] taken = new long[2];
+    // the key object changes with every value: direction and gain are those of the current value
+    for (Move m : values) {
+      int dir = key.direction();
+      int from = dir == 0 ? key.lo() : key.hi();
+      int to = dir == 0 ? key.hi() : key.lo();
+      if (m.from() != from || m.to() != to) {
+        throw new IllegalStateException("flow job: a move " + m + " under the key " + key);
+      }
+      if (taken[dir] >= quota[from][to]) {
+        continue;
+      }
+      taken[dir]++;
+      movedOut[from]++;
+      movedIn[to]++;
+      outKey.set(m.block());
+      context.write(outKey, out.set(m.row(), m.block(), from, to));
+      context.getCounter(MrRefinement.Counters.FLOW_MOVES).increment(1);
+    }
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    stats.write(context);
+  }
+}
