@@ -30,6 +30,22 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /** The u-assignment (aligned with the blocks) the counts were made from. */
   public static final String U = "parsa.refine-u.mr.u";
   /**
+   * Record, per part whose rows propose moves, how many propose each target at each gain ({@link #HISTOGRAM},
+   * boolean, default false): the streaming balance chooses its flows from them.
+   */
+  public static final String GAIN_HISTOGRAM = "parsa.refine-u.mr.gain-histogram";
+  /** Part stats prefix: {@link #HISTOGRAM} + part → k × {@link #GAIN_BINS} proposals (target, then gain bin). */
+  public static final String HISTOGRAM = "gains-";
+  /** Gain bins: gains of 1 or more in bin 0, then one bin per integer gain down to {@code 2 - GAIN_BINS} and below. */
+  static final int GAIN_BINS = 34;
+
+  /** The histogram bin of {@code gain}: 0 for the best (1 or more), {@link #GAIN_BINS} − 1 for the worst. */
+  static int gainBin(double gain) {
+    long g = Math.round(gain);
+    return (int) Math.max(0, Math.min(GAIN_BINS - 1, 1 - g));
+  }
+
+  /**
    * The moves a row may propose, as "from:to" part pairs (default: any): a row of a part that no pair leaves is rated
    * but proposes nothing, and the others propose their best allowed target (the streaming balance's flows).
    */
@@ -50,6 +66,9 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   private final DistinctKeys distinct = new DistinctKeys();
   /** Per part, the targets its rows may move to; null entries: none (all null: any, {@link #TARGETS} unset). */
   private boolean[][] allowed;
+  private final io.parsa.jobs.mr.PartStats stats = new io.parsa.jobs.mr.PartStats();
+  private boolean histogram;
+  private int k;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -69,6 +88,13 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     index.defaultReturnValue(-1);
     partOf.defaultReturnValue(-1);
     allowed = targets(conf.getStrings(TARGETS), k);
+    histogram = conf.getBoolean(GAIN_HISTOGRAM, false);
+    this.k = k;
+  }
+
+  @Override
+  protected void cleanup(Context context) throws IOException, InterruptedException {
+    stats.write(context);
   }
 
   /** The allowed moves of {@link #TARGETS}, per source part (null where none; null as a whole where unset). */
@@ -166,6 +192,9 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
       int to = gains.bestTarget(allowed == null ? null : allowed[part]);
       if (to < 0) {
         continue;
+      }
+      if (histogram) {
+        stats.array(HISTOGRAM + part, k * GAIN_BINS)[to * GAIN_BINS + gainBin(gains.bestGain())]++;
       }
       outKey.set(part, to, gains.bestGain(), id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound());

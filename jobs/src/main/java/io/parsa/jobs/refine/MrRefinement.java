@@ -905,12 +905,13 @@ public final class MrRefinement {
 
   /**
    * The streaming balance of the distributed multilevel start: until every part has ⌊n/k⌋ or ⌈n/k⌉ rows, cycles of
-   * four jobs, none of whose tasks holds more than a block or a key's counts: the count job; the driver's flows
-   * ({@link #flowQuotas}: how many rows each part above its target sends to each part below); the gain job, in which
-   * every row of a sending part proposes its best move ({@link SwapGains}, p = 1: the fewest keys added net) among the
-   * parts its part sends to; the flow job ({@link FlowReducer}), which takes each flow's best proposals up to its
-   * quota in one pass over the sorted stream; the apply job. A flow its rows did not fill (they preferred another
-   * target) is left to the next cycle. Each cycle's rows per part are checked against the flows it made. Returns the
+   * four jobs, none of whose tasks holds more than a block or a key's counts: the count job; the gain job, in which
+   * every row of a part above its target ({@link #surplusAndShortfall}) proposes its best move ({@link SwapGains},
+   * p = 1: the fewest keys added net) to a part below its target, counted per target and gain; the driver's flows
+   * from those counts ({@link #preferredFlows}: best gains first); the flow job ({@link FlowReducer}), which takes
+   * each flow's best proposals up to its quota in one pass over the sorted stream; the apply job. Surplus that no
+   * proposal could fill (its rows preferred a part already filled) is left to the next cycle. Each cycle's rows per
+   * part are checked against the flows it made. Returns the
    * balanced assignment, measured, or null (and a warning) after {@link #MAX_FLOW_CYCLES}; {@code cycles[0]} gets
    * the cycles run.
    */
@@ -927,8 +928,21 @@ public final class MrRefinement {
         return null;
       }
       m = verified(m); // the gain job needs the counts
-      long[][] quotas = flowQuotas(m.rows, n);
-      Path candidates = gain(m, ones, GainReducer.targetsOf(quotas));
+      // every row of a part above its target proposes its best part below target; the flows follow the proposals
+      long[][] need = surplusAndShortfall(m.rows, n);
+      long[][] allowed = new long[k][k];
+      for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+          allowed[a][b] = need[0][a] > 0 && need[1][b] > 0 ? 1 : 0;
+        }
+      }
+      Path candidates = gain(m, ones, GainReducer.targetsOf(allowed), true);
+      Map<String, Map<String, long[]>> proposals = PartStats.readPerTask(fs, candidates);
+      long[][] hist = new long[k][];
+      for (int p = 0; p < k; p++) {
+        hist[p] = PartStats.sum(proposals, GainReducer.HISTOGRAM + p, k * GainReducer.GAIN_BINS);
+      }
+      long[][] quotas = preferredFlows(m.rows, n, hist);
       Path moves = new Path(candidates.getParent(), "moves");
       Job job = Jobs.newJob(conf, step, "multilevel start: balance flow " + cycles[0], MrRefinement.class);
       Configuration c = job.getConfiguration();
@@ -981,12 +995,43 @@ public final class MrRefinement {
   }
 
   /**
-   * The rows each part sends to each other part to balance {@code rows} (n in all): the n mod k parts with the most
-   * rows keep ⌈n/k⌉, the others ⌊n/k⌋ (the fewest moves), and every part's surplus is split over the parts short of
-   * their targets in proportion to their shortfalls, then what rounding left is filled in order: every row sum is a
-   * part's surplus and every column sum a part's shortfall.
+   * The flows of a balance cycle from the proposals ({@code hist[from]}: per target, how many of its rows propose
+   * that move at each gain bin, {@link GainReducer#GAIN_BINS}): best gains first, each part sends its proposals until
+   * its surplus is sent or the target's shortfall filled ({@link #surplusAndShortfall}). A row proposes one
+   * target, so no row is counted twice; a flow short of a part's surplus is left to the next cycle, in which its rows
+   * choose among the parts still short. At least one row moves where any part is off its target.
    */
-  static long[][] flowQuotas(long[] rows, long n) {
+  static long[][] preferredFlows(long[] rows, long n, long[][] hist) {
+    int k = rows.length;
+    long[][] need = surplusAndShortfall(rows, n);
+    long[] surplus = need[0];
+    long[] shortfall = need[1];
+    long[][] q = new long[k][k];
+    int bins = GainReducer.GAIN_BINS;
+    for (int bin = 0; bin < bins; bin++) {
+      for (int a = 0; a < k; a++) {
+        if (hist[a] == null || hist[a].length < k * bins) {
+          continue;
+        }
+        for (int b = 0; b < k && surplus[a] > 0; b++) {
+          long take = Math.min(hist[a][b * bins + bin], Math.min(surplus[a], shortfall[b]));
+          if (take > 0) {
+            q[a][b] += take;
+            surplus[a] -= take;
+            shortfall[b] -= take;
+          }
+        }
+      }
+    }
+    return q;
+  }
+
+  /**
+   * What balancing {@code rows} (n in all) asks of each part: {surplus, shortfall} per part, where the n mod k parts
+   * with the most rows keep ⌈n/k⌉ and the others ⌊n/k⌋ (the fewest moves). The surpluses and the shortfalls sum to
+   * the same.
+   */
+  static long[][] surplusAndShortfall(long[] rows, long n) {
     int k = rows.length;
     Integer[] byRows = new Integer[k];
     for (int p = 0; p < k; p++) {
@@ -995,38 +1040,13 @@ public final class MrRefinement {
     Arrays.sort(byRows, (x, y) -> rows[x] != rows[y] ? Long.compare(rows[y], rows[x]) : Integer.compare(x, y));
     long[] surplus = new long[k];
     long[] shortfall = new long[k];
-    long total = 0;
     for (int i = 0; i < k; i++) {
       int p = byRows[i];
       long target = n / k + (i < n % k ? 1 : 0);
       surplus[p] = Math.max(0, rows[p] - target);
       shortfall[p] = Math.max(0, target - rows[p]);
-      total += surplus[p];
     }
-    long[][] q = new long[k][k];
-    long[] sent = new long[k];
-    long[] received = new long[k];
-    for (int a = 0; a < k && total > 0; a++) {
-      for (int b = 0; b < k && surplus[a] > 0; b++) {
-        if (shortfall[b] > 0) {
-          long share = (long) Math.floor((double) surplus[a] * shortfall[b] / total);
-          q[a][b] = share;
-          sent[a] += share;
-          received[b] += share;
-        }
-      }
-    }
-    for (int a = 0; a < k; a++) {
-      for (int b = 0; b < k && sent[a] < surplus[a]; b++) {
-        long more = Math.min(surplus[a] - sent[a], shortfall[b] - received[b]);
-        if (more > 0) {
-          q[a][b] += more;
-          sent[a] += more;
-          received[b] += more;
-        }
-      }
-    }
-    return q;
+    return new long[][] {surplus, shortfall};
   }
 
   /**
@@ -1555,17 +1575,19 @@ public final class MrRefinement {
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
   private Path gain(Measure m, double[] weights) throws Exception {
-    return gain(m, weights, null);
+    return gain(m, weights, null, false);
   }
 
   /**
    * The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}, among the moves of
-   * {@code targets} ({@link GainReducer#TARGETS}; any where null).
+   * {@code targets} ({@link GainReducer#TARGETS}; any where null), with the proposals' gain histograms if
+   * {@code histogram}.
    */
-  private Path gain(Measure m, double[] weights, String[] targets) throws Exception {
+  private Path gain(Measure m, double[] weights, String[] targets, boolean histogram) throws Exception {
     Job job = Jobs.newJob(conf, step, "rate each row's best move", MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
+    c.setBoolean(GainReducer.GAIN_HISTOGRAM, histogram);
     if (targets != null) {
       c.setStrings(GainReducer.TARGETS, targets);
     }

@@ -611,12 +611,15 @@ class MrRefinementTest {
   }
 
   /**
-   * The streaming balance's flows: every part above its target sends exactly its surplus, every part below receives
-   * exactly its shortfall, nothing else moves, and after them every part has ⌊n/k⌋ or ⌈n/k⌉ rows.
+   * The streaming balance's flows from its proposals: no part sends more than its surplus or receives more than its
+   * shortfall (so no part crosses its target), no flow exceeds the rows that proposed it, the best gains go first
+   * (a flow that skips a proposal of a better bin does so only because its source or target is full), and where every
+   * row proposes every target the flows balance every part in one cycle.
    */
   @Test
-  void flowQuotasMoveEverySurplusToTheShortfalls() {
+  void preferredFlowsTakeTheBestProposalsWithinEverySurplusAndShortfall() {
     Random rnd = new Random(11);
+    int bins = GainReducer.GAIN_BINS;
     for (int t = 0; t < 300; t++) {
       int k = 2 + rnd.nextInt(40);
       long[] rows = new long[k];
@@ -625,25 +628,62 @@ class MrRefinementTest {
         rows[p] = rnd.nextInt(3) == 0 ? rnd.nextInt(5000) : 1000 + rnd.nextInt(7) - 3;
         n += rows[p];
       }
-      long[][] q = MrRefinement.flowQuotas(rows, n);
-      long[] after = rows.clone();
+      long[][] need = MrRefinement.surplusAndShortfall(rows, n);
+      assertEquals(java.util.Arrays.stream(need[0]).sum(), java.util.Arrays.stream(need[1]).sum());
+      boolean everywhere = t % 2 == 0;
+      long[][] hist = new long[k][];
       for (int a = 0; a < k; a++) {
+        if (need[0][a] == 0) {
+          continue;
+        }
+        hist[a] = new long[k * bins];
         for (int b = 0; b < k; b++) {
-          assertTrue(q[a][b] >= 0 && (a != b || q[a][b] == 0), "trial " + t);
-          after[a] -= q[a][b];
-          after[b] += q[a][b];
-          if (q[a][b] > 0) {
-            assertTrue(rows[a] > n / k && rows[b] < (n + k - 1) / k, "a flow " + a + " -> " + b + " in trial " + t);
+          if (need[1][b] > 0) {
+            // each proposing row in one bin; with everywhere, enough rows towards every target
+            long proposals = everywhere ? need[0][a] : rnd.nextInt((int) need[0][a] + 1);
+            for (long r = 0; r < proposals; r++) {
+              hist[a][b * bins + rnd.nextInt(bins)]++;
+            }
           }
         }
       }
+      long[][] q = MrRefinement.preferredFlows(rows, n, hist);
+      long[] sent = new long[k];
+      long[] received = new long[k];
+      for (int a = 0; a < k; a++) {
+        for (int b = 0; b < k; b++) {
+          if (q[a][b] > 0) {
+            long proposed = 0;
+            for (int bin = 0; bin < bins; bin++) {
+              proposed += hist[a][b * bins + bin];
+            }
+            assertTrue(q[a][b] <= proposed, "flow " + a + " -> " + b + " above its proposals, trial " + t);
+          }
+          sent[a] += q[a][b];
+          received[b] += q[a][b];
+        }
+      }
       for (int p = 0; p < k; p++) {
-        assertTrue(after[p] == n / k || after[p] == (n + k - 1) / k,
-            "trial " + t + ": " + java.util.Arrays.toString(rows) + " -> " + java.util.Arrays.toString(after));
-        assertTrue(after[p] <= rows[p] || java.util.Arrays.stream(q[p]).sum() == 0, "part " + p + " both sends and"
-            + " receives in trial " + t);
+        assertTrue(sent[p] <= need[0][p] && received[p] <= need[1][p], "part " + p + " in trial " + t);
+        if (everywhere) {
+          assertEquals(need[0][p], sent[p], "part " + p + " sends its surplus, trial " + t);
+          assertEquals(need[1][p], received[p], "part " + p + " gets its shortfall, trial " + t);
+        }
+      }
+      if (java.util.Arrays.stream(need[0]).sum() > 0 && java.util.Arrays.stream(hist).anyMatch(h -> h != null
+          && java.util.Arrays.stream(h).sum() > 0)) {
+        assertTrue(java.util.Arrays.stream(sent).sum() > 0, "nothing moves in trial " + t);
       }
     }
+    // best first: two targets short of one row each, one proposal each way, the better one wins a surplus of one
+    long[] rows = {12, 10, 8, 10};
+    long[][] hist = new long[4][];
+    hist[0] = new long[4 * bins];
+    hist[0][2 * bins + 5] = 5;
+    hist[0][3 * bins + 1] = 1; // part 3 is not short: never a target
+    long[][] q = MrRefinement.preferredFlows(rows, 40, hist);
+    assertEquals(2, q[0][2], java.util.Arrays.deepToString(q));
+    assertEquals(0, q[0][3], java.util.Arrays.deepToString(q));
   }
 
   /**
