@@ -302,6 +302,15 @@ public final class MrRefinement {
    */
   Result run(Path u0, boolean orderStart, String multilevel, double[] schedule, int rounds, Groups groups)
       throws Exception {
+    String balance = conf.get(BALANCE, "auto");
+    if (!List.of("auto", "groups", "flows").contains(balance)) {
+      throw new io.parsa.common.UsageException("-D " + BALANCE + " must be auto, groups or flows, got '" + balance
+          + "'");
+    }
+    if (conf.getInt(CHUNKS, 0) < 0 || conf.getInt(CHUNKS, 0) > CoarsenReducer.MAX_CHUNKS) {
+      throw new io.parsa.common.UsageException("-D " + CHUNKS + " must be 0 (fitted) to " + CoarsenReducer.MAX_CHUNKS
+          + ", got " + conf.get(CHUNKS));
+    }
     fs.mkdirs(work);
     markers = new Path(work, "blocks.seq");
     try (SequenceFile.Writer w = SequenceFile.createWriter(conf, SequenceFile.Writer.file(markers),
@@ -363,10 +372,6 @@ public final class MrRefinement {
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     if (reason.startsWith("run") && n >= 2L * k) {
       int fitted = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : auto >= 0 ? auto : autoGroupSize(cur);
-      String balance = conf.get(BALANCE, "auto");
-      if (!List.of("auto", "groups", "flows").contains(balance)) {
-        throw new IllegalArgumentException(BALANCE + " must be auto, groups or flows, got " + balance);
-      }
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
@@ -659,7 +664,6 @@ public final class MrRefinement {
       chunks = chunksFor(Jobs.reducerHeapBytes(conf), (long) n * g / k, cur.pairs * g / k,
           Math.min(cur.keys, g * cur.maxWorkingSet()));
     }
-    chunks = Math.min(chunks, CoarsenReducer.MAX_CHUNKS);
     Job job = Jobs.newJob(conf, step, "multilevel start: cluster the rows of each group of parts"
         + (chunks > 1 ? " in " + chunks + " chunks" : ""), MrRefinement.class);
     groupMapSide(job, cur.u, groupOf);

@@ -591,6 +591,42 @@ class MrRefinementTest {
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
   }
 
+  /** A balance or chunk setting the distributed start does not know is a usage error, named before any job runs. */
+  @Test
+  void unknownBalanceOrChunksAreUsageErrors() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path dir = TestData.tempDir("mr-refine-bad-balance");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 20; i++) {
+      rows.add(TestData.libsvmRow(i, i % 5, 100 + i % 3));
+      start.put((long) i, i % 2);
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    String[][] settings = {{MrRefinement.BALANCE, "sideways", "must be auto, groups or flows, got 'sideways'"},
+        {MrRefinement.CHUNKS, "-2", "must be 0 (fitted) to 256, got -2"}};
+    for (String[] setting : settings) {
+      Configuration bad = new Configuration(conf);
+      bad.set(setting[0], setting[1]);
+      Path out = new Path(dir, "refined");
+      java.io.PrintStream err = System.err;
+      ByteArrayOutputStream captured = new ByteArrayOutputStream();
+      System.setErr(new java.io.PrintStream(captured, true));
+      int rc;
+      try {
+        rc = ToolRunner.run(bad, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+            "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", "2", "--mode",
+            "mapreduce"});
+      } finally {
+        System.setErr(err);
+      }
+      assertNotEquals(0, rc);
+      assertTrue(captured.toString().contains(setting[2]), captured.toString());
+      assertTrue(!fs.exists(out));
+    }
+  }
+
   /** Chunks per group: one where the group fits, more as the heap shrinks, each then fitting. */
   @Test
   void chunksFollowTheReducersHeap() {
