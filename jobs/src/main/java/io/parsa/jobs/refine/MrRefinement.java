@@ -956,24 +956,10 @@ public final class MrRefinement {
       }
       long[][] quotas = preferredFlows(m.rows, n, hist);
       Path moves = new Path(candidates.getParent(), "moves");
-      Job job = Jobs.newJob(conf, step, "multilevel start: balance flow " + cycles[0], MrRefinement.class);
-      Configuration c = job.getConfiguration();
-      c.setInt(MrKeys.K, k);
-      c.setStrings(FlowReducer.QUOTAS, FlowReducer.entries(quotas));
-      job.setInputFormatClass(SequenceFileInputFormat.class);
-      FileInputFormat.addInputPath(job, candidates);
-      job.setMapperClass(Mapper.class);
-      job.setMapOutputKeyClass(SwapKey.class);
-      job.setMapOutputValueClass(Move.class);
-      job.setPartitionerClass(SwapKey.PairPartitioner.class);
-      job.setSortComparatorClass(SwapKey.Comparator.class);
-      job.setGroupingComparatorClass(SwapKey.PairGrouping.class);
-      job.setReducerClass(FlowReducer.class);
-      job.setNumReduceTasks(Math.max(1, Math.min(reducers, FlowReducer.entries(quotas).length)));
-      job.setOutputKeyClass(IntWritable.class);
-      job.setOutputValueClass(Move.class);
-      job.setOutputFormatClass(SequenceFileOutputFormat.class);
-      FileOutputFormat.setOutputPath(job, moves);
+      Job job = perPairJob("multilevel start: balance flow " + cycles[0], candidates, moves, FlowReducer.class,
+          FlowReducer.entries(quotas).length);
+      job.getConfiguration().setInt(MrKeys.K, k);
+      job.getConfiguration().setStrings(FlowReducer.QUOTAS, FlowReducer.entries(quotas));
       Jobs.run(job);
       long moved = Jobs.count(job, Counters.FLOW_MOVES);
       Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
@@ -1632,15 +1618,15 @@ public final class MrRefinement {
         .toArray(String[]::new);
   }
 
-  /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
-  private long[] pair(Path candidates, long maxPairs, String[] budget, boolean safe) throws Exception {
-    Path out = new Path(candidates.getParent(), "moves");
-    fs.delete(out, true);
-    Job job = Jobs.newJob(conf, step, "pair swaps per part pair", MrRefinement.class);
-    Configuration c = job.getConfiguration();
-    c.setLong(PairReducer.MAX_PAIRS, maxPairs);
-    c.setStrings(PairReducer.BUDGET, budget);
-    c.setBoolean(PairReducer.SAFE, safe);
+  /**
+   * A job over the gain job's {@code candidates} whose {@code reducer} meets each part pair's moves in one call, best
+   * gain first per direction ({@link SwapKey}), and writes moves keyed by block to {@code out}; at most
+   * {@code pairs} reducers (the pairs that can have moves).
+   */
+  private Job perPairJob(String what, Path candidates, Path out,
+      Class<? extends org.apache.hadoop.mapreduce.Reducer<SwapKey, Move, IntWritable, Move>> reducer, int pairs)
+      throws IOException {
+    Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
     job.setInputFormatClass(SequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, candidates);
     job.setMapperClass(Mapper.class);
@@ -1649,12 +1635,24 @@ public final class MrRefinement {
     job.setPartitionerClass(SwapKey.PairPartitioner.class);
     job.setSortComparatorClass(SwapKey.Comparator.class);
     job.setGroupingComparatorClass(SwapKey.PairGrouping.class);
-    job.setReducerClass(PairReducer.class);
-    job.setNumReduceTasks(Math.max(1, Math.min(reducers, k * (k - 1) / 2)));
+    job.setReducerClass(reducer);
+    job.setNumReduceTasks(Math.max(1, Math.min(reducers, pairs)));
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(Move.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     FileOutputFormat.setOutputPath(job, out);
+    return job;
+  }
+
+  /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
+  private long[] pair(Path candidates, long maxPairs, String[] budget, boolean safe) throws Exception {
+    Path out = new Path(candidates.getParent(), "moves");
+    fs.delete(out, true);
+    Job job = perPairJob("pair swaps per part pair", candidates, out, PairReducer.class, k * (k - 1) / 2);
+    Configuration c = job.getConfiguration();
+    c.setLong(PairReducer.MAX_PAIRS, maxPairs);
+    c.setStrings(PairReducer.BUDGET, budget);
+    c.setBoolean(PairReducer.SAFE, safe);
     Jobs.run(job);
     long most = 0;
     for (Map<String, long[]> t : PartStats.readPerTask(fs, out).values()) {

@@ -411,8 +411,17 @@ class MrRefinementTest {
 
   @Test
   void mapreduceModeNeedsAnAlignedAssignment() throws Exception {
+    assertUsageError(conf, "mr-refine-unaligned", false, "one file per block");
+  }
+
+  /**
+   * Runs refine-u --mode mapreduce with {@code conf} on 20 rows in two blocks (the u-assignment aligned with them or,
+   * if not {@code aligned}, one file) and asserts that it fails with {@code message} on stderr, writing nothing.
+   */
+  private static void assertUsageError(Configuration conf, String name, boolean aligned, String message)
+      throws Exception {
     FileSystem fs = FileSystem.getLocal(conf);
-    Path dir = TestData.tempDir("mr-refine-unaligned");
+    Path dir = TestData.tempDir(name);
     List<GraphRow> rows = new ArrayList<>();
     Map<Long, Integer> start = new HashMap<>();
     for (int i = 0; i < 20; i++) {
@@ -420,7 +429,11 @@ class MrRefinementTest {
       start.put((long) i, i % 2);
     }
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
-    TestData.writeUAssignment(fs, new Path(dir, "u"), start); // one file, not one per block
+    if (aligned) {
+      TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    } else {
+      TestData.writeUAssignment(fs, new Path(dir, "u"), start); // one file, not one per block
+    }
     Path out = new Path(dir, "refined");
     java.io.PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -434,7 +447,7 @@ class MrRefinementTest {
       System.setErr(err);
     }
     assertNotEquals(0, rc);
-    assertTrue(captured.toString().contains("one file per block"), captured.toString());
+    assertTrue(captured.toString().contains(message), captured.toString());
     assertTrue(!fs.exists(out));
   }
 
@@ -594,37 +607,12 @@ class MrRefinementTest {
   /** A balance or chunk setting the distributed start does not know is a usage error, named before any job runs. */
   @Test
   void unknownBalanceOrChunksAreUsageErrors() throws Exception {
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path dir = TestData.tempDir("mr-refine-bad-balance");
-    List<GraphRow> rows = new ArrayList<>();
-    Map<Long, Integer> start = new HashMap<>();
-    for (int i = 0; i < 20; i++) {
-      rows.add(TestData.libsvmRow(i, i % 5, 100 + i % 3));
-      start.put((long) i, i % 2);
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
-    String[][] settings = {{MrRefinement.BALANCE, "sideways", "must be auto, groups or flows, got 'sideways'"},
-        {MrRefinement.CHUNKS, "-2", "must be 0 (fitted) to 256, got -2"}};
-    for (String[] setting : settings) {
-      Configuration bad = new Configuration(conf);
-      bad.set(setting[0], setting[1]);
-      Path out = new Path(dir, "refined");
-      java.io.PrintStream err = System.err;
-      ByteArrayOutputStream captured = new ByteArrayOutputStream();
-      System.setErr(new java.io.PrintStream(captured, true));
-      int rc;
-      try {
-        rc = ToolRunner.run(bad, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
-            "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", "2", "--mode",
-            "mapreduce"});
-      } finally {
-        System.setErr(err);
-      }
-      assertNotEquals(0, rc);
-      assertTrue(captured.toString().contains(setting[2]), captured.toString());
-      assertTrue(!fs.exists(out));
-    }
+    Configuration badBalance = new Configuration(conf);
+    badBalance.set(MrRefinement.BALANCE, "sideways");
+    assertUsageError(badBalance, "mr-refine-bad-balance", true, "must be auto, groups or flows, got 'sideways'");
+    Configuration badChunks = new Configuration(conf);
+    badChunks.setInt(MrRefinement.CHUNKS, -2);
+    assertUsageError(badChunks, "mr-refine-bad-chunks", true, "must be 0 (fitted) to 256, got -2");
   }
 
   /** Chunks per group: one where the group fits, more as the heap shrinks, each then fitting. */
