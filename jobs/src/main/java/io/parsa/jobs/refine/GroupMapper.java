@@ -35,7 +35,7 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
   private int chunks;
   private int slices;
   private long minId;
-  private long span;
+  private double span;
   private final IntWritable outKey = new IntWritable();
   private final GroupRow out = new GroupRow();
   private Long2IntOpenHashMap partOf;
@@ -54,7 +54,7 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
         throw new IllegalStateException(ID_RANGE + " must be min,max with " + CHUNKS + " = " + chunks);
       }
       minId = range[0];
-      span = range[1] - range[0] + 1;
+      span = (double) range[1] - (double) range[0] + 1; // in doubles: ids may span more than a long
       slices = chunks * (java.util.Arrays.stream(groupOf).max().orElse(0) + 1);
     }
     partOf = AlignedJoin.loadAssignments(context, k);
@@ -85,8 +85,8 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
    * {@code chunks} consecutive slices, so each chunk is a range of its ids and keeps their locality; a group spread
    * over all ids gets an equal share of every slice in each chunk.
    */
-  static int chunkOf(long id, long min, long span, int slices, int chunks) {
-    long slice = (long) (((double) (id - min) / span) * slices);
+  static int chunkOf(long id, long min, double span, int slices, int chunks) {
+    long slice = (long) (((double) id - (double) min) / span * slices);
     return (int) (Math.min(Math.max(slice, 0), slices - 1) % chunks);
   }
 

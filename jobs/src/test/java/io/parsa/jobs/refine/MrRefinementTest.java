@@ -615,6 +615,41 @@ class MrRefinementTest {
     assertUsageError(badChunks, "mr-refine-bad-chunks", true, "must be 0 (fitted) to 256, got -2");
   }
 
+  /**
+   * A row's chunk: a group whose rows are an id range (a quarter of the ids here, 4 groups) falls into its chunks as
+   * consecutive sub-ranges of about equal size; rows spread over all ids fill every chunk about equally; ids over the
+   * whole range of a long do too.
+   */
+  @Test
+  void chunksCutAGroupsIdRangeIntoEqualRanges() {
+    int chunks = 3;
+    int groups = 4;
+    long n = 120_000;
+    int[] size = new int[chunks];
+    int last = 0;
+    int changes = 0;
+    for (long id = n / 4; id < n / 2; id++) { // the second group's ids
+      int c = GroupMapper.chunkOf(id, 0, n, groups * chunks, chunks);
+      size[c]++;
+      changes += c != last && id > n / 4 ? 1 : 0;
+      last = c;
+    }
+    assertEquals(chunks - 1, changes, "one range per chunk");
+    for (int c : size) {
+      assertEquals(n / 4 / chunks, c, 2);
+    }
+    Random rnd = new Random(3);
+    int[] spread = new int[chunks];
+    for (int i = 0; i < 60_000; i++) {
+      spread[GroupMapper.chunkOf(rnd.nextLong(), Long.MIN_VALUE, Math.pow(2, 64), groups * chunks, chunks)]++;
+    }
+    for (int c : spread) {
+      assertEquals(20_000, c, 600, java.util.Arrays.toString(spread));
+    }
+    assertEquals(chunks - 1, GroupMapper.chunkOf(Long.MAX_VALUE, Long.MIN_VALUE, Math.pow(2, 64), 12, chunks));
+    assertEquals(0, GroupMapper.chunkOf(Long.MIN_VALUE, Long.MIN_VALUE, Math.pow(2, 64), 12, chunks));
+  }
+
   /** Chunks per group: one where the group fits, more as the heap shrinks, each then fitting. */
   @Test
   void chunksFollowTheReducersHeap() {
