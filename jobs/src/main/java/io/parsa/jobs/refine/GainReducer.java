@@ -67,7 +67,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /** Per part, the targets its rows may move to; null entries: none (all null: any, {@link #TARGETS} unset). */
   private boolean[][] allowed;
   private final io.parsa.jobs.mr.PartStats stats = new io.parsa.jobs.mr.PartStats();
-  private boolean histogram;
+  /** Per part whose rows propose moves, its {@link #HISTOGRAM} part stats (created on its first proposal). */
+  private long[][] hist;
   private int k;
 
   @Override
@@ -88,7 +89,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     index.defaultReturnValue(-1);
     partOf.defaultReturnValue(-1);
     allowed = targets(conf.getStrings(TARGETS), k);
-    histogram = conf.getBoolean(GAIN_HISTOGRAM, false);
+    hist = conf.getBoolean(GAIN_HISTOGRAM, false) ? new long[k][] : null;
     this.k = k;
   }
 
@@ -118,13 +119,13 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     return a;
   }
 
-  /** "from:to" for every allowed move of {@code allowed} (from → to where {@code allowed[from][to] > 0}). */
-  static String[] targetsOf(long[][] allowed) {
+  /** "from:to" for every move from a part with {@code from[p] > 0} to another with {@code to[p] > 0}. */
+  static String[] targetsOf(long[] from, long[] to) {
     List<String> out = new java.util.ArrayList<>();
-    for (int from = 0; from < allowed.length; from++) {
-      for (int to = 0; to < allowed[from].length; to++) {
-        if (allowed[from][to] > 0) {
-          out.add(from + ":" + to);
+    for (int a = 0; a < from.length; a++) {
+      for (int b = 0; b < to.length; b++) {
+        if (a != b && from[a] > 0 && to[b] > 0) {
+          out.add(a + ":" + b);
         }
       }
     }
@@ -193,8 +194,11 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
       if (to < 0) {
         continue;
       }
-      if (histogram) {
-        stats.array(HISTOGRAM + part, k * GAIN_BINS)[to * GAIN_BINS + gainBin(gains.bestGain())]++;
+      if (hist != null) {
+        if (hist[part] == null) {
+          hist[part] = stats.array(HISTOGRAM + part, k * GAIN_BINS);
+        }
+        hist[part][to * GAIN_BINS + gainBin(gains.bestGain())]++;
       }
       outKey.set(part, to, gains.bestGain(), id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound());

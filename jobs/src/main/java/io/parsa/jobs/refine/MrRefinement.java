@@ -824,8 +824,6 @@ public final class MrRefinement {
         : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weightedRows, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
-    long lo = n / k;
-    long hi = (n + k - 1) / k;
     int cycle = 0;
     if (flows) {
       long[] cycles = new long[1];
@@ -835,7 +833,9 @@ public final class MrRefinement {
       }
       cycle = (int) cycles[0];
     }
-    while (Arrays.stream(m.rows).anyMatch(r -> r < lo || r > hi)) {
+    long lo = n / k;
+    long hi = (n + k - 1) / k;
+    while (offBalance(m.rows, n)) {
       if (++cycle > MAX_BALANCE_CYCLES) {
         LOG.warn("{}: multilevel start dropped: rows per part still {} after {} balance cycles", step,
             Arrays.toString(m.rows), MAX_BALANCE_CYCLES);
@@ -929,9 +929,7 @@ public final class MrRefinement {
    * the cycles run.
    */
   private Measure flowBalance(Measure m, long n, long[] cycles) throws Exception {
-    long lo = n / k;
-    long hi = (n + k - 1) / k;
-    while (Arrays.stream(m.rows).anyMatch(r -> r < lo || r > hi)) {
+    while (offBalance(m.rows, n)) {
       if (++cycles[0] > MAX_FLOW_CYCLES) {
         LOG.warn("{}: multilevel start dropped: rows per part still {} after {} flow cycles", step,
             Arrays.toString(m.rows), MAX_FLOW_CYCLES);
@@ -941,25 +939,20 @@ public final class MrRefinement {
       m = verified(m); // the gain job needs the counts
       // every row of a part above its target proposes its best part below target; the flows follow the proposals
       long[][] need = surplusAndShortfall(m.rows, n);
-      long[][] allowed = new long[k][k];
-      for (int a = 0; a < k; a++) {
-        for (int b = 0; b < k; b++) {
-          allowed[a][b] = need[0][a] > 0 && need[1][b] > 0 ? 1 : 0;
-        }
-      }
-      Path candidates = gain(m, SwapGains.weights(m.workingSets, FLOW_EXPONENT), GainReducer.targetsOf(allowed),
-          true);
+      Path candidates = gain(m, SwapGains.weights(m.workingSets, FLOW_EXPONENT),
+          GainReducer.targetsOf(need[0], need[1]), true);
       Map<String, Map<String, long[]>> proposals = PartStats.readPerTask(fs, candidates);
       long[][] hist = new long[k][];
       for (int p = 0; p < k; p++) {
         hist[p] = PartStats.sum(proposals, GainReducer.HISTOGRAM + p, k * GainReducer.GAIN_BINS);
       }
       long[][] quotas = preferredFlows(m.rows, n, hist);
+      String[] flows = FlowReducer.entries(quotas);
       Path moves = new Path(candidates.getParent(), "moves");
       Job job = perPairJob("multilevel start: balance flow " + cycles[0], candidates, moves, FlowReducer.class,
-          FlowReducer.entries(quotas).length);
+          flows.length);
       job.getConfiguration().setInt(MrKeys.K, k);
-      job.getConfiguration().setStrings(FlowReducer.QUOTAS, FlowReducer.entries(quotas));
+      job.getConfiguration().setStrings(FlowReducer.QUOTAS, flows);
       Jobs.run(job);
       long moved = Jobs.count(job, Counters.FLOW_MOVES);
       Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
@@ -978,7 +971,7 @@ public final class MrRefinement {
           Arrays.toString(expected));
       if (moved == 0) {
         throw new io.parsa.jobs.mr.ConsistencyException(step + ": no row proposed a move of the flows "
-            + String.join(",", FlowReducer.entries(quotas)));
+            + String.join(",", flows));
       }
       Measure next = count(apply(m.u, moves, moved, n));
       fs.delete(candidates.getParent(), true);
@@ -1022,6 +1015,13 @@ public final class MrRefinement {
       }
     }
     return q;
+  }
+
+  /** Whether some part of {@code rows} (n in all) has fewer than ⌊n/k⌋ or more than ⌈n/k⌉ rows. */
+  static boolean offBalance(long[] rows, long n) {
+    long lo = n / rows.length;
+    long hi = (n + rows.length - 1) / rows.length;
+    return Arrays.stream(rows).anyMatch(r -> r < lo || r > hi);
   }
 
   /**
