@@ -298,9 +298,33 @@ public final class MultilevelPartitioner {
    * as the refinement kept them.
    */
   public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal) {
+    return partitionWeighted(weight, vStart, vNets, numNets, internal, 0);
+  }
+
+  /**
+   * As {@link #partitionWeighted(int[], int[], int[], int, int[])}, and with {@code window} &gt; 0 every part's weight
+   * then brought within ⌊(1 − window)·W/k⌋ .. ⌈(1 + window)·W/k⌉ (from below too, where the plain run only caps it from
+   * above) and refined within those bounds, as far as the vertices' weights allow: for a caller that can only balance
+   * the rows one by one afterwards, which costs far more than moving whole vertices here.
+   */
+  public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal,
+      double window) {
     int n = weight.length;
+    long t0 = System.nanoTime();
     Level fine = new Level(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
-    State st = run(fine, null, System.nanoTime(), false);
+    State st = run(fine, null, t0, false);
+    if (window > 0) {
+      double mean = fine.totalWeight() / (double) k;
+      long ceil = (long) Math.ceil((1 + window) * mean);
+      long floor = (long) Math.floor((1 - window) * mean);
+      long before = st.connectivity();
+      balance(st, ceil, floor);
+      refine(st, ceil, floor, settings.refineRounds(), new SplittableRandom(settings.seed() + 1));
+      fm(st, ceil, floor, settings.fmPasses());
+      log(String.format(Locale.ROOT, "multilevel: weights within %,d..%,d: connectivity %,d -> %,d, weights %,d..%,d"
+          + " (%.2f s in all)", floor, ceil, before, st.connectivity(), Arrays.stream(st.weight).min().orElse(0),
+          Arrays.stream(st.weight).max().orElse(0), secs(t0)));
+    }
     return new Weighted(st.part, st.m.clone());
   }
 

@@ -241,6 +241,60 @@ class MultilevelPartitionerTest {
   }
 
   @Test
+  void weightedPlacementWithAWindowKeepsEveryPartWithinItFromBelowToo() {
+    int k = 8;
+    int c = 2000;
+    int communities = 16;
+    SplittableRandom rnd = new SplittableRandom(11);
+    int[] weight = new int[c];
+    int[] vStart = new int[c + 1];
+    List<Integer> nets = new ArrayList<>();
+    long total = 0;
+    for (int v = 0; v < c; v++) {
+      // a few heavy vertices among light ones, as the distributed start's clusters come
+      weight[v] = v % 97 == 0 ? 12 : 1 + rnd.nextInt(6);
+      total += weight[v];
+      int home = rnd.nextInt(communities);
+      java.util.TreeSet<Integer> mine = new java.util.TreeSet<>();
+      for (int t = 0; t < 5; t++) {
+        mine.add(home * 50 + rnd.nextInt(50));
+      }
+      mine.add(communities * 50 + rnd.nextInt(200));
+      nets.addAll(mine);
+      vStart[v + 1] = nets.size();
+    }
+    int[] vNets = nets.stream().mapToInt(Integer::intValue).toArray();
+    int numNets = communities * 50 + 200;
+    double window = 0.01;
+    double mean = total / (double) k;
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), line -> { });
+    MultilevelPartitioner.Weighted plain = ml.partitionWeighted(weight, vStart, vNets, numNets, new int[c]);
+    MultilevelPartitioner.Weighted windowed = ml.partitionWeighted(weight, vStart, vNets, numNets, new int[c], window);
+    long[] load = new long[k];
+    List<java.util.Set<Integer>> held = new ArrayList<>();
+    for (int p = 0; p < k; p++) {
+      held.add(new java.util.HashSet<>());
+    }
+    for (int v = 0; v < c; v++) {
+      int p = windowed.part()[v];
+      load[p] += weight[v];
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        held.get(p).add(vNets[t]);
+      }
+    }
+    for (int p = 0; p < k; p++) {
+      assertTrue(load[p] >= Math.floor((1 - window) * mean) && load[p] <= Math.ceil((1 + window) * mean),
+          "part " + p + " weighs " + load[p] + " of a mean " + mean + ": " + java.util.Arrays.toString(load));
+      assertEquals(held.get(p).size(), windowed.workingSets()[p], "working set of part " + p);
+    }
+    // the window costs the placement little: its cut stays near the plain run's (each community's nets 50 of 1000)
+    long plainSum = java.util.Arrays.stream(plain.workingSets()).sum();
+    long windowedSum = java.util.Arrays.stream(windowed.workingSets()).sum();
+    assertTrue(windowedSum <= 1.1 * plainSum, "Σ working sets " + windowedSum + " within the window, " + plainSum
+        + " without");
+  }
+
+  @Test
   void vCycleImprovesAGivenPartitionAndKeepsAGoodOne() {
     SplittableRandom rnd = new SplittableRandom(21);
     int k = 8;

@@ -680,6 +680,12 @@ public final class MrRefinement {
     }
     io.parsa.engine.MultilevelPartitioner.Settings d = io.parsa.engine.MultilevelPartitioner.Settings.defaults();
     int maxClusterWeight = (int) Math.max(1, Math.ceil(1.5 * n / ((double) d.coarsestPerPart() * k)));
+    // where the rows are balanced one by one (flows), the placement balances them as far as whole clusters can: no
+    // cluster of a further level heavier than a small share of a part, placed within that share of n/k (the first
+    // level's clusters are far lighter on average; capping them too cut them finer and left a coarser sample placed)
+    double flowShare = flows ? conf.getDouble(FLOW_SHARE, FLOW_CLUSTER_SHARE) : 0;
+    int furtherWeight = flowShare > 0
+        ? (int) Math.max(1, Math.min(maxClusterWeight, Math.ceil(flowShare * n / k))) : maxClusterWeight;
     new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
     job.setReducerClass(CoarsenReducer.class);
     job.setOutputKeyClass(IntWritable.class);
@@ -698,7 +704,7 @@ public final class MrRefinement {
     long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
-        chunks, cur.pairs, maxClusterWeight, budget);
+        chunks, cur.pairs, furtherWeight, budget);
     // the first level alone, with its shared keys only if it was rewritten
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
@@ -740,6 +746,9 @@ public final class MrRefinement {
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
+    if (flowShare > 0) {
+      c.setDouble(PlaceReducer.WINDOW, flowShare);
+    }
     if (inGroups) {
       int fan = placeFan(numClusters, levels.topPins(), groups, budget);
       LOG.info("{}: multilevel start: {} first-level clusters ({} keys listed) placed in groups of {} of the {}"
@@ -781,6 +790,8 @@ public final class MrRefinement {
     placement = descend(dir, placement, levels);
     long[] placedRows = PartStats.sum(placedStats, PlaceReducer.PLACED_ROWS, k);
     long[] placedWs = PartStats.sum(placedStats, PlaceReducer.PLACED_WORKING_SET, k);
+    long heaviest = placedStats.values().stream().map(t -> t.get(PlaceReducer.HEAVIEST))
+        .filter(java.util.Objects::nonNull).mapToLong(a -> a[0]).max().orElse(0);
 
     // every row to its cluster's part, the moves applied in the same job (the apply job's reducer, every block marked)
     // when the map tasks can hold the placement; else joined in the shuffle first
@@ -874,6 +885,10 @@ public final class MrRefinement {
     e.put("sharedKeysOnly", levels.sharedOnly());
     e.put("placedInGroups", inGroups);
     e.put("placeSample", sample);
+    e.put("maxClusterWeight", maxClusterWeight);
+    e.put("furtherMaxClusterWeight", furtherWeight);
+    e.put("placedHeaviestCluster", heaviest);
+    e.put("placedRowsPerPart", placedRows);
     e.put("placedMaxWorkingSet", placedMax);
     e.put("placedSumTraffic", placedSum);
     e.put("balance", flows ? "flows" : "groups");
@@ -911,6 +926,17 @@ public final class MrRefinement {
    * took them all: on cnr-2000 with 32 MiB reducers M_max 41,603 after the balance instead of 27,409 (§31).
    */
   static final double FLOW_EXPONENT = 1.01;
+
+  /**
+   * Where the distributed multilevel start balances by streaming flows: the heaviest cluster of any level as a share of
+   * n/k, and the window around n/k within which the placement keeps every part's rows ({@link PlaceReducer#WINDOW}).
+   * A row moved alone by a flow adds most of its keys to its new part (on cnr-2000 about eleven keys per moved row); a
+   * placement of clusters up to 15 % of a part (the in-memory partitioner's coarsest-level cap) left parts 8 % short
+   * and the flows then raised T_sum by a third (§32).
+   */
+  static final double FLOW_CLUSTER_SHARE = 0.01;
+  /** {@link #FLOW_CLUSTER_SHARE}, set ({@code -D}; 0 leaves the clusters' weights and the placement as elsewhere). */
+  public static final String FLOW_SHARE = "parsa.refine.multilevel.flows.share";
 
   /** Flow cycles after which the streaming balance gives up. */
   static final int MAX_FLOW_CYCLES = 12;

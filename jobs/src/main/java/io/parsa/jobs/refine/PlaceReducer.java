@@ -40,6 +40,15 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
    */
   public static final String IN_GROUPS = "parsa.refine.multilevel.place.groups";
 
+  /**
+   * Bring every part's weight within this share of the mean, both ways, as far as the clusters' weights allow (default
+   * 0: only the placement's own cap from above): where the rows are then balanced one by one ({@link
+   * MrRefinement#FLOW_CLUSTER_SHARE}).
+   */
+  public static final String WINDOW = "parsa.refine.multilevel.place.window";
+  /** Part stats: the heaviest cluster placed (rows), entry 0. */
+  public static final String HEAVIEST = "placedHeaviest";
+
   private final PartStats stats = new PartStats();
 
   @Override
@@ -74,12 +83,13 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
           s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
-          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal);
+          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, conf.getDouble(WINDOW, 0));
       local = placement.part();
       ws = placement.workingSets();
     }
     long[] placed = stats.array(PLACED_ROWS, k);
     long[] placedWs = stats.array(PLACED_WORKING_SET, k);
+    long[] heaviest = stats.array(HEAVIEST, 1);
     // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it holds: the
     // engine's own count (in groups: parts of other groups hold none of this group's rows)
     for (int i = 0; i < parts.length; i++) {
@@ -90,6 +100,7 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     for (int v = 0; v < n; v++) {
       int part = parts[local[v]];
       placed[part] += g.weight[v];
+      heaviest[0] = Math.max(heaviest[0], g.weight[v]);
       id.set(g.ids[v]);
       p.set(part);
       context.write(id, p);

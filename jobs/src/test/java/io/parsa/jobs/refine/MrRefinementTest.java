@@ -583,6 +583,11 @@ class MrRefinementTest {
     JsonNode ml = multilevelStartOnScrambledCommunities(flows, "mr-multilevel-flows", 600).ml();
     assertEquals("flows", ml.get("balance").asText(), ml.toString());
     assertTrue(ml.get("balanceCycles").asInt() >= 1, "the projection was balanced already: " + ml);
+    // the further levels' clusters are kept to 1 % of a part (here a few rows), the first level's as elsewhere
+    int k = ml.get("placedRowsPerPart").size();
+    assertEquals((int) Math.ceil(MrRefinement.FLOW_CLUSTER_SHARE * 600 / k),
+        ml.get("furtherMaxClusterWeight").asInt(), ml.toString());
+    assertTrue(ml.get("placedHeaviestCluster").asInt() <= ml.get("maxClusterWeight").asInt(), ml.toString());
   }
 
   /**
@@ -597,10 +602,15 @@ class MrRefinementTest {
     chunked.set(MrRefinement.BALANCE, "flows");
     chunked.setInt(MrRefinement.CHUNKS, 3);
     chunked.setLong(MrRefinement.PLACE_BYTES, 420_000);
+    // clusters of the further level up to a tenth of a part (50 rows): at 1 % (5 rows) none of the first level's
+    // could be joined at this size
+    chunked.setDouble(MrRefinement.FLOW_SHARE, 0.1);
     JsonNode ml = multilevelStartOnScrambledCommunities(chunked, "mr-multilevel-chunks", 3000, true).ml();
     assertEquals(3, ml.get("chunks").asInt(), ml.toString());
     assertEquals("flows", ml.get("balance").asText(), ml.toString());
     assertTrue(ml.get("levels").asInt() >= 2, ml.toString());
+    int k = ml.get("placedRowsPerPart").size();
+    assertEquals((int) Math.ceil(0.1 * 3000 / k), ml.get("furtherMaxClusterWeight").asInt(), ml.toString());
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
   }
 
