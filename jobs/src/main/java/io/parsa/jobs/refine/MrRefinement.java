@@ -683,7 +683,7 @@ public final class MrRefinement {
     // where the rows are balanced one by one (flows), the placement balances them as far as whole clusters can: no
     // cluster of a further level heavier than a small share of a part, placed within that share of n/k (the first
     // level's clusters are far lighter on average; capping them too cut them finer and left a coarser sample placed)
-    double flowShare = flows ? conf.getDouble(FLOW_SHARE, FLOW_CLUSTER_SHARE) : 0;
+    double flowShare = conf.getDouble(FLOW_SHARE, flows ? FLOW_CLUSTER_SHARE : 0);
     int furtherWeight = flowShare > 0
         ? (int) Math.max(1, Math.min(maxClusterWeight, Math.ceil(flowShare * n / k))) : maxClusterWeight;
     new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
@@ -935,8 +935,11 @@ public final class MrRefinement {
    * and the flows then raised T_sum by a third (§32).
    */
   static final double FLOW_CLUSTER_SHARE = 0.01;
-  /** {@link #FLOW_CLUSTER_SHARE}, set ({@code -D}; 0 leaves the clusters' weights and the placement as elsewhere). */
-  public static final String FLOW_SHARE = "parsa.refine.multilevel.flows.share";
+  /**
+   * {@link #FLOW_CLUSTER_SHARE}, set ({@code -D}; default: that share with the streaming balance, 0 with the group
+   * balance, where it leaves the clusters' weights and the placement as they were).
+   */
+  public static final String FLOW_SHARE = "parsa.refine.multilevel.place.share";
 
   /** Flow cycles after which the streaming balance gives up. */
   static final int MAX_FLOW_CYCLES = 12;
