@@ -309,10 +309,35 @@ public final class MultilevelPartitioner {
    */
   public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal,
       double window) {
+    return partitionWeighted(weight, vStart, vNets, numNets, internal, null, window);
+  }
+
+  /**
+   * As {@link #partitionWeighted(int[], int[], int[], int, int[], double)}, and with {@code given} (every vertex's
+   * part) not a fresh placement but a V-cycle from it: coarsened within the given parts, the given placement refined
+   * level by level (weights capped from above at (1 + ε)·W/k), then brought within the window.
+   */
+  public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal, int[] given,
+      double window) {
     int n = weight.length;
     long t0 = System.nanoTime();
     Level fine = new Level(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
-    State st = run(fine, null, t0, false);
+    if (given != null && given.length != n) {
+      throw new IllegalArgumentException("a given part for each of the " + n + " vertices, got " + given.length);
+    }
+    if (given != null) {
+      // as a capped V-cycle: no move may lift a part's working set above the given placement's largest
+      mCap = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
+    }
+    try {
+      return placeWeighted(fine, given, window, t0);
+    } finally {
+      mCap = Long.MAX_VALUE;
+    }
+  }
+
+  private Weighted placeWeighted(Level fine, int[] given, double window, long t0) {
+    State st = run(fine, given, t0, false);
     if (window > 0) {
       double mean = fine.totalWeight() / (double) k;
       long ceil = (long) Math.ceil((1 + window) * mean);

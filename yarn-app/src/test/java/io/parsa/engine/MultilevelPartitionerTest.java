@@ -241,7 +241,7 @@ class MultilevelPartitionerTest {
   }
 
   @Test
-  void weightedPlacementWithAWindowKeepsEveryPartWithinItFromBelowToo() {
+  void weightedPlacementKeepsAWindowFromBelowAndRefinesGivenPartsUnderTheCap() {
     int k = 8;
     int c = 2000;
     int communities = 16;
@@ -287,6 +287,33 @@ class MultilevelPartitionerTest {
           "part " + p + " weighs " + load[p] + " of a mean " + mean + ": " + java.util.Arrays.toString(load));
       assertEquals(held.get(p).size(), windowed.workingSets()[p], "working set of part " + p);
     }
+    // from given parts (the plain placement with a third of the vertices scattered): a V-cycle that refines them,
+    // never lifting the largest working set above the given one's and lowering the total
+    int[] given = plain.part().clone();
+    for (int v = 0; v < c; v += 3) {
+      given[v] = rnd.nextInt(k);
+    }
+    long[] givenSets = new long[k];
+    List<java.util.Set<Integer>> givenHeld = new ArrayList<>();
+    for (int p = 0; p < k; p++) {
+      givenHeld.add(new java.util.HashSet<>());
+    }
+    for (int v = 0; v < c; v++) {
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        givenHeld.get(given[v]).add(vNets[t]);
+      }
+    }
+    for (int p = 0; p < k; p++) {
+      givenSets[p] = givenHeld.get(p).size();
+    }
+    MultilevelPartitioner.Weighted cycled = ml.partitionWeighted(weight, vStart, vNets, numNets, new int[c],
+        given.clone(), 0);
+    long givenMax = java.util.Arrays.stream(givenSets).max().getAsLong();
+    assertTrue(java.util.Arrays.stream(cycled.workingSets()).max().getAsLong() <= givenMax,
+        java.util.Arrays.toString(cycled.workingSets()) + " above the given " + givenMax);
+    assertTrue(java.util.Arrays.stream(cycled.workingSets()).sum() < java.util.Arrays.stream(givenSets).sum(),
+        "Σ working sets " + java.util.Arrays.stream(cycled.workingSets()).sum() + " from the given "
+            + java.util.Arrays.stream(givenSets).sum());
     // the window costs the placement little: its cut stays near the plain run's (each community's nets 50 of 1000)
     long plainSum = java.util.Arrays.stream(plain.workingSets()).sum();
     long windowedSum = java.util.Arrays.stream(windowed.workingSets()).sum();

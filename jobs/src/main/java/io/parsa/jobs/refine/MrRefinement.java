@@ -370,10 +370,12 @@ public final class MrRefinement {
     String reason = RefineUTool.multilevelReason(multilevel, cur.weightedRows > 0, givenTSum, orderTSum, n,
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
+    boolean flowsRegime = false;
     if (reason.startsWith("run") && n >= 2L * k) {
       int fitted = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : auto >= 0 ? auto : autoGroupSize(cur);
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
+      flowsRegime = flows && !useGroups;
       Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
@@ -493,6 +495,24 @@ public final class MrRefinement {
       if (candidates != null && fs.exists(candidates.getParent())) {
         fs.delete(candidates.getParent(), true);
       }
+    }
+    int coarse = conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0);
+    for (int cycle = 1; cycle <= coarse && !useGroups && n >= 2L * k; cycle++) {
+      cur = verified(cur);
+      Measure v = multilevelStart(cur, n, 1, true, log, true);
+      if (v == null) {
+        break;
+      }
+      boolean better = v.measuresBetterThan(cur);
+      log.get(log.size() - 1).put("kept", better);
+      LOG.info("{}: coarse V-cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
+          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
+      if (!better) {
+        discard(v, null);
+        break;
+      }
+      discard(cur, u0);
+      cur = v;
     }
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
@@ -649,8 +669,18 @@ public final class MrRefinement {
    */
   private Measure multilevelStart(Measure cur, long n, int groupSize, boolean flows, List<Map<String, Object>> log)
       throws Exception {
+    return multilevelStart(cur, n, groupSize, flows, log, false);
+  }
+
+  /**
+   * The distributed multilevel start, or with {@code vcycle} a coarse V-cycle of {@code cur} ({@link #coarseVCycle}):
+   * the rows clustered per part (groups of one), further levels clustering only within a part, and the top level's
+   * placement refining the parts the clusters come from instead of placing them afresh.
+   */
+  private Measure multilevelStart(Measure cur, long n, int groupSize, boolean flows, List<Map<String, Object>> log,
+      boolean vcycle) throws Exception {
     long t0 = System.nanoTime();
-    int g = Math.max(1, Math.min(groupSize, k));
+    int g = vcycle ? 1 : Math.max(1, Math.min(groupSize, k));
     int groups = (k + g - 1) / g;
     int[] groupOf = new int[k];
     for (int p = 0; p < k; p++) {
@@ -704,7 +734,7 @@ public final class MrRefinement {
     long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
-        chunks, cur.pairs, furtherWeight, budget);
+        chunks, cur.pairs, furtherWeight, budget, vcycle);
     // the first level alone, with its shared keys only if it was rewritten
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
@@ -723,6 +753,13 @@ public final class MrRefinement {
             + " task: placed from a sample of {} of their keys", step, levels.topClusters(), levels.topPins(),
             String.format("%,d", topNeed), String.format("%,d", budget), String.format("%.3f", sample));
       }
+    }
+    if (toGroups && vcycle) {
+      LOG.info("{}: coarse V-cycle skipped: {} clusters ({} keys listed) do not fit the placing task's {} bytes even"
+          + " from a sample of a few keys each", step, levels.topClusters(), levels.topPins(),
+          String.format("%,d", budget));
+      fs.delete(dir, true);
+      return null;
     }
     if (toGroups) {
       // no level fits one task, not even with a sample of a few keys per cluster: each group's first-level clusters
@@ -749,6 +786,7 @@ public final class MrRefinement {
     if (flowShare > 0) {
       c.setDouble(PlaceReducer.WINDOW, flowShare);
     }
+    c.setBoolean(PlaceReducer.GIVEN, vcycle);
     if (inGroups) {
       int fan = placeFan(numClusters, levels.topPins(), groups, budget);
       LOG.info("{}: multilevel start: {} first-level clusters ({} keys listed) placed in groups of {} of the {}"
@@ -874,7 +912,7 @@ public final class MrRefinement {
     }
     m = verified(m);
     Map<String, Object> e = new LinkedHashMap<>();
-    e.put("phase", "multilevel start");
+    e.put("phase", vcycle ? "coarse V-cycle" : "multilevel start");
     e.put("groupSize", g);
     e.put("chunks", chunks);
     e.put("clusters", numClusters);
@@ -940,6 +978,15 @@ public final class MrRefinement {
    * balance, where it leaves the clusters' weights and the placement as they were).
    */
   public static final String FLOW_SHARE = "parsa.refine.multilevel.place.share";
+
+  /**
+   * Coarse V-cycles after the swap rounds where the start was balanced by streaming flows (no two parts fit a reducer;
+   * {@code -D}, default {@link #DEFAULT_COARSE_VCYCLES}): the refined rows clustered again per part, the clusters'
+   * parts refined as weighted vertices in the placing task, every row to its cluster's part, the flows; kept while it
+   * measures better.
+   */
+  public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
+  static final int DEFAULT_COARSE_VCYCLES = 1;
 
   /** Flow cycles after which the streaming balance gives up. */
   static final int MAX_FLOW_CYCLES = 12;
@@ -1146,7 +1193,7 @@ public final class MrRefinement {
    * ({@link #sampleFits}).
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
-      int chunks, long pairs, int maxWeight, long budget) throws Exception {
+      int chunks, long pairs, int maxWeight, long budget, boolean withinParts) throws Exception {
     // a first-level task held a chunk of a group: the first further level groups chunks, not whole groups
     int levelGroups = groups * chunks;
     long perFirstGroup = Math.max(1, pairs / levelGroups);
@@ -1183,6 +1230,11 @@ public final class MrRefinement {
         break;
       }
       int fan = (int) Math.max(2, Math.min(Math.max(2, levelGroups), perFirstGroup / Math.max(1, pins / levelGroups)));
+      if (withinParts) {
+        // a coarse V-cycle: a group of this level is one part (its chunks on the first further level), so every
+        // cluster stays within the part it came from and its id's high half names that part
+        fan = further.isEmpty() ? chunks : 1;
+      }
       int nextGroups = (levelGroups + fan - 1) / fan;
       Path levelDir = new Path(dir, "level-" + (further.size() + 2));
       Job job = Jobs.newJob(conf, step, "multilevel start: cluster the clusters, level " + (further.size() + 2),

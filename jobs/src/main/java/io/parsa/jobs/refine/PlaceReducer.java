@@ -46,6 +46,11 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
    * MrRefinement#FLOW_CLUSTER_SHARE}).
    */
   public static final String WINDOW = "parsa.refine.multilevel.place.window";
+  /**
+   * A coarse V-cycle (boolean, default false): every cluster's id holds its part in its high half (clusters made per
+   * part, {@link MrRefinement#coarseVCycle}), and the placement refines those parts instead of placing afresh.
+   */
+  public static final String GIVEN = "parsa.refine.multilevel.place.given";
   /** Part stats: the heaviest cluster placed (rows), entry 0. */
   public static final String HEAVIEST = "placedHeaviest";
 
@@ -81,9 +86,23 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       ws = new long[] {java.util.Arrays.stream(g.internal).asLongStream().sum() + g.numNets};
     } else {
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      int[] given = null;
+      if (conf.getBoolean(GIVEN, false)) {
+        if (parts.length != k) {
+          throw new IllegalStateException(GIVEN + " places all parts in one task, not in groups");
+        }
+        given = new int[n];
+        for (int v = 0; v < n; v++) {
+          long part = g.ids[v] >>> 32;
+          if (part >= k) {
+            throw new IllegalStateException("coarse V-cycle: cluster " + g.ids[v] + " names part " + part + " of " + k);
+          }
+          given[v] = (int) part;
+        }
+      }
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
           s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
-          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, conf.getDouble(WINDOW, 0));
+          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, given, conf.getDouble(WINDOW, 0));
       local = placement.part();
       ws = placement.workingSets();
     }

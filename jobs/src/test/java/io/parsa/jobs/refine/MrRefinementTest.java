@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -591,6 +592,40 @@ class MrRefinementTest {
   }
 
   /**
+   * Where no two parts' rows fit a reducer (the distributed swap rounds refine; the start was balanced by flows), a
+   * coarse V-cycle follows the rounds: the refined rows clustered again per part, the clusters' parts refined in the
+   * placing task without lifting the largest working set, every row to its cluster's part, the flows. It is kept only
+   * where it measures better, and the usual guarantees hold (every row once, exact balance, exact working sets).
+   */
+  @Test
+  void coarseVCycleFollowsTheSwapRoundsWhereNoTwoPartsFitATask() throws Exception {
+    Configuration flows = new Configuration(conf);
+    flows.set(MrRefinement.BALANCE, "flows");
+    MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-vcycle", 1200, false, "swaps");
+    JsonNode v = null;
+    for (JsonNode r : run.report().get("rounds")) {
+      if (r.path("phase").asText().equals("coarse V-cycle")) {
+        v = r;
+      }
+    }
+    assertNotNull(v, run.report().toString());
+    assertEquals(1, v.get("groupSize").asInt(), v.toString()); // clusters within one part each
+    assertTrue(v.has("kept"), v.toString());
+    JsonNode r = run.report();
+    if (v.get("kept").asBoolean()) {
+      // nothing after it: the result is the V-cycle's
+      assertEquals(v.get("maxWorkingSet").asLong(), r.get("maxWorkingSet").asLong(), v.toString());
+      assertEquals(v.get("sumTraffic").asLong(), r.get("sumTraffic").asLong(), v.toString());
+    } else {
+      // dropped because it measured worse than the rounds' result, which stands
+      double mMin = Math.min(v.get("maxWorkingSet").asDouble(), r.get("maxWorkingSet").asDouble());
+      double tMin = Math.min(v.get("sumTraffic").asDouble(), r.get("sumTraffic").asDouble());
+      assertTrue(v.get("maxWorkingSet").asDouble() / mMin + v.get("sumTraffic").asDouble() / tMin
+          >= r.get("maxWorkingSet").asDouble() / mMin + r.get("sumTraffic").asDouble() / tMin - 1e-9, v + " vs " + r);
+    }
+  }
+
+  /**
    * Where not even a group's rows fit a task, the clustering runs in chunks of each group's rows (three id ranges
    * here), and with the streaming balance no task of the multilevel start holds a part's rows: the same guarantees.
    * With a placing task too small for the first level (as in the shared-keys test below), the further level clusters
@@ -833,7 +868,7 @@ class MrRefinementTest {
   }
 
   /** A refine-u run's multilevel start entry and its rows' parts. */
-  private record MultilevelRun(JsonNode ml, Map<Long, Integer> refined) {}
+  private record MultilevelRun(JsonNode ml, Map<Long, Integer> refined, JsonNode report) {}
 
   /** The multilevel start's log entry of a refine-u run on scrambled communities, after checking its result. */
   private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n)
@@ -844,6 +879,12 @@ class MrRefinementTest {
   /** The same, every row holding also a key of its own if {@code ownKeys}. */
   private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n,
       boolean ownKeys) throws Exception {
+    return multilevelStartOnScrambledCommunities(conf, name, n, ownKeys, "groups");
+  }
+
+  /** The same with the schedule's rounds run as {@code rounds} ({@code --distributed-rounds}: groups or swaps). */
+  private static MultilevelRun multilevelStartOnScrambledCommunities(Configuration conf, String name, int n,
+      boolean ownKeys, String rounds) throws Exception {
     Random rnd = new Random(29);
     FileSystem fs = FileSystem.getLocal(conf);
     int k = 6;
@@ -870,7 +911,7 @@ class MrRefinementTest {
     Path out = new Path(dir, "refined");
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2", "--distributed-rounds", rounds,
         "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "0", "--reducers", "2"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertEquals("multilevel", report.get("start").asText(), report.toString());
@@ -910,7 +951,7 @@ class MrRefinementTest {
     assertTrue(java.util.Arrays.stream(after).max().getAsLong() < java.util.Arrays.stream(before).max().getAsLong(),
         java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
     assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
-    return new MultilevelRun(ml, refined);
+    return new MultilevelRun(ml, refined, report);
   }
 
   /**
