@@ -422,9 +422,62 @@ public final class MrRefinement {
       cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
     }
     if (distributedSwaps && schedule.length > 0) {
-      cur = verified(cur); // the gain job reads the count job's counts
+      cur = swapRounds(verified(cur), u0, n, schedule, rounds, log); // the gain job reads the count job's counts
     }
-    for (double p : distributedSwaps ? schedule : new double[0]) {
+    int coarse = conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0);
+    for (int cycle = 1; cycle <= coarse && !useGroups && n >= 2L * k; cycle++) {
+      cur = verified(cur);
+      Measure v = multilevelStart(cur, n, 1, true, log, true);
+      if (v == null) {
+        break;
+      }
+      boolean better = v.measuresBetterThan(cur);
+      log.get(log.size() - 1).put("kept", better);
+      LOG.info("{}: coarse V-cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
+          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
+      if (!better) {
+        discard(v, null);
+        break;
+      }
+      discard(cur, u0);
+      cur = v;
+      // the flows after the projection moved rows one by one: connectivity swap rounds polish them (cnr-2000 at 32
+      // MiB: one round, T_sum 18,658 -> 18,278)
+      cur = swapRounds(cur, u0, n, new double[] {1}, rounds, log);
+    }
+    if (useGroups && groups.after > 0) {
+      cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
+    }
+    Measure end = verified(cur);
+    startU = null; // from here on discarded by choice
+    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
+      // the start, measured again (its counts may be gone): the count job must find what it measured before
+      Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
+          chosen.weightedRows, chosen.pairs));
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("phase", "the rounds given up");
+      end.putFigures(e);
+      e.put("kept", false);
+      log.add(e);
+      LOG.info("{}: the refinement ended at M_max {}, T_sum {}, which measures worse than {} (M_max {}, T_sum {}):"
+          + " that is kept", step, end.maxWorkingSet(), end.sumTraffic(), fallbackWhat, back.maxWorkingSet(),
+          back.sumTraffic());
+      discard(end, u0);
+      end = back;
+    } else if (!chosen.u.equals(end.u)) {
+      discard(chosen, u0);
+    }
+    return new Result(end, start, m0, s0, starts, log);
+  }
+
+  /**
+   * The distributed swap rounds from {@code cur} (measured by a count job): up to {@code rounds} rounds per exponent of
+   * {@code schedule}, each a gain, a pair and an apply job, kept where it lowers Σ M_i^p without raising M_max. Returns
+   * the last kept assignment.
+   */
+  private Measure swapRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
+      List<Map<String, Object>> log) throws Exception {
+    for (double p : schedule) {
       long maxPairs = Long.MAX_VALUE;
       int rejected = 0;
       Path candidates = null;
@@ -496,47 +549,7 @@ public final class MrRefinement {
         fs.delete(candidates.getParent(), true);
       }
     }
-    int coarse = conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0);
-    for (int cycle = 1; cycle <= coarse && !useGroups && n >= 2L * k; cycle++) {
-      cur = verified(cur);
-      Measure v = multilevelStart(cur, n, 1, true, log, true);
-      if (v == null) {
-        break;
-      }
-      boolean better = v.measuresBetterThan(cur);
-      log.get(log.size() - 1).put("kept", better);
-      LOG.info("{}: coarse V-cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
-          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
-      if (!better) {
-        discard(v, null);
-        break;
-      }
-      discard(cur, u0);
-      cur = v;
-    }
-    if (useGroups && groups.after > 0) {
-      cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
-    }
-    Measure end = verified(cur);
-    startU = null; // from here on discarded by choice
-    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
-      // the start, measured again (its counts may be gone): the count job must find what it measured before
-      Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
-          chosen.weightedRows, chosen.pairs));
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("phase", "the rounds given up");
-      end.putFigures(e);
-      e.put("kept", false);
-      log.add(e);
-      LOG.info("{}: the refinement ended at M_max {}, T_sum {}, which measures worse than {} (M_max {}, T_sum {}):"
-          + " that is kept", step, end.maxWorkingSet(), end.sumTraffic(), fallbackWhat, back.maxWorkingSet(),
-          back.sumTraffic());
-      discard(end, u0);
-      end = back;
-    } else if (!chosen.u.equals(end.u)) {
-      discard(chosen, u0);
-    }
-    return new Result(end, start, m0, s0, starts, log);
+    return cur;
   }
 
   /**
@@ -982,8 +995,9 @@ public final class MrRefinement {
   /**
    * Coarse V-cycles after the swap rounds where the start was balanced by streaming flows (no two parts fit a reducer;
    * {@code -D}, default {@link #DEFAULT_COARSE_VCYCLES}): the refined rows clustered again per part, the clusters'
-   * parts refined as weighted vertices in the placing task, every row to its cluster's part, the flows; kept while it
-   * measures better.
+   * parts refined as weighted vertices in the placing task without lifting the largest working set, every row to its
+   * cluster's part, the flows, then connectivity swap rounds; kept while it measures better (a second one measured
+   * worse on cnr-2000, docs/quality.md §33).
    */
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
   static final int DEFAULT_COARSE_VCYCLES = 1;
