@@ -40,37 +40,12 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
 
   /** The quotas of {@link #QUOTAS} as a k × k matrix. */
   static long[][] quotas(String[] entries, int k) {
-    long[][] q = new long[k][k];
-    if (entries == null) {
-      return q;
-    }
-    for (String e : entries) {
-      String[] f = e.split(":");
-      if (f.length != 3) {
-        throw new IllegalArgumentException(QUOTAS + ": expected from:to:rows, got " + e);
-      }
-      int from = Integer.parseInt(f[0].trim());
-      int to = Integer.parseInt(f[1].trim());
-      long rows = Long.parseLong(f[2].trim());
-      if (from < 0 || from >= k || to < 0 || to >= k || from == to || rows < 0) {
-        throw new IllegalArgumentException(QUOTAS + ": not a flow between two of the " + k + " parts: " + e);
-      }
-      q[from][to] = rows;
-    }
-    return q;
+    return PartPairs.parse(QUOTAS, entries, k, true);
   }
 
   /** {@code q} as {@link #QUOTAS} entries (its positive ones). */
   static String[] entries(long[][] q) {
-    java.util.List<String> out = new java.util.ArrayList<>();
-    for (int from = 0; from < q.length; from++) {
-      for (int to = 0; to < q[from].length; to++) {
-        if (q[from][to] > 0) {
-          out.add(from + ":" + to + ":" + q[from][to]);
-        }
-      }
-    }
-    return out.toArray(String[]::new);
+    return PartPairs.format(q, true);
   }
 
   @Override

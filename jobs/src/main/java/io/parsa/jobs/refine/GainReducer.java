@@ -103,33 +103,30 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     if (pairs == null) {
       return null;
     }
+    long[][] t = PartPairs.parse(TARGETS, pairs, k, false);
     boolean[][] a = new boolean[k][];
-    for (String pair : pairs) {
-      int colon = pair.indexOf(':');
-      int from = Integer.parseInt(pair.substring(0, colon).trim());
-      int to = Integer.parseInt(pair.substring(colon + 1).trim());
-      if (from < 0 || from >= k || to < 0 || to >= k || from == to) {
-        throw new IllegalArgumentException(TARGETS + ": not a move between two of the " + k + " parts: " + pair);
+    for (int from = 0; from < k; from++) {
+      for (int to = 0; to < k; to++) {
+        if (t[from][to] > 0) {
+          if (a[from] == null) {
+            a[from] = new boolean[k];
+          }
+          a[from][to] = true;
+        }
       }
-      if (a[from] == null) {
-        a[from] = new boolean[k];
-      }
-      a[from][to] = true;
     }
     return a;
   }
 
   /** "from:to" for every move from a part with {@code from[p] > 0} to another with {@code to[p] > 0}. */
   static String[] targetsOf(long[] from, long[] to) {
-    List<String> out = new java.util.ArrayList<>();
+    long[][] t = new long[from.length][to.length];
     for (int a = 0; a < from.length; a++) {
       for (int b = 0; b < to.length; b++) {
-        if (a != b && from[a] > 0 && to[b] > 0) {
-          out.add(a + ":" + b);
-        }
+        t[a][b] = a != b && from[a] > 0 && to[b] > 0 ? 1 : 0;
       }
     }
-    return out.toArray(String[]::new);
+    return PartPairs.format(t, false);
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -647,6 +648,35 @@ class MrRefinementTest {
     int k = ml.get("placedRowsPerPart").size();
     assertEquals((int) Math.ceil(0.1 * 3000 / k), ml.get("furtherMaxClusterWeight").asInt(), ml.toString());
     assertTrue(ml.get("placedClusters").asLong() < ml.get("clusters").asLong(), ml.toString());
+  }
+
+  /**
+   * The per-pair tables the flow cycle hands its jobs (the gain job's allowed moves, the flow job's quotas) read back
+   * as written, and a bad entry names the key and the entry.
+   */
+  @Test
+  void partPairsReadBackAsWrittenAndNameABadEntry() {
+    long[][] q = new long[5][5];
+    q[0][3] = 7;
+    q[4][1] = 1;
+    q[2][0] = 120_000_000_000L;
+    assertArrayEquals(q, FlowReducer.quotas(FlowReducer.entries(q), 5));
+    boolean[][] allowed = GainReducer.targets(GainReducer.targetsOf(new long[] {0, 2, 0, 1}, new long[] {3, 0, 1, 0}),
+        4);
+    assertNull(allowed[0]);
+    assertNull(allowed[2]);
+    assertArrayEquals(new boolean[] {true, false, true, false}, allowed[1]);
+    assertArrayEquals(new boolean[] {true, false, true, false}, allowed[3]);
+    assertNull(GainReducer.targets(null, 4), "unset: any move");
+    for (String[] bad : new String[][] {{"0:1"}, {"0:5:3"}, {"2:2:1"}, {"0:1:-1"}, {"a:1:1"}}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FlowReducer.quotas(bad, 5));
+      assertTrue(e.getMessage().startsWith(FlowReducer.QUOTAS + ": ") && e.getMessage().endsWith(bad[0]),
+          e.getMessage());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> GainReducer.targets(new String[] {"1:2:3"}, 4));
+    assertTrue(e.getMessage().contains(GainReducer.TARGETS) && e.getMessage().contains("expected from:to"),
+        e.getMessage());
   }
 
   /** A balance or chunk setting the distributed start does not know is a usage error, named before any job runs. */
