@@ -727,8 +727,15 @@ public final class MrRefinement {
     // cluster of a further level heavier than a small share of a part, placed within that share of n/k (the first
     // level's clusters are far lighter on average; capping them too cut them finer and left a coarser sample placed)
     double flowShare = conf.getDouble(FLOW_SHARE, flows ? FLOW_CLUSTER_SHARE : 0);
-    int furtherWeight = flowShare > 0
-        ? (int) Math.max(1, Math.min(maxClusterWeight, Math.ceil(flowShare * n / k))) : maxClusterWeight;
+    int furtherWeight = maxClusterWeight;
+    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
+    if (flowShare > 0) {
+      // but never so light that the top level could not be placed from a fair sample of its keys: at most about
+      // twice the rows per cluster of the most clusters the placing task holds with COMFORT_SAMPLED_KEYS keys each
+      // (on a 36,004-row slice with a 300 KB placing task, 1 % of n/k made 806 second-level clusters, too many even
+      // for a sample, and the start was placed in groups: T_sum 17,464 instead of 1,392)
+      furtherWeight = furtherWeight(maxClusterWeight, flowShare, n, k, placeableClusters(budget, COMFORT_SAMPLED_KEYS));
+    }
     new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
     job.setReducerClass(CoarsenReducer.class);
     job.setOutputKeyClass(IntWritable.class);
@@ -744,7 +751,6 @@ public final class MrRefinement {
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
     boolean inGroups = conf.getBoolean(PlaceReducer.IN_GROUPS, false);
-    long budget = conf.getLong(PLACE_BYTES, Jobs.reducerHeapBytes(conf));
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
         chunks, cur.pairs, furtherWeight, budget, vcycle);
@@ -1143,6 +1149,37 @@ public final class MrRefinement {
    */
   private boolean sampleFits(long clusters, long budget) {
     return ClusterGraph.heapNeeded(clusters, (long) Math.ceil(MIN_SAMPLED_KEYS * clusters), k) <= budget;
+  }
+
+  /**
+   * The heaviest cluster a further level may make where the placement balances by itself: {@code share} of n/k, but
+   * at least twice the rows per cluster of the {@code placeable} clusters the placing task holds (so that the top
+   * level still fits it), and at most the first level's cap {@code first}.
+   */
+  static int furtherWeight(int first, double share, long n, int k, long placeable) {
+    double fitted = Math.ceil(2.0 * n / Math.max(1, placeable));
+    return (int) Math.max(1, Math.min(first, Math.max(Math.ceil(share * n / k), fitted)));
+  }
+
+  /**
+   * Keys per cluster with which a capped further level ({@link #FLOW_CLUSTER_SHARE}) must still fit the placing task:
+   * the uncapped levels placed cnr-2000's slice from about 7 keys per cluster.
+   */
+  static final double COMFORT_SAMPLED_KEYS = 8;
+
+  /** The most clusters that fit {@code budget} with {@code keysEach} keys each ({@link ClusterGraph#heapNeeded}). */
+  private long placeableClusters(long budget, double keysEach) {
+    long lo = 0;
+    long hi = 1L << 34; // more clusters than any level has; heapNeeded stays far from overflowing
+    while (lo < hi) {
+      long mid = (lo + hi + 1) >>> 1;
+      if (ClusterGraph.heapNeeded(mid, (long) Math.ceil(keysEach * mid), k) <= budget) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /**

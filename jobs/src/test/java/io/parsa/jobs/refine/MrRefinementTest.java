@@ -679,6 +679,22 @@ class MrRefinementTest {
         e.getMessage());
   }
 
+  /**
+   * The further levels' cap where the placement balances by itself: 1 % of n/k where the placing task holds enough
+   * clusters, heavier where it holds few (so the top level still fits it), never above the first level's cap.
+   */
+  @Test
+  void furtherLevelsCapFollowsThePlacingTask() {
+    long n = 325_557;
+    int k = 16;
+    assertEquals(204, MrRefinement.furtherWeight(3_052, 0.01, n, k, 18_000));
+    assertEquals(204, MrRefinement.furtherWeight(3_052, 0.01, n, k, 1L << 34));
+    assertEquals((int) Math.ceil(2.0 * n / 1_000), MrRefinement.furtherWeight(3_052, 0.01, n, k, 1_000));
+    assertEquals(3_052, MrRefinement.furtherWeight(3_052, 0.01, n, k, 10));
+    assertEquals(3_052, MrRefinement.furtherWeight(3_052, 0.01, n, k, 0));
+    assertEquals(1, MrRefinement.furtherWeight(1, 0.01, 10, k, 1_000));
+  }
+
   /** A balance or chunk setting the distributed start does not know is a usage error, named before any job runs. */
   @Test
   void unknownBalanceOrChunksAreUsageErrors() throws Exception {
