@@ -314,8 +314,9 @@ public final class MultilevelPartitioner {
 
   /**
    * As {@link #partitionWeighted(int[], int[], int[], int, int[], double)}, and with {@code given} (every vertex's
-   * part) not a fresh placement but a V-cycle from it: coarsened within the given parts, the given placement refined
-   * level by level (weights capped from above at (1 + ε)·W/k), then brought within the window.
+   * part) not a fresh placement but a capped V-cycle from it: coarsened within the given parts, the given placement
+   * refined level by level with weights capped at (1 + ε)·W/k and no part's working set lifted above the given
+   * placement's largest, then brought within the window.
    */
   public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal, int[] given,
       double window) {

@@ -686,7 +686,7 @@ public final class MrRefinement {
   }
 
   /**
-   * The distributed multilevel start, or with {@code vcycle} a coarse V-cycle of {@code cur} ({@link #coarseVCycle}):
+   * The distributed multilevel start, or with {@code vcycle} a coarse V-cycle of {@code cur} ({@link #COARSE_VCYCLES}):
    * the rows clustered per part (groups of one), further levels clustering only within a part, and the top level's
    * placement refining the parts the clusters come from instead of placing them afresh.
    */
