@@ -692,6 +692,12 @@ public final class MrRefinement {
    */
   private Measure multilevelStart(Measure cur, long n, int groupSize, boolean flows, List<Map<String, Object>> log,
       boolean vcycle) throws Exception {
+    if (vcycle && conf.getBoolean(PlaceReducer.IN_GROUPS, false)) {
+      // its placing task refines all parts at once (PlaceReducer.GIVEN); placed in groups it would fail there
+      LOG.info("{}: coarse V-cycle skipped: -D {} places in groups, which cannot refine across them", step,
+          PlaceReducer.IN_GROUPS);
+      return null;
+    }
     long t0 = System.nanoTime();
     int g = vcycle ? 1 : Math.max(1, Math.min(groupSize, k));
     int groups = (k + g - 1) / g;
