@@ -165,6 +165,13 @@ public class RefineUTool extends ParsaTool {
    * {@link #AUTO_VCYCLE_MAX_NONZEROS}, like the V-cycles.
    */
   public static final double SHORT_ROWS = 48;
+  /**
+   * Where the multilevel start runs first (short rows), the given or the input-order start is not refined when its raw
+   * T_sum is more than this many times the best refined multilevel start's: on cnr-2000 their V-cycle and rounds took
+   * 4 of refine-u's 12.7 s and ended 3× and 14× above it (docs/quality.md §34); a V-cycle lowered a start's T_sum by at
+   * most 3.9× in the runs measured, the rounds hardly at all.
+   */
+  public static final double FAR_START_RATIO = 4;
   /** A capped V-cycle whose result has an M_max more than this share above its start's is not kept. */
   static final double CAP_SLACK = 0.01;
   /**
@@ -298,8 +305,9 @@ public class RefineUTool extends ParsaTool {
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
-            + ", where without V-cycles 'order' is refined only if its T_sum is below the given start's"
-            + " (--mode mapreduce: the start that measures better on M_max and T_sum is refined)"))
+            + ", where 'order' is refined only if its T_sum is below the given start's, and where the multilevel"
+            + " start runs first (short rows) neither is refined if its T_sum is above " + (int) FAR_START_RATIO
+            + "x the refined multilevel start's (--mode mapreduce: the start that measures better on M_max and T_sum is refined)"))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
@@ -475,43 +483,63 @@ public class RefineUTool extends ParsaTool {
         toRun.remove(START_ORDER);
       }
     }
-    int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
-    int roundThreads = roundThreads(threads);
-    LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", toRun.size(), threads, roundThreads);
-    ExecutorService pool = pool(threads, "refine-u-start");
-    try {
-      List<Future<Candidate>> running = new ArrayList<>();
-      for (String start : toRun) {
-        running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
-            weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds,
-            guard, true, roundThreads)));
+    // where the multilevel start's run does not hang on the other starts (short rows, or --multilevel on), it runs
+    // first, and with the default starts a start whose raw T_sum is far above its result is not refined (§34)
+    String multilevelReason = multilevelReason(multilevel, weighted, -1, -1, rows, nonZeros);
+    boolean multilevelFirst = multilevelReason.startsWith("run");
+    List<Candidate> multilevelCandidates = new ArrayList<>();
+    List<Map<String, Object>> notRefined = new ArrayList<>();
+    if (multilevelFirst) {
+      multilevelCandidates = multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule,
+          rounds, guard);
+      if (!cl.hasOption("starts")) {
+        long[] raw = rawTSum[0] >= 0 ? rawTSum
+            : URefinement.sumTrafficIfHome(k, graph, parts, orderStart == null ? parts : orderStart);
+        long best = multilevelCandidates.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(-1);
+        for (String start : List.copyOf(toRun)) {
+          long startRaw = raw[start.equals(START_ORDER) ? 1 : 0];
+          if (best >= 0 && startRaw > FAR_START_RATIO * best) {
+            LOG.info("refine-u: start '{}' not refined: its T_sum {} is more than {} times the multilevel start's"
+                + " refined {} (--starts given,order refines it anyway)", start, String.format("%,d", startRaw),
+                FAR_START_RATIO, String.format("%,d", best));
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("start", start);
+            e.put("sumTraffic", startRaw);
+            e.put("multilevelSumTraffic", best);
+            notRefined.add(e);
+            toRun.remove(start);
+          }
+        }
       }
-      for (Future<Candidate> f : running) {
-        candidates.add(joined(f));
-      }
-    } finally {
-      pool.shutdownNow();
     }
-    String multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
-        startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
-    if (multilevelReason.startsWith("run")) {
-      // one multilevel start per seed, refined like the others, on parallel threads where they fit the heap
-      int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
-      ExecutorService mlPool = pool(mlThreads, "refine-u-start");
+    if (!toRun.isEmpty()) {
+      int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
+      int roundThreads = roundThreads(threads);
+      LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", toRun.size(), threads, roundThreads);
+      ExecutorService pool = pool(threads, "refine-u-start");
       try {
         List<Future<Candidate>> running = new ArrayList<>();
-        for (int i = 0; i < multilevelSeeds; i++) {
-          final int seedIndex = i;
-          running.add(mlPool.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
-              roundThreads(mlThreads))));
+        for (String start : toRun) {
+          running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
+              weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule,
+              rounds, guard, true, roundThreads)));
         }
         for (Future<Candidate> f : running) {
           candidates.add(joined(f));
         }
       } finally {
-        mlPool.shutdownNow();
+        pool.shutdownNow();
       }
     }
+    if (!multilevelFirst) {
+      multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
+          startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
+      if (multilevelReason.startsWith("run")) {
+        multilevelCandidates = multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule,
+            rounds, guard);
+      }
+    }
+    candidates.addAll(multilevelCandidates); // after the given and the input-order start, as the tie rule expects
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
     if (!weighted && postCycles > 0) {
       try {
@@ -561,6 +589,9 @@ public class RefineUTool extends ParsaTool {
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
       stats.put("multilevel", multilevelReason);
+      if (!notRefined.isEmpty()) {
+        stats.put("startsNotRefined", notRefined);
+      }
       stats.put("rounds", log);
       List<Map<String, Object>> cands = new ArrayList<>();
       for (Candidate c : candidates) {
@@ -872,6 +903,29 @@ public class RefineUTool extends ParsaTool {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** One multilevel start per seed, each refined like the others, on parallel threads where they fit the heap. */
+  private static List<Candidate> multilevelStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, boolean guard)
+      throws Exception {
+    int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
+    ExecutorService mlPool = pool(mlThreads, "refine-u-start");
+    try {
+      List<Future<Candidate>> running = new ArrayList<>();
+      for (int i = 0; i < multilevelSeeds; i++) {
+        final int seedIndex = i;
+        running.add(mlPool.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
+            roundThreads(mlThreads))));
+      }
+      List<Candidate> done = new ArrayList<>();
+      for (Future<Candidate> f : running) {
+        done.add(joined(f));
+      }
+      return done;
+    } finally {
+      mlPool.shutdownNow();
+    }
   }
 
   /**

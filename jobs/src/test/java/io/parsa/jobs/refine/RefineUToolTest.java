@@ -253,6 +253,50 @@ class RefineUToolTest {
   }
 
   /**
+   * Short rows run the multilevel start first; with the default starts, the given start (round robin over communities,
+   * its T_sum far above the multilevel start's) is then not refined, and says so in the report. {@code --starts
+   * given,order} refines it anyway and keeps the same multilevel result: the shortcut changes the time, not the U.
+   */
+  @Test
+  void startsFarAboveTheMultilevelStartAreNotRefined() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-far");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    writeShuffledCommunities(fs, dir, new Random(9), k, keysOf, assign);
+    for (String[] extra : new String[][] {{}, {"--starts", "given,order"}}) {
+      List<String> args = new ArrayList<>(List.of("--blocks", dir + "/blocks", "--u-assignment", dir + "/u",
+          "--output", dir + "/u-" + extra.length, "--k", "" + k));
+      args.addAll(List.of(extra));
+      assertEquals(0, ToolRunner.run(conf, new RefineUTool(), args.toArray(new String[0])));
+    }
+    JsonNode fast = JsonFiles.read(fs, new Path(dir, "u-0/_refine.json"), JsonNode.class);
+    JsonNode all = JsonFiles.read(fs, new Path(dir, "u-2/_refine.json"), JsonNode.class);
+    assertTrue(fast.get("multilevel").asText().startsWith("run: short rows"), fast.toString());
+    JsonNode skipped = fast.get("startsNotRefined");
+    assertTrue(skipped != null && skipped.size() >= 1, fast.toString());
+    List<String> refined = new ArrayList<>();
+    fast.get("starts").forEach(c -> refined.add(c.get("start").asText()));
+    for (JsonNode e : skipped) {
+      assertTrue(e.get("sumTraffic").asLong() > RefineUTool.FAR_START_RATIO * e.get("multilevelSumTraffic").asLong(),
+          e.toString());
+      assertTrue(!refined.contains(e.get("start").asText()), fast.toString());
+    }
+    assertTrue(!refined.contains("given") && refined.contains("multilevel"), refined.toString());
+    assertNull(all.get("startsNotRefined"), all.toString());
+    List<String> refinedAll = new ArrayList<>();
+    all.get("starts").forEach(c -> refinedAll.add(c.get("start").asText()));
+    assertTrue(refinedAll.contains("given"), refinedAll.toString());
+    assertEquals(all.get("start").asText(), fast.get("start").asText());
+    Map<Long, Integer> a = readParts(fs, new Path(dir, "u-0"));
+    Map<Long, Integer> b = readParts(fs, new Path(dir, "u-2"));
+    assertEquals(assign.keySet(), a.keySet());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(a, k));
+    assertEquals(b, a);
+  }
+
+  /**
    * With four starts on two threads the capped V-cycles run on the one that leads after its swap rounds only: it is
    * the kept start, the three others carry no capped V-cycle in their logs, and every row keeps one part.
    */
