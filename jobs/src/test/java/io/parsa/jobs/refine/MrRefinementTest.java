@@ -627,6 +627,40 @@ class MrRefinementTest {
   }
 
   /**
+   * Coarse pair cycles (-D, none by default) after the coarse V-cycle: each pairs the parts anew and refines a pair's
+   * first-level clusters between its two parts in a placing task of the pair's own (six parts: three tasks). Every
+   * cycle is logged with its groups of one part placed in groups, keeps the rows (placed rows add up to n), and is
+   * kept only where it measures better; the usual guarantees hold for the result.
+   */
+  @Test
+  void coarsePairCyclesRefineEachPairOfPartsInATaskOfItsOwn() throws Exception {
+    Configuration flows = new Configuration(conf);
+    flows.set(MrRefinement.BALANCE, "flows");
+    flows.setInt(MrRefinement.COARSE_PAIR_CYCLES, 2);
+    int n = 1200;
+    MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-pairs", n, false, "swaps");
+    List<JsonNode> cycles = new ArrayList<>();
+    for (JsonNode r : run.report().get("rounds")) {
+      if (r.path("phase").asText().startsWith("coarse pair cycle")) {
+        cycles.add(r);
+      }
+    }
+    assertEquals(2, cycles.size(), run.report().toString());
+    for (int i = 0; i < cycles.size(); i++) {
+      JsonNode c = cycles.get(i);
+      assertEquals("coarse pair cycle " + (i + 1), c.get("phase").asText());
+      assertEquals(1, c.get("groupSize").asInt(), c.toString());
+      assertTrue(c.get("placedInGroups").asBoolean(), c.toString());
+      assertTrue(c.has("kept"), c.toString());
+      long placed = 0;
+      for (JsonNode x : c.get("placedRowsPerPart")) {
+        placed += x.asLong();
+      }
+      assertEquals(n, placed, c.toString());
+    }
+  }
+
+  /**
    * Where not even a group's rows fit a task, the clustering runs in chunks of each group's rows (three id ranges
    * here), and with the streaming balance no task of the multilevel start holds a part's rows: the same guarantees.
    * With a placing task too small for the first level (as in the shared-keys test below), the further level clusters
