@@ -28,6 +28,11 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
 
   /** Groups of the level below that form one group of this level. */
   public static final String FAN = "parsa.refine.multilevel.fan";
+  /**
+   * {@link GroupOfClusterMapper} (boolean): clusters made per part (their id's high half the part) go to their part's
+   * group of {@link GroupReducer#GROUPS} (a coarse group cycle's placement), not by {@link #FAN}.
+   */
+  public static final String GROUP_BY_PART = "parsa.refine.multilevel.group-by-part";
 
   /** Map side: every cluster to its group of this level (its own group / {@link #FAN}). */
   public static class GroupOfClusterMapper extends Mapper<IntWritable, ClusterRow, IntWritable, ClusterRow> {
@@ -36,14 +41,24 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
 
     private int chunks;
 
+    private int[] groupOfPart;
+
     @Override
     protected void setup(Context context) {
       fan = Math.max(1, context.getConfiguration().getInt(FAN, 2));
       chunks = Math.max(1, context.getConfiguration().getInt(GroupMapper.CHUNKS, 1));
+      if (context.getConfiguration().getBoolean(GROUP_BY_PART, false)) {
+        groupOfPart = GroupReducer.groups(context.getConfiguration(), MrKeys.k(context.getConfiguration()));
+      }
     }
 
     @Override
     protected void map(IntWritable zero, ClusterRow c, Context context) throws IOException, InterruptedException {
+      if (groupOfPart != null) {
+        group.set(groupOfPart[(int) (c.cluster() >>> 32)]); // clusters made per part: the part's group
+        context.write(group, c);
+        return;
+      }
       long unit = c.cluster() >>> 32; // the group that made the cluster, or with chunks its group's chunk
       if (chunks > 1) {
         unit = unit * chunks + ((c.cluster() >>> CoarsenReducer.CHUNK_SHIFT) & (CoarsenReducer.MAX_CHUNKS - 1));

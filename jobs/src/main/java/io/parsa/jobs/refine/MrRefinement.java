@@ -445,8 +445,8 @@ public final class MrRefinement {
       // MiB: one round, T_sum 18,658 -> 18,278)
       cur = swapRounds(cur, u0, n, new double[] {1}, rounds, log);
     }
-    int pairCycles = conf.getInt(COARSE_PAIR_CYCLES, flowsRegime ? DEFAULT_COARSE_PAIR_CYCLES : 0);
-    for (int cycle = 1; cycle <= pairCycles && !useGroups && n >= 2L * k && k >= 2; cycle++) {
+    int groupCycles = conf.getInt(COARSE_GROUP_CYCLES, flowsRegime ? DEFAULT_COARSE_GROUP_CYCLES : 0);
+    for (int cycle = 1; cycle <= groupCycles && !useGroups && n >= 2L * k && k >= 2; cycle++) {
       cur = verified(cur);
       Measure v = multilevelStart(cur, n, 1, true, log, true, cycle);
       if (v == null) {
@@ -454,11 +454,11 @@ public final class MrRefinement {
       }
       boolean better = v.measuresBetterThan(cur);
       log.get(log.size() - 1).put("kept", better);
-      LOG.info("{}: coarse pair cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
+      LOG.info("{}: coarse group cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
           v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
       if (!better) {
         discard(v, null);
-        continue; // the next cycle pairs other parts
+        continue; // the next cycle groups the parts otherwise
       }
       discard(cur, u0);
       cur = swapRounds(v, u0, n, new double[] {1}, rounds, log);
@@ -714,14 +714,14 @@ public final class MrRefinement {
   }
 
   /**
-   * The same, and with {@code pairCycle} ≥ 1 (a coarse V-cycle) a coarse pair cycle ({@link #COARSE_PAIR_CYCLES}): the
-   * first-level clusters of each pair of that cycle's pairing ({@link #grouping}) refined between the pair's two parts
-   * in a placing task of their own.
+   * The same, and with {@code groupCycle} ≥ 1 (a coarse V-cycle) a coarse group cycle ({@link #COARSE_GROUP_CYCLES}):
+   * the first-level clusters of each group of parts (that cycle's grouping, {@link #grouping}, of the most parts whose
+   * clusters fit a placing task) refined among the group's parts in a placing task of their own.
    */
   private Measure multilevelStart(Measure cur, long n, int groupSize, boolean flows, List<Map<String, Object>> log,
-      boolean vcycle, int pairCycle) throws Exception {
-    boolean pairs = vcycle && pairCycle > 0;
-    if (vcycle && !pairs && conf.getBoolean(PlaceReducer.IN_GROUPS, false)) {
+      boolean vcycle, int groupCycle) throws Exception {
+    boolean placeGroups = vcycle && groupCycle > 0;
+    if (vcycle && !placeGroups && conf.getBoolean(PlaceReducer.IN_GROUPS, false)) {
       // its placing task refines all parts at once (PlaceReducer.GIVEN); placed in groups it would fail there
       LOG.info("{}: coarse V-cycle skipped: -D {} places in groups, which cannot refine across them", step,
           PlaceReducer.IN_GROUPS);
@@ -733,15 +733,6 @@ public final class MrRefinement {
     int[] groupOf = new int[k];
     for (int p = 0; p < k; p++) {
       groupOf[p] = (int) ((long) p * groups / k); // consecutive parts: an input-order start's neighbouring ranges
-    }
-    if (pairs) {
-      // groups of one part, numbered so that groups 2j and 2j + 1 are the parts of pair j (a part left alone by an odd
-      // k takes the last group, a pair of its own)
-      int[] pairOf = grouping(k, 2, pairCycle);
-      int[] filled = new int[k];
-      for (int p = 0; p < k; p++) {
-        groupOf[p] = pairOf[p] < 0 ? k - 1 : 2 * pairOf[p] + filled[pairOf[p]]++;
-      }
     }
     Path dir = next("multilevel");
     Path clusters = new Path(dir, "clusters");
@@ -794,7 +785,7 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
-    boolean inGroups = pairs || conf.getBoolean(PlaceReducer.IN_GROUPS, false);
+    boolean inGroups = placeGroups || conf.getBoolean(PlaceReducer.IN_GROUPS, false);
     Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
         pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
         chunks, cur.pairs, furtherWeight, budget, vcycle);
@@ -847,11 +838,39 @@ public final class MrRefinement {
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
     if (flowShare > 0) {
-      c.setDouble(PlaceReducer.WINDOW, pairs ? Math.min(flowShare, PAIR_WINDOW) : flowShare);
+      c.setDouble(PlaceReducer.WINDOW, placeGroups ? Math.min(flowShare, GROUP_CYCLE_WINDOW) : flowShare);
     }
     c.setBoolean(PlaceReducer.GIVEN, vcycle);
-    if (inGroups) {
-      int fan = pairs ? 2 : placeFan(numClusters, levels.topPins(), groups, budget);
+    int placeGroupSize = 0;
+    if (placeGroups) {
+      // the most parts whose first-level clusters (with all their keys) fit a placing task, grouped anew each cycle;
+      // every cluster's id names its part (groups of one part), and a part alone in its group keeps its clusters
+      placeGroupSize = conf.getInt(COARSE_GROUP_SIZE, 0) > 0 ? Math.min(k, conf.getInt(COARSE_GROUP_SIZE, 0))
+          : coarseGroupSize(k, numClusters, pins, budget);
+      if (placeGroupSize < 2) {
+        LOG.info("{}: coarse group cycle {} skipped: not even two parts' {} first-level clusters ({} keys listed in"
+            + " all) fit the placing task's {} bytes", step, groupCycle, numClusters, pins,
+            String.format("%,d", budget));
+        fs.delete(dir, true);
+        return null;
+      }
+      int[] placeGroupOf = grouping(k, placeGroupSize, groupCycle);
+      int groupsMade = (k + placeGroupSize - 1) / placeGroupSize;
+      for (int p = 0; p < k; p++) {
+        if (placeGroupOf[p] < 0) {
+          placeGroupOf[p] = groupsMade + p;
+        }
+      }
+      LOG.info("{}: coarse group cycle {}: {} first-level clusters ({} keys listed) refined in groups of {} parts: {}",
+          step, groupCycle, numClusters, pins, placeGroupSize, Arrays.toString(placeGroupOf));
+      c.setBoolean(PlaceReducer.IN_GROUPS, true);
+      GroupReducer.setGroups(c, placeGroupOf);
+      c.setInt(CoarsenClustersReducer.FAN, 1);
+      c.setBoolean(CoarsenClustersReducer.GROUP_BY_PART, true);
+      job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class);
+      job.setNumReduceTasks(groupsMade);
+    } else if (inGroups) {
+      int fan = placeFan(numClusters, levels.topPins(), groups, budget);
       LOG.info("{}: multilevel start: {} first-level clusters ({} keys listed) placed in groups of {} of the {}"
           + " groups", step, numClusters, levels.topPins(), fan, groups);
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
@@ -975,7 +994,10 @@ public final class MrRefinement {
     }
     m = verified(m);
     Map<String, Object> e = new LinkedHashMap<>();
-    e.put("phase", pairs ? "coarse pair cycle " + pairCycle : vcycle ? "coarse V-cycle" : "multilevel start");
+    e.put("phase", placeGroups ? "coarse group cycle " + groupCycle : vcycle ? "coarse V-cycle" : "multilevel start");
+    if (placeGroups) {
+      e.put("placeGroupSize", placeGroupSize);
+    }
     e.put("groupSize", g);
     e.put("chunks", chunks);
     e.put("clusters", numClusters);
@@ -1052,22 +1074,26 @@ public final class MrRefinement {
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
   static final int DEFAULT_COARSE_VCYCLES = 1;
   /**
-   * Coarse pair cycles after the coarse V-cycles, where no group cycles run ({@code -D}, default
-   * {@link #DEFAULT_COARSE_PAIR_CYCLES}): the refined rows clustered again per part, then each pair of parts (a new
-   * random pairing every cycle) refines the two parts' first-level clusters between them in a task of its own, with
-   * every key of theirs (no sample), never lifting the pair's larger working set; every row to its cluster's part, the
-   * flows, connectivity swap rounds after a kept cycle. A cycle is kept where it measures better; a dropped one does
-   * not end the cycles (the next pairs other parts). None by default: on cnr-2000 three cost 40–70 % more time for a
-   * T_sum 2.4 % (32 MiB reducers) to 4.5 % (8 MiB) lower (docs/quality.md §34).
+   * Coarse group cycles after the coarse V-cycles, where no group cycles of rows run ({@code -D}, default
+   * {@link #DEFAULT_COARSE_GROUP_CYCLES}): the refined rows clustered again per part; then the parts, grouped anew
+   * every cycle into groups of the most parts whose first-level clusters fit a placing task with all their keys
+   * ({@link #COARSE_GROUP_SIZE}), each group's clusters refined among its parts in a task of its own, never lifting
+   * the group's largest working set; every row to its cluster's part, the flows, connectivity swap rounds after a
+   * kept cycle. A cycle is kept where it measures better; a dropped one does not end the cycles (the next groups the
+   * parts otherwise). By default four where the start was balanced by flows, as many as the group cycles of rows
+   * after the rounds elsewhere (cnr-2000 with 32 MiB reducers, in groups of 4: 18,278 → 16,708 T_sum with three, →
+   * 16,076 with six; docs/quality.md §34); none elsewhere.
    */
-  public static final String COARSE_PAIR_CYCLES = "parsa.refine.multilevel.coarse-pair-cycles";
-  static final int DEFAULT_COARSE_PAIR_CYCLES = 0;
+  public static final String COARSE_GROUP_CYCLES = "parsa.refine.multilevel.coarse-group-cycles";
+  static final int DEFAULT_COARSE_GROUP_CYCLES = 4;
+  /** Parts per group of a coarse group cycle ({@code -D}; default 0: the most that fit, {@link #coarseGroupSize}). */
+  public static final String COARSE_GROUP_SIZE = "parsa.refine.multilevel.coarse-group-size";
   /**
-   * The window of a coarse pair cycle's placement ({@link PlaceReducer#WINDOW}, where the flows balance): tighter than
-   * the start's, as a pair's two parts were balanced already (cnr-2000 at 32 MiB: the cycles after the first ended
-   * 0.1–0.2 % above the rounds' T_sum with it, 0.8–2.5 % with the start's 1 %).
+   * The window of a coarse group cycle's placement ({@link PlaceReducer#WINDOW}, where the flows balance): tighter than
+   * the start's, as the group's parts were balanced already (cnr-2000 at 32 MiB in pairs: the cycles after the first
+   * ended 0.1–0.2 % above the rounds' T_sum with it, 0.8–2.5 % with the start's 1 %).
    */
-  static final double PAIR_WINDOW = 0.002;
+  static final double GROUP_CYCLE_WINDOW = 0.002;
 
   /** Flow cycles after which the streaming balance gives up. */
   static final int MAX_FLOW_CYCLES = 12;
@@ -1210,6 +1236,21 @@ public final class MrRefinement {
    */
   private boolean sampleFits(long clusters, long budget) {
     return ClusterGraph.heapNeeded(clusters, (long) Math.ceil(MIN_SAMPLED_KEYS * clusters), k) <= budget;
+  }
+
+  /**
+   * The most of {@code k} parts whose share of {@code clusters} first-level clusters listing {@code pins} keys fits a
+   * placing task of {@code budget} bytes ({@link ClusterGraph#heapNeeded}), with a quarter to spare for parts above the
+   * mean; 0 if not even two parts do.
+   */
+  static int coarseGroupSize(int k, long clusters, long pins, long budget) {
+    for (int g = k; g >= 2; g--) {
+      double share = Math.min(1, 1.25 * g / k);
+      if (ClusterGraph.heapNeeded((long) Math.ceil(clusters * share), (long) Math.ceil(pins * share), g) <= budget) {
+        return g;
+      }
+    }
+    return 0;
   }
 
   /**

@@ -88,21 +88,20 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       int[] given = null;
       if (conf.getBoolean(GIVEN, false)) {
-        // every cluster was made within one part: its id's high half is that part's group (all parts: the part)
-        int[] localOfGroup = new int[k];
-        java.util.Arrays.fill(localOfGroup, -1);
-        int[] groupOf = parts.length == k ? parts : GroupReducer.groups(conf, k);
+        // every cluster was made within one part, which its id's high half names
+        int[] localOf = new int[k];
+        java.util.Arrays.fill(localOf, -1);
         for (int i = 0; i < parts.length; i++) {
-          localOfGroup[groupOf[parts[i]]] = i;
+          localOf[parts[i]] = i;
         }
         given = new int[n];
         for (int v = 0; v < n; v++) {
-          long group = g.ids[v] >>> 32;
-          if (group >= k || localOfGroup[(int) group] < 0) {
-            throw new IllegalStateException("coarse V-cycle: cluster " + g.ids[v] + " names group " + group
-                + ", not one of parts " + java.util.Arrays.toString(parts));
+          long part = g.ids[v] >>> 32;
+          if (part >= k || localOf[(int) part] < 0) {
+            throw new IllegalStateException("coarse V-cycle: cluster " + g.ids[v] + " names part " + part
+                + ", not one of " + java.util.Arrays.toString(parts));
           }
-          given[v] = localOfGroup[(int) group];
+          given[v] = localOf[(int) part];
         }
       }
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,

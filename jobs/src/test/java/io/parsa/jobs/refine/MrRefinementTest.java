@@ -627,29 +627,31 @@ class MrRefinementTest {
   }
 
   /**
-   * Coarse pair cycles (-D, none by default) after the coarse V-cycle: each pairs the parts anew and refines a pair's
-   * first-level clusters between its two parts in a placing task of the pair's own (six parts: three tasks). Every
-   * cycle is logged with its groups of one part placed in groups, keeps the rows (placed rows add up to n), and is
-   * kept only where it measures better; the usual guarantees hold for the result.
+   * Coarse group cycles (-D, none by default) after the coarse V-cycle, here in pairs (-D coarse-group-size=2): each
+   * cycle groups the parts anew and refines a group's first-level clusters among its parts in a placing task of the
+   * group's own (six parts: three tasks). Every cycle is logged with its group size, keeps the rows (placed rows add up
+   * to n), and is kept only where it measures better; the usual guarantees hold for the result.
    */
   @Test
-  void coarsePairCyclesRefineEachPairOfPartsInATaskOfItsOwn() throws Exception {
+  void coarseGroupCyclesRefineEachGroupOfPartsInATaskOfItsOwn() throws Exception {
     Configuration flows = new Configuration(conf);
     flows.set(MrRefinement.BALANCE, "flows");
-    flows.setInt(MrRefinement.COARSE_PAIR_CYCLES, 2);
+    flows.setInt(MrRefinement.COARSE_GROUP_CYCLES, 2);
+    flows.setInt(MrRefinement.COARSE_GROUP_SIZE, 2);
     int n = 1200;
-    MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-pairs", n, false, "swaps");
+    MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-groups", n, false, "swaps");
     List<JsonNode> cycles = new ArrayList<>();
     for (JsonNode r : run.report().get("rounds")) {
-      if (r.path("phase").asText().startsWith("coarse pair cycle")) {
+      if (r.path("phase").asText().startsWith("coarse group cycle")) {
         cycles.add(r);
       }
     }
     assertEquals(2, cycles.size(), run.report().toString());
     for (int i = 0; i < cycles.size(); i++) {
       JsonNode c = cycles.get(i);
-      assertEquals("coarse pair cycle " + (i + 1), c.get("phase").asText());
-      assertEquals(1, c.get("groupSize").asInt(), c.toString());
+      assertEquals("coarse group cycle " + (i + 1), c.get("phase").asText());
+      assertEquals(2, c.get("placeGroupSize").asInt(), c.toString());
+      assertEquals(1, c.get("groupSize").asInt(), c.toString()); // clustered per part
       assertTrue(c.get("placedInGroups").asBoolean(), c.toString());
       assertTrue(c.has("kept"), c.toString());
       long placed = 0;
@@ -658,6 +660,22 @@ class MrRefinementTest {
       }
       assertEquals(n, placed, c.toString());
     }
+  }
+
+  /** A coarse group cycle's group: the most parts whose share of the clusters fits the task, none if not two. */
+  @Test
+  void coarseGroupSizeIsTheMostPartsThatFit() {
+    long clusters = 16_000;
+    long pins = 800_000;
+    long all = ClusterGraph.heapNeeded((long) (clusters * 1.0), pins, 16);
+    assertEquals(16, MrRefinement.coarseGroupSize(16, clusters, pins, all));
+    assertEquals(0, MrRefinement.coarseGroupSize(16, clusters, pins, 1_000));
+    int g = MrRefinement.coarseGroupSize(16, clusters, pins, all / 4);
+    assertTrue(g >= 2 && g < 16, "group size " + g);
+    assertTrue(ClusterGraph.heapNeeded((long) Math.ceil(clusters * 1.25 * g / 16), (long) Math.ceil(pins * 1.25 * g
+        / 16), g) <= all / 4);
+    assertTrue(ClusterGraph.heapNeeded((long) Math.ceil(clusters * Math.min(1, 1.25 * (g + 1) / 16)),
+        (long) Math.ceil(pins * Math.min(1, 1.25 * (g + 1) / 16)), g + 1) > all / 4);
   }
 
   /**
