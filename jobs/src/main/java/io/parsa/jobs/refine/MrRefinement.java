@@ -424,44 +424,11 @@ public final class MrRefinement {
     if (distributedSwaps && schedule.length > 0) {
       cur = swapRounds(verified(cur), u0, n, schedule, rounds, log); // the gain job reads the count job's counts
     }
-    int coarse = conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0);
-    for (int cycle = 1; cycle <= coarse && !useGroups && n >= 2L * k; cycle++) {
-      cur = verified(cur);
-      Measure v = multilevelStart(cur, n, 1, true, log, true);
-      if (v == null) {
-        break;
-      }
-      boolean better = v.measuresBetterThan(cur);
-      log.get(log.size() - 1).put("kept", better);
-      LOG.info("{}: coarse V-cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
-          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
-      if (!better) {
-        discard(v, null);
-        break;
-      }
-      discard(cur, u0);
-      cur = v;
-      // the flows after the projection moved rows one by one: connectivity swap rounds polish them (cnr-2000 at 32
-      // MiB: one round, T_sum 18,658 -> 18,278)
-      cur = swapRounds(cur, u0, n, new double[] {1}, rounds, log);
-    }
-    int groupCycles = conf.getInt(COARSE_GROUP_CYCLES, flowsRegime ? DEFAULT_COARSE_GROUP_CYCLES : 0);
-    for (int cycle = 1; cycle <= groupCycles && !useGroups && n >= 2L * k && k >= 2; cycle++) {
-      cur = verified(cur);
-      Measure v = multilevelStart(cur, n, 1, true, log, true, cycle);
-      if (v == null) {
-        break;
-      }
-      boolean better = v.measuresBetterThan(cur);
-      log.get(log.size() - 1).put("kept", better);
-      LOG.info("{}: coarse group cycle {}: M_max {} -> {}, T_sum {} -> {}: {}", step, cycle, cur.maxWorkingSet(),
-          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
-      if (!better) {
-        discard(v, null);
-        continue; // the next cycle groups the parts otherwise
-      }
-      discard(cur, u0);
-      cur = swapRounds(v, u0, n, new double[] {1}, rounds, log);
+    if (!useGroups) {
+      cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0), false,
+          rounds, log);
+      cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, flowsRegime ? DEFAULT_COARSE_GROUP_CYCLES : 0),
+          true, rounds, log);
     }
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
@@ -486,6 +453,39 @@ public final class MrRefinement {
       discard(chosen, u0);
     }
     return new Result(end, start, m0, s0, starts, log);
+  }
+
+  /**
+   * Up to {@code cycles} coarse V-cycles ({@link #COARSE_VCYCLES}; they end at the first one dropped) or, with
+   * {@code inGroups}, coarse group cycles ({@link #COARSE_GROUP_CYCLES}; a dropped one does not end them, as the next
+   * groups the parts otherwise) from {@code cur}, each kept where it measures better and then polished by connectivity
+   * swap rounds: the flows after its projection moved rows one by one (cnr-2000 at 32 MiB after the coarse V-cycle:
+   * one round, T_sum 18,658 → 18,278).
+   */
+  private Measure coarseCycles(Measure cur, Path u0, long n, int cycles, boolean inGroups, int rounds,
+      List<Map<String, Object>> log) throws Exception {
+    String what = inGroups ? "coarse group cycle" : "coarse V-cycle";
+    for (int cycle = 1; cycle <= cycles && n >= 2L * k && k >= 2; cycle++) {
+      cur = verified(cur);
+      Measure v = multilevelStart(cur, n, 1, true, log, true, inGroups ? cycle : 0);
+      if (v == null) {
+        break;
+      }
+      boolean better = v.measuresBetterThan(cur);
+      log.get(log.size() - 1).put("kept", better);
+      LOG.info("{}: {} {}: M_max {} -> {}, T_sum {} -> {}: {}", step, what, cycle, cur.maxWorkingSet(),
+          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
+      if (!better) {
+        discard(v, null);
+        if (inGroups) {
+          continue;
+        }
+        break;
+      }
+      discard(cur, u0);
+      cur = swapRounds(v, u0, n, new double[] {1}, rounds, log);
+    }
+    return cur;
   }
 
   /**
