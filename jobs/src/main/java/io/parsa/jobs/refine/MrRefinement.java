@@ -371,7 +371,9 @@ public final class MrRefinement {
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     boolean flowsRegime = false;
+    boolean multilevelRan = false;
     if (reason.startsWith("run") && n >= 2L * k) {
+      multilevelRan = true;
       int fitted = groups.size > 0 ? Math.min(groups.size, k) : g >= 2 ? g : auto >= 0 ? auto : autoGroupSize(cur);
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
@@ -427,12 +429,12 @@ public final class MrRefinement {
     if (!useGroups) {
       cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0), false,
           rounds, log);
-      cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, flowsRegime ? DEFAULT_COARSE_GROUP_CYCLES : 0),
-          true, rounds, log);
     }
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
+    cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, multilevelRan ? DEFAULT_COARSE_GROUP_CYCLES : 0),
+        true, rounds, log);
     Measure end = verified(cur);
     startU = null; // from here on discarded by choice
     if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
@@ -856,13 +858,15 @@ public final class MrRefinement {
       }
       int[] placeGroupOf = grouping(k, placeGroupSize, groupCycle);
       int groupsMade = (k + placeGroupSize - 1) / placeGroupSize;
+      placeGroupSize = (k + groupsMade - 1) / groupsMade; // the parts dealt evenly over that many groups
       for (int p = 0; p < k; p++) {
         if (placeGroupOf[p] < 0) {
           placeGroupOf[p] = groupsMade + p;
         }
       }
-      LOG.info("{}: coarse group cycle {}: {} first-level clusters ({} keys listed) refined in groups of {} parts: {}",
-          step, groupCycle, numClusters, pins, placeGroupSize, Arrays.toString(placeGroupOf));
+      LOG.info("{}: coarse group cycle {}: {} first-level clusters ({} keys listed) refined in {} groups of up to {}"
+          + " parts: {}", step, groupCycle, numClusters, pins, groupsMade, placeGroupSize,
+          Arrays.toString(placeGroupOf));
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
       GroupReducer.setGroups(c, placeGroupOf);
       c.setInt(CoarsenClustersReducer.FAN, 1);
@@ -1074,15 +1078,17 @@ public final class MrRefinement {
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
   static final int DEFAULT_COARSE_VCYCLES = 1;
   /**
-   * Coarse group cycles after the coarse V-cycles, where no group cycles of rows run ({@code -D}, default
-   * {@link #DEFAULT_COARSE_GROUP_CYCLES}): the refined rows clustered again per part; then the parts, grouped anew
+   * Coarse group cycles at the end of the distributed refinement ({@code -D}, default {@link
+   * #DEFAULT_COARSE_GROUP_CYCLES} where the distributed multilevel start ran, none elsewhere): the refined rows
+   * clustered again per part; then the parts, grouped anew
    * every cycle into groups of the most parts whose first-level clusters fit a placing task with all their keys
    * ({@link #COARSE_GROUP_SIZE}), each group's clusters refined among its parts in a task of its own, never lifting
    * the group's largest working set; every row to its cluster's part, the flows, connectivity swap rounds after a
    * kept cycle. A cycle is kept where it measures better; a dropped one does not end the cycles (the next groups the
-   * parts otherwise). By default four where the start was balanced by flows, as many as the group cycles of rows
-   * after the rounds elsewhere (cnr-2000 with 32 MiB reducers, in groups of 4: 18,278 → 16,708 T_sum with three, →
-   * 16,076 with six; docs/quality.md §34); none elsewhere.
+   * parts otherwise). Four by default, as many as the group cycles of rows after the rounds: on cnr-2000 with 32 MiB
+   * reducers (flows, groups of 4) T_sum 18,278 → 16,708 with three and 16,076 with six; with 128 MiB reducers (after
+   * the group cycles of rows in groups of 5, then groups of 8) 18,858 → 16,270 with two of three kept
+   * (docs/quality.md §34).
    */
   public static final String COARSE_GROUP_CYCLES = "parsa.refine.multilevel.coarse-group-cycles";
   static final int DEFAULT_COARSE_GROUP_CYCLES = 4;

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * apply jobs as YARN applications, their tasks reading the blocks and assignment files from HDFS, the shuffle sorting
  * {@link SwapKey}s by their raw comparator in the task JVMs; before them the distributed multilevel start (its
  * clustering, further clustering, placement, projection and balance jobs: the multilevel engine running in the reduce
- * containers).
+ * containers) and after them a coarse group cycle.
  */
 class MrRefinementIT {
 
@@ -63,6 +63,7 @@ class MrRefinementIT {
     // down a level, in the cluster's containers
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES, 180_000);
+    small.setInt(MrRefinement.COARSE_GROUP_CYCLES, 1); // one of the default four: its jobs in the containers too
     int rc = ToolRunner.run(small, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
         "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
         "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2",
@@ -97,5 +98,13 @@ class MrRefinementIT {
     // job jar, in the reduce containers); then the swap round
     JsonNode second = report.get("rounds").get(1);
     assertEquals(1, second.get("round").asInt(), report.toString());
+    // and a coarse group cycle at the end: the clusters of each group of parts refined in a reduce container of its own
+    JsonNode coarse = null;
+    for (JsonNode r : report.get("rounds")) {
+      if (r.path("phase").asText().equals("coarse group cycle 1")) {
+        coarse = r;
+      }
+    }
+    assertTrue(coarse != null && coarse.get("placeGroupSize").asInt() >= 2 && coarse.has("kept"), report.toString());
   }
 }

@@ -627,7 +627,8 @@ class MrRefinementTest {
   }
 
   /**
-   * Coarse group cycles (-D, none by default) after the coarse V-cycle, here in pairs (-D coarse-group-size=2): each
+   * Coarse group cycles (four by default where the multilevel start ran; two here) after the coarse V-cycle, in pairs
+   * (-D coarse-group-size=2): each
    * cycle groups the parts anew and refines a group's first-level clusters among its parts in a placing task of the
    * group's own (six parts: three tasks). Every cycle is logged with its group size, keeps the rows (placed rows add up
    * to n), and is kept only where it measures better; the usual guarantees hold for the result.
@@ -1007,6 +1008,8 @@ class MrRefinementTest {
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
     Path out = new Path(dir, "refined");
+    conf = new Configuration(conf);
+    conf.setIfUnset(MrRefinement.COARSE_GROUP_CYCLES, "1"); // one of the default four: the same path, a quarter the jobs
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
         out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2", "--distributed-rounds", rounds,
