@@ -48,7 +48,8 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
   public static final String WINDOW = "parsa.refine.multilevel.place.window";
   /**
    * A coarse V-cycle (boolean, default false): every cluster's id holds its part in its high half (clusters made per
-   * part, {@link MrRefinement#COARSE_VCYCLES}), and the placement refines those parts instead of placing afresh.
+   * part, {@link MrRefinement#COARSE_VCYCLES}), and the placement refines those parts instead of placing afresh; in
+   * groups ({@link MrRefinement#COARSE_GROUP_CYCLES}) each task refines its group's parts among themselves.
    */
   public static final String GIVEN = "parsa.refine.multilevel.place.given";
   /** Part stats: the heaviest cluster placed (rows), entry 0. */
