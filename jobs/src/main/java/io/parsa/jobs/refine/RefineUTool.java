@@ -307,7 +307,8 @@ public class RefineUTool extends ParsaTool {
             + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
             + ", where 'order' is refined only if its T_sum is below the given start's, and where the multilevel"
             + " start runs first (short rows) neither is refined if its T_sum is above " + (int) FAR_START_RATIO
-            + "x the refined multilevel start's (--mode mapreduce: the start that measures better on M_max and T_sum is refined)"))
+            + "x the refined multilevel start's (--mode mapreduce: the start that measures better on M_max and T_sum"
+            + " is refined)"))
         .addOption(opt("vcycles", "N", "multilevel V-cycles on each start before its swap rounds: rows clustered"
             + " only within their part, the start kept at the coarsest level and refined by label propagation and FM"
             + " on the way back; lowers the total traffic (default " + DEFAULT_VCYCLES + "; 0 = none; by default none"
