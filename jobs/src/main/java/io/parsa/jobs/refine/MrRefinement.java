@@ -433,8 +433,8 @@ public final class MrRefinement {
     if (useGroups && groups.after > 0) {
       cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
     }
-    // where a group of rows holds every part, the group cycles refined all of them at once already (cnr-2000: one coarse
-    // cycle more, T_sum 16,744 -> 16,688, the next dropped)
+    // where a group of rows holds every part, the group cycles refined all of them at once already (cnr-2000: one
+    // coarse cycle more, T_sum 16,744 -> 16,688, the next dropped)
     boolean allPartsInAGroup = useGroups && g >= k;
     cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, multilevelRan && !allPartsInAGroup
         ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
@@ -463,9 +463,9 @@ public final class MrRefinement {
   /**
    * Up to {@code cycles} coarse V-cycles ({@link #COARSE_VCYCLES}; they end at the first one dropped) or, with
    * {@code inGroups}, coarse group cycles ({@link #COARSE_GROUP_CYCLES}; a dropped one does not end them where the
-   * next groups the parts otherwise, only where one group held them all) from {@code cur}, each kept where it measures better and then polished by connectivity
-   * swap rounds: the flows after its projection moved rows one by one (cnr-2000 at 32 MiB after the coarse V-cycle:
-   * one round, T_sum 18,658 → 18,278).
+   * next groups the parts otherwise, only where one group held them all) from {@code cur}, each kept where it
+   * measures better and then polished by connectivity swap rounds: the flows after its projection moved rows one by
+   * one (cnr-2000 at 32 MiB after the coarse V-cycle: one round, T_sum 18,658 → 18,278).
    */
   private Measure coarseCycles(Measure cur, Path u0, long n, int cycles, boolean inGroups, int rounds,
       List<Map<String, Object>> log) throws Exception {
@@ -850,8 +850,8 @@ public final class MrRefinement {
     if (placeGroups) {
       // the most parts whose first-level clusters (with all their keys) fit a placing task, grouped anew each cycle;
       // every cluster's id names its part (groups of one part), and a part alone in its group keeps its clusters
-      placeGroupSize = conf.getInt(COARSE_GROUP_SIZE, 0) > 0 ? Math.min(k, conf.getInt(COARSE_GROUP_SIZE, 0))
-          : coarseGroupSize(k, numClusters, pins, budget);
+      int forced = conf.getInt(COARSE_GROUP_SIZE, 0);
+      placeGroupSize = forced > 0 ? Math.min(k, forced) : coarseGroupSize(k, numClusters, pins, budget);
       if (placeGroupSize < 2) {
         LOG.info("{}: coarse group cycle {} skipped: not even two parts' {} first-level clusters ({} keys listed in"
             + " all) fit the placing task's {} bytes", step, groupCycle, numClusters, pins,
@@ -1083,16 +1083,15 @@ public final class MrRefinement {
   /**
    * Coarse group cycles at the end of the distributed refinement ({@code -D}, default {@link
    * #DEFAULT_COARSE_GROUP_CYCLES} where the distributed multilevel start ran and no group of rows held all parts, none
-   * elsewhere): the refined rows
-   * clustered again per part; then the parts, grouped anew
-   * every cycle into groups of the most parts whose first-level clusters fit a placing task with all their keys
+   * elsewhere): the refined rows clustered again per part; then the parts, grouped anew every cycle into groups of the
+   * most parts whose first-level clusters fit a placing task with all their keys
    * ({@link #COARSE_GROUP_SIZE}), each group's clusters refined among its parts in a task of its own, never lifting
    * the group's largest working set; every row to its cluster's part, the flows, connectivity swap rounds after a
    * kept cycle. A cycle is kept where it measures better; a dropped one does not end the cycles (the next groups the
-   * parts otherwise). Four by default, as many as the group cycles of rows after the rounds: on cnr-2000 with 32 MiB
-   * reducers (flows, groups of 4) T_sum 18,278 → 16,708 with three and 16,076 with six; with 128 MiB reducers (after
-   * the group cycles of rows in groups of 5, then groups of 8) 18,858 → 16,270 with two of three kept
-   * (docs/quality.md §34).
+   * parts otherwise) unless one group held all parts. Four by default, as many as the group cycles of rows after the
+   * rounds: on cnr-2000 with 32 MiB reducers (flows, groups of 4) T_sum 18,278 → 16,708 with three and 16,076 with
+   * six; with 128 MiB reducers (after the group cycles of rows in groups of 5, then groups of 8) 18,858 → 16,270 with
+   * two of three kept (docs/quality.md §34).
    */
   public static final String COARSE_GROUP_CYCLES = "parsa.refine.multilevel.coarse-group-cycles";
   static final int DEFAULT_COARSE_GROUP_CYCLES = 4;

@@ -167,9 +167,9 @@ public class RefineUTool extends ParsaTool {
   public static final double SHORT_ROWS = 48;
   /**
    * Where the multilevel start runs first (short rows), the given or the input-order start is not refined when its raw
-   * T_sum is more than this many times the best refined multilevel start's: on cnr-2000 their V-cycle and rounds took
-   * 4 of refine-u's 12.7 s and ended 3× and 14× above it (docs/quality.md §34); a V-cycle lowered a start's T_sum by at
-   * most 3.9× in the runs measured, the rounds hardly at all.
+   * T_sum is more than this many times the best refined multilevel start's: on cnr-2000 their V-cycle and rounds
+   * took 4 of refine-u's 12.7 s and ended 3× and 14× above it (docs/quality.md §34); a V-cycle lowered a start's T_sum
+   * by at most 3.9× in the runs measured, the rounds hardly at all.
    */
   public static final double FAR_START_RATIO = 4;
   /** A capped V-cycle whose result has an M_max more than this share above its start's is not kept. */
@@ -493,12 +493,10 @@ public class RefineUTool extends ParsaTool {
     if (multilevelFirst) {
       multilevelCandidates = multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule,
           rounds, guard);
-      if (!cl.hasOption("starts")) {
-        long[] raw = rawTSum[0] >= 0 ? rawTSum
-            : URefinement.sumTrafficIfHome(k, graph, parts, orderStart == null ? parts : orderStart);
+      if (rawTSum[0] >= 0) { // the default starts, measured above
         long best = multilevelCandidates.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(-1);
         for (String start : List.copyOf(toRun)) {
-          long startRaw = raw[start.equals(START_ORDER) ? 1 : 0];
+          long startRaw = rawTSum[start.equals(START_ORDER) ? 1 : 0];
           if (best >= 0 && startRaw > FAR_START_RATIO * best) {
             LOG.info("refine-u: start '{}' not refined: its T_sum {} is more than {} times the multilevel start's"
                 + " refined {} (--starts given,order refines it anyway)", start, String.format("%,d", startRaw),
