@@ -791,9 +791,23 @@ public final class MrRefinement {
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
     boolean inGroups = placeGroups || conf.getBoolean(PlaceReducer.IN_GROUPS, false);
-    Levels levels = inGroups ? new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters,
-        pins) : furtherLevels(dir, clusters, numClusters, pins, Jobs.count(job, Counters.GROUP_PRIVATE_PINS), groups,
-        chunks, cur.pairs, furtherWeight, budget, vcycle);
+    long groupPrivate = Jobs.count(job, Counters.GROUP_PRIVATE_PINS);
+    int forcedGroupSize = conf.getInt(COARSE_GROUP_SIZE, 0);
+    Levels levels;
+    if (placeGroups && forcedGroupSize <= 0 && coarseGroupSize(k, numClusters, pins, budget) < 2) {
+      // not even two parts' first-level clusters fit a placing task: clusters of clusters, each within its part, until
+      // two parts' do (the coarse V-cycle's climb, to a group's fit instead of all parts')
+      LOG.info("{}: coarse group cycle {}: two parts' share of the {} first-level clusters ({} keys listed) needs more"
+          + " than the placing task's {} bytes: further levels within each part", step, groupCycle, numClusters, pins,
+          String.format("%,d", budget));
+      levels = furtherLevels(dir, clusters, numClusters, pins, groupPrivate, groups, chunks, cur.pairs, furtherWeight,
+          budget, true, (cl, pi) -> coarseGroupSize(k, cl, pi, budget) >= 2);
+    } else if (inGroups) {
+      levels = new Levels(clusters, numClusters, pins, List.of(), List.of(numClusters), 0, clusters, pins);
+    } else {
+      levels = furtherLevels(dir, clusters, numClusters, pins, groupPrivate, groups, chunks, cur.pairs, furtherWeight,
+          budget, vcycle, null);
+    }
     // the first level alone, with its shared keys only if it was rewritten
     Levels first = new Levels(levels.firstTop(), numClusters, levels.firstPins(), List.of(), List.of(numClusters),
         levels.firstTop().equals(clusters) ? 0 : 1, levels.firstTop(), levels.firstPins());
@@ -850,12 +864,12 @@ public final class MrRefinement {
     if (placeGroups) {
       // the most parts whose first-level clusters (with all their keys) fit a placing task, grouped anew each cycle;
       // every cluster's id names its part (groups of one part), and a part alone in its group keeps its clusters
-      int forced = conf.getInt(COARSE_GROUP_SIZE, 0);
-      placeGroupSize = forced > 0 ? Math.min(k, forced) : coarseGroupSize(k, numClusters, pins, budget);
+      placeGroupSize = forcedGroupSize > 0 ? Math.min(k, forcedGroupSize)
+          : coarseGroupSize(k, levels.topClusters(), levels.topPins(), budget);
       if (placeGroupSize < 2) {
-        LOG.info("{}: coarse group cycle {} skipped: not even two parts' {} first-level clusters ({} keys listed in"
-            + " all) fit the placing task's {} bytes", step, groupCycle, numClusters, pins,
-            String.format("%,d", budget));
+        LOG.info("{}: coarse group cycle {} skipped: not even two parts' {} level-{} clusters ({} keys listed in"
+            + " all) fit the placing task's {} bytes", step, groupCycle, levels.topClusters(), levels.clusters().size(),
+            levels.topPins(), String.format("%,d", budget));
         fs.delete(dir, true);
         return null;
       }
@@ -867,9 +881,9 @@ public final class MrRefinement {
           placeGroupOf[p] = groupsMade + p;
         }
       }
-      LOG.info("{}: coarse group cycle {}: {} first-level clusters ({} keys listed) refined in {} groups of up to {}"
-          + " parts: {}", step, groupCycle, numClusters, pins, groupsMade, placeGroupSize,
-          Arrays.toString(placeGroupOf));
+      LOG.info("{}: coarse group cycle {}: {} level-{} clusters ({} keys listed) refined in {} groups of up to {}"
+          + " parts: {}", step, groupCycle, levels.topClusters(), levels.clusters().size(), levels.topPins(),
+          groupsMade, placeGroupSize, Arrays.toString(placeGroupOf));
       c.setBoolean(PlaceReducer.IN_GROUPS, true);
       GroupReducer.setGroups(c, placeGroupOf);
       c.setInt(CoarsenClustersReducer.FAN, 1);
@@ -1341,6 +1355,12 @@ public final class MrRefinement {
   private record Levels(Path top, long topClusters, long topPins, List<Path> dirs, List<Long> clusters,
       int sharedOnly, Path firstTop, long firstPins) {}
 
+  /** Whether a level of so many clusters listing so many keys fits where it is placed. */
+  @FunctionalInterface
+  private interface LongBiPredicate {
+    boolean test(long clusters, long pins);
+  }
+
   /**
    * Further clustering levels above the first ({@code clusters}: its {@code numClusters} clusters of {@code pins} keys
    * in {@code groups} groups), while they would not fit the one task that places them
@@ -1352,10 +1372,13 @@ public final class MrRefinement {
    * none heavier than {@code maxWeight} rows. A level whose clusters keep over 90 % of the keys listed below it, not
    * counting those one of them holds alone in its group (which the next rewrite may leave unlisted), is dropped and
    * ends the climb, unless the clusters below it are too many to be placed even from a sample of their keys
-   * ({@link #sampleFits}).
+   * ({@link #sampleFits}). With {@code groupFits} (a coarse group cycle) the climb ends where that says a level fits
+   * its groups' placing tasks, and only a level that hardly shrinks the clusters is dropped: a group's placement takes
+   * no key sample.
    */
   private Levels furtherLevels(Path dir, Path clusters, long numClusters, long pins, long groupPrivate, int groups,
-      int chunks, long pairs, int maxWeight, long budget, boolean withinParts) throws Exception {
+      int chunks, long pairs, int maxWeight, long budget, boolean withinParts, LongBiPredicate groupFits)
+      throws Exception {
     // a first-level task held a chunk of a group: the first further level groups chunks, not whole groups
     int levelGroups = groups * chunks;
     long perFirstGroup = Math.max(1, pairs / levelGroups);
@@ -1366,7 +1389,8 @@ public final class MrRefinement {
     int sharedOnly = 0;
     Path firstTop = clusters;
     long firstPins = pins;
-    while (ClusterGraph.heapNeeded(numClusters, pins, k) > budget) {
+    while (groupFits == null ? ClusterGraph.heapNeeded(numClusters, pins, k) > budget
+        : !groupFits.test(numClusters, pins)) {
       if (!onlyShared && groupPrivate < MIN_UNLISTED * pins) {
         LOG.info("{}: multilevel start, level {}: its keys are shared: at most {} of {} held by one cluster alone",
             step, further.size() + 1, groupPrivate, pins);
@@ -1436,7 +1460,8 @@ public final class MrRefinement {
       LOG.info("{}: multilevel start, level {}: {} clusters ({} keys) in {} groups -> {} clusters ({} keys) in {}"
           + " groups", step, further.size() + 2, numClusters, pins, levelGroups, nextClusters, nextPins, nextGroups);
       boolean keysKept = nextPins - nextPrivate > 0.9 * pins;
-      if (keysKept && sampleFits(numClusters, budget) || nextClusters > 0.9 * numClusters) {
+      // a group's placement has no key sample: there fewer clusters are what it needs, if they are fewer
+      if (keysKept && groupFits == null && sampleFits(numClusters, budget) || nextClusters > 0.9 * numClusters) {
         // rows without shared keys: clusters of clusters hold about as many keys, even with the keys one of them alone
         // holds left unlisted, so the level would only make the placement coarser (where the clusters below can be
         // placed from a sample of their keys; else fewer clusters are what the placing task needs, if they are fewer)

@@ -663,6 +663,38 @@ class MrRefinementTest {
     }
   }
 
+  /**
+   * Where not even two parts' first-level clusters fit a placing task, a coarse group cycle clusters them again within
+   * each part until two parts' share fits, places that level in groups and descends through it: the same guarantees.
+   */
+  @Test
+  void coarseGroupCyclesClimbLevelsWithinPartsWhereTwoPartsDoNotFit() throws Exception {
+    Configuration small = new Configuration(conf);
+    small.set(MrRefinement.BALANCE, "flows");
+    small.setLong(MrRefinement.PLACE_BYTES, PLACE_BYTES_FOR_CLIMB);
+    small.setDouble(MrRefinement.FLOW_SHARE, 1.0);
+    int n = 6000;
+    MultilevelRun run = multilevelStartOnScrambledCommunities(small, "mr-coarse-group-levels", n, true, "swaps");
+    JsonNode cycle = null;
+    for (JsonNode r : run.report().get("rounds")) {
+      if (r.path("phase").asText().equals("coarse group cycle 1")) {
+        cycle = r;
+      }
+    }
+    assertNotNull(cycle, run.report().toString());
+    assertTrue(cycle.get("levels").asInt() >= 2, cycle.toString());
+    assertTrue(cycle.get("placedClusters").asLong() < cycle.get("clusters").asLong(), cycle.toString());
+    assertTrue(cycle.get("placeGroupSize").asInt() >= 2, cycle.toString());
+    long placed = 0;
+    for (JsonNode x : cycle.get("placedRowsPerPart")) {
+      placed += x.asLong();
+    }
+    assertEquals(n, placed, cycle.toString());
+  }
+
+  /** A placing task too small for two parts' first-level clusters in that test, large enough for the next level's. */
+  private static final long PLACE_BYTES_FOR_CLIMB = 200_000;
+
   /** A coarse group cycle's group: the most parts whose share of the clusters fits the task, none if not two. */
   @Test
   void coarseGroupSizeIsTheMostPartsThatFit() {
