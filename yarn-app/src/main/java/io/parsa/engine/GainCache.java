@@ -28,6 +28,12 @@ final class GainCache {
   private final int[] part;
   private final int[] held;
   private final int[] sole;
+  /**
+   * Users of each key that are not vertices here (a chunk's fixed pins, {@code fixed[p·numNets + e]}), or null: a
+   * key's last user in a part may then be one of them, which has no gain to keep.
+   */
+  private int[] fixed;
+  private int numNets;
   /** Key users visited by updates, and the users (keys of rated vertices) that counting would have visited. */
   private long spent;
   private long saved;
@@ -51,6 +57,7 @@ final class GainCache {
     this.part = part;
     held = new int[Math.multiplyExact(n, k)];
     sole = new int[n];
+    this.numNets = numNets;
     PartHits counter = new PartHits(k);
     saved = vStart[n]; // one counting pass of slack: the build's own cost
     int[] hits = new int[k];
@@ -58,6 +65,11 @@ final class GainCache {
       sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits);
       System.arraycopy(hits, 0, held, v * k, k);
     }
+  }
+
+  /** The users of every key that are not vertices here ({@link #fixed}), counted in the part counts given. */
+  void fixedPins(int[] fixed) {
+    this.fixed = fixed;
   }
 
   /** Records that {@code keys} key users were read from the cache instead of being counted. */
@@ -88,14 +100,14 @@ final class GainCache {
   int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
     if (leftInA == 0) {
       add(e, a, -1);
-    } else if (leftInA == 1) {
+    } else if (leftInA == 1 && (fixed == null || fixed[a * numNets + e] == 0)) {
       sole[other(e, a, v)]++;
     }
     if (wasInB == 0) {
       add(e, b, 1);
       return 1;
     }
-    if (wasInB == 1) {
+    if (wasInB == 1 && (fixed == null || fixed[b * numNets + e] == 0)) {
       sole[other(e, b, v)]--;
     }
     return 0;

@@ -65,6 +65,16 @@ public final class URefinement {
   private final int maxDeg;
   private final boolean guardMax;
   private boolean holdFloor = true;
+  /**
+   * A chunk of the rows ({@link #ofChunk}): swaps only, so every part keeps its rows of the chunk, and the working sets
+   * count the fixed rows' keys; null otherwise. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
+   */
+  private final boolean chunk;
+  private final long keysInAll;
+  /** A chunk's fixed pins (rows of other chunks per part and key), for the gain cache; null otherwise. */
+  private final int[] fixedCounts;
+  /** The most keys each part's working set may reach in a chunk's rounds ({@link #capWorkingSets}), or null. */
+  private long[] partCap;
   /** Threads that rate rows and sort candidates in a round ({@link #setThreads}). */
   private int threads = 1;
   /**
@@ -127,11 +137,54 @@ public final class URefinement {
   public URefinement(int k, List<Block> blocks, RowKeyGraph graph, MultilevelPartitioner.Counted placed,
       double exponent, boolean guardMax) {
     this(k, blocks, graph, placed.parts(), placed.graph == graph && placed.k == k && placed.take() ? placed : null,
-        exponent, guardMax);
+        exponent, guardMax, null, null, 0);
   }
 
   private URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, MultilevelPartitioner.Counted placed,
       double exponent, boolean guardMax) {
+    this(k, blocks, graph, parts, placed, exponent, guardMax, null, null, 0);
+  }
+
+  /**
+   * Refinement of a chunk of the rows among all k parts while the other rows stay where they are (fixed pins): of the
+   * chunk's {@code graph}, {@code fixedCounts[i·numKeys + v]} other rows of part i use key v (the graph's key ids),
+   * and {@code offsets[i]} keys of part i's working set are used by no row of the chunk. So M_i, F and every gain are
+   * the whole assignment's, exact while the other rows stay. Swaps only: every part keeps its number of the chunk's
+   * rows, so the whole assignment's balance is kept; with the max guard M_max never rises (T_max's floor needs keys
+   * the chunk does not see, so that guard is off). {@code keysInAll}: the distinct keys of all rows (for T_sum in the
+   * round statistics). Unweighted rows only.
+   */
+  public static URefinement ofChunk(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, int[] fixedCounts,
+      long[] offsets, long keysInAll, double exponent) {
+    if (blocks.stream().anyMatch(Block::weighted)) {
+      throw new IllegalArgumentException("a chunk's rows are refined by row counts only, not weighted");
+    }
+    if (fixedCounts.length != (long) graph.numKeys() * k || offsets.length != k) {
+      throw new IllegalArgumentException("fixed counts for " + graph.numKeys() + " keys and " + k + " parts, and " + k
+          + " offsets, expected; got " + fixedCounts.length + " and " + offsets.length);
+    }
+    URefinement r = new URefinement(k, blocks, graph, parts, null, exponent, true, fixedCounts, offsets, keysInAll);
+    r.holdFloor = false;
+    return r;
+  }
+
+  /**
+   * A chunk's rounds leave no part's working set above {@code caps[i]} (a swap that would is undone): where chunks are
+   * refined at once, each may get a share of every part's headroom so that together they cannot lift M_max.
+   */
+  public void capWorkingSets(long[] caps) {
+    if (!chunk || caps.length != k) {
+      throw new IllegalArgumentException("working-set caps are for a chunk's k parts");
+    }
+    partCap = caps.clone();
+  }
+
+  private boolean aboveCap(int i) {
+    return partCap != null && m[i] > partCap[i];
+  }
+
+  private URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, MultilevelPartitioner.Counted placed,
+      double exponent, boolean guardMax, int[] fixedCounts, long[] offsets, long keysInAll) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -142,6 +195,9 @@ public final class URefinement {
     this.blocks = blocks;
     this.exponent = exponent;
     this.guardMax = guardMax;
+    this.chunk = fixedCounts != null;
+    this.keysInAll = keysInAll;
+    this.fixedCounts = fixedCounts;
     long blockRows = blocks.stream().mapToLong(Block::numRows).sum();
     if (graph.numRows() != blockRows || graph.blockStart().length != blocks.size() + 1) {
       throw new IllegalArgumentException("the graph has " + graph.numRows() + " rows in "
@@ -203,6 +259,15 @@ public final class URefinement {
         }
       }
     }
+    if (chunk) {
+      for (int c = 0; c < cnt.length; c++) {
+        if (fixedCounts[c] < 0) {
+          throw new IllegalArgumentException("negative fixed count " + fixedCounts[c] + " of key " + (c % numKeys)
+              + " in part " + (c / numKeys));
+        }
+        cnt[c] += fixedCounts[c];
+      }
+    }
     if (counted) {
       present = placed.bits;
       cache = placed.cache;
@@ -221,6 +286,11 @@ public final class URefinement {
         for (long x = present[v * wpk + w]; x != 0; x &= x - 1) {
           m[(w << 6) + Long.numberOfTrailingZeros(x)]++;
         }
+      }
+    }
+    if (chunk) {
+      for (int i = 0; i < k; i++) {
+        m[i] += offsets[i];
       }
     }
     singles = new long[k];
@@ -442,6 +512,9 @@ public final class URefinement {
     if (cache == null && !cacheDropped && roundsRun++ > 0 && GainCache.fits(n, k)) {
       RowKeyGraph.Transposed byKey = graph.byKey();
       cache = new GainCache(k, rowStart, rowKeys, numKeys, byKey.start(), byKey.rows(), part, present, cnt);
+      if (chunk) {
+        cache.fixedPins(fixedCounts);
+      }
     }
     if (cache != null) {
       cache.saved(rowKeys.length); // this round rates every row from the cache
@@ -486,7 +559,7 @@ public final class URefinement {
         ia = skipMoved(sorted, a * k + b, ia, moved); // positions from ia up are now in their sorted place
         ib = skipMoved(sorted, b * k + a, ib, moved);
         // balance-preserving single move from a larger part
-        if (ia >= 0 && gainOf(cand[ia]) > 0 && (weight == null
+        if (ia >= 0 && !chunk && gainOf(cand[ia]) > 0 && (weight == null
             ? size[a] > size[b] && size[a] > floor && size[b] < ceil
             : inWindow(load[a] - weight[rowOf(cand[ia])], load[b] + weight[rowOf(cand[ia])]))) {
           int g = rowOf(cand[ia]);
@@ -526,7 +599,8 @@ public final class URefinement {
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
-          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase) {
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase || aboveCap(a)
+              || aboveCap(b)) {
             move(gb, b);
             move(ga, a);
             failures++;
@@ -549,7 +623,7 @@ public final class URefinement {
       mMax = Math.max(mMax, x);
       mSum += x;
     }
-    return new RoundStats(moves, tried, before, after, mMax, mSum, 2 * (mSum - numKeys));
+    return new RoundStats(moves, tried, before, after, mMax, mSum, 2 * (mSum - (chunk ? keysInAll : numKeys)));
   }
 
   /**

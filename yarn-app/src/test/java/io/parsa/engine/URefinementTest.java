@@ -87,6 +87,90 @@ class URefinementTest {
   }
 
   /**
+   * A chunk of the rows (two of five blocks) refined among all k parts with the other rows as fixed pins: its working
+   * sets are the whole assignment's, recounted from scratch after every round; every part keeps its rows of the chunk;
+   * M_max never rises, the whole objective never rises, and the connectivity rounds lower the whole T_sum.
+   */
+  @Test
+  void aChunkRefinedWithTheOtherRowsFixedSeesTheWholeAssignment() {
+    SplittableRandom rnd = new SplittableRandom(41);
+    int k = 6;
+    List<Block> all = blocks(rnd, 5, 300, 600, 12);
+    int[][] parts = randomParts(rnd, all, k);
+    List<Block> chunk = all.subList(0, 2);
+    RowKeyGraph g = RowKeyGraph.of(chunk);
+    // the chunk's keys by the graph's ids (the graph numbers them in order of first use)
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap idOf = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    idOf.defaultReturnValue(-1);
+    int t = 0;
+    for (Block b : chunk) {
+      for (int j = 0; j < b.localKeys().length; j++) {
+        idOf.putIfAbsent(b.keys()[b.localKeys()[j]], g.rowKeys()[t++]);
+      }
+    }
+    int nk = g.numKeys();
+    int[] fixed = new int[nk * k];
+    for (int b = 2; b < all.size(); b++) {
+      Block blk = all.get(b);
+      for (int r = 0; r < blk.numRows(); r++) {
+        for (int j = blk.localRowStart()[r]; j < blk.localRowStart()[r + 1]; j++) {
+          int id = idOf.get(blk.keys()[blk.localKeys()[j]]);
+          if (id >= 0) {
+            fixed[parts[b][r] * nk + id]++;
+          }
+        }
+      }
+    }
+    long[] whole = recomputedWorkingSets(k, all, parts);
+    long[] offsets = whole.clone();
+    boolean[] seen = new boolean[nk * k];
+    for (int b = 0; b < all.size(); b++) {
+      Block blk = all.get(b);
+      for (int r = 0; r < blk.numRows(); r++) {
+        for (int j = blk.localRowStart()[r]; j < blk.localRowStart()[r + 1]; j++) {
+          int id = idOf.get(blk.keys()[blk.localKeys()[j]]);
+          if (id >= 0 && !seen[parts[b][r] * nk + id]) {
+            seen[parts[b][r] * nk + id] = true;
+            offsets[parts[b][r]]--; // a key of the chunk: counted by the chunk's refinement itself
+          }
+        }
+      }
+    }
+    long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
+    int[][] chunkParts = {parts[0].clone(), parts[1].clone()};
+    int[] sizes0 = sizes(k, chunkParts);
+    long tSum0 = 2 * (java.util.Arrays.stream(whole).sum() - keysInAll);
+    long mMax0 = java.util.Arrays.stream(whole).max().getAsLong();
+    for (double p : new double[] {4, 1}) {
+      URefinement ref = URefinement.ofChunk(k, chunk, g, chunkParts, fixed, offsets, keysInAll, p);
+      assertArrayEquals(recomputedWorkingSets(k, all, joined(parts, chunkParts)), ref.workingSets());
+      for (int round = 0; round < 5; round++) {
+        double before = ref.objective();
+        long maxBefore = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();
+        URefinement.RoundStats st = ref.round();
+        chunkParts = ref.parts();
+        long[] now = recomputedWorkingSets(k, all, joined(parts, chunkParts));
+        assertArrayEquals(now, ref.workingSets(), "round " + round + " at p = " + p);
+        assertEquals(2 * (java.util.Arrays.stream(now).sum() - keysInAll), st.tSumIfHome());
+        assertTrue(ref.objective() <= before + 1e-9);
+        assertTrue(java.util.Arrays.stream(now).max().getAsLong() <= maxBefore);
+        assertArrayEquals(sizes0, sizes(k, chunkParts), "swaps only: every part keeps its rows of the chunk");
+      }
+    }
+    long[] end = recomputedWorkingSets(k, all, joined(parts, chunkParts));
+    assertTrue(2 * (java.util.Arrays.stream(end).sum() - keysInAll) < tSum0, "T_sum " + tSum0 + " -> "
+        + 2 * (java.util.Arrays.stream(end).sum() - keysInAll));
+    assertTrue(java.util.Arrays.stream(end).max().getAsLong() <= mMax0);
+  }
+
+  /** {@code parts} with its first blocks' parts replaced by {@code chunk}'s. */
+  private static int[][] joined(int[][] parts, int[][] chunk) {
+    int[][] out = parts.clone();
+    System.arraycopy(chunk, 0, out, 0, chunk.length);
+    return out;
+  }
+
+  /**
    * The buckets read best first through heaps give what a full sort gives, position by position, whether a bucket is
    * read to its bottom, partly or not at all, and with reads of several buckets interleaved; empty and one-element
    * buckets included, and buckets small enough to be sorted outright beside heaps.

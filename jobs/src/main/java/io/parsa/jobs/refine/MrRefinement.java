@@ -121,6 +121,14 @@ public final class MrRefinement {
     GROUPS_TOO_BIG,
     /** Group V-cycle job: groups left as they were because the V-cycle changed their row counts. */
     GROUPS_UNBALANCED,
+    /** Chunk job: rows refined among all parts with the other rows fixed (= rows). */
+    CHUNK_ROWS,
+    /** Chunk job: rows moved (= the apply job's MOVES_APPLIED). */
+    CHUNK_MOVES,
+    /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
+    CHUNK_SLICES,
+    /** Error (chunk job): a key's counts below the rows of the block that use it (counts from another assignment). */
+    STALE_KEY_COUNTS,
     /** Multilevel start, clustering job: clusters of rows made in all groups. */
     CLUSTERS,
     /** Multilevel start, clustering job: the clusters' distinct keys summed (the coarse graph's pins). */
@@ -500,6 +508,9 @@ public final class MrRefinement {
    */
   private Measure swapRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
+    if (conf.getBoolean(CHUNK_ROUNDS, false)) {
+      return chunkRounds(cur, u0, n, schedule, rounds, log);
+    }
     for (double p : schedule) {
       long maxPairs = Long.MAX_VALUE;
       int rejected = 0;
@@ -570,6 +581,113 @@ public final class MrRefinement {
       }
       if (candidates != null && fs.exists(candidates.getParent())) {
         fs.delete(candidates.getParent(), true);
+      }
+    }
+    return cur;
+  }
+
+  /**
+   * Where the swap rounds run ({@link #swapRounds}), chunk rounds instead (boolean, default false): each a job whose
+   * reducers refine each block's rows among all k parts with every other row fixed ({@link ChunkReducer}), then the
+   * apply job; kept where the count job measures them better, as a round of swaps.
+   */
+  public static final String CHUNK_ROUNDS = "parsa.refine.chunk-rounds";
+  /**
+   * How far a chunk round at p &gt; 1 that measured worse shrinks each block's share of the parts' headroom before it
+   * gives up: a factor of 4 per try, up to this (the blocks' moves meet on the largest working sets, where Σ M_i^p
+   * is steepest).
+   */
+  static final int MAX_CHUNK_DAMPING = 64;
+
+  /**
+   * Chunk rounds from {@code cur} (measured by a count job): per exponent p of {@code schedule}, up to {@code rounds}
+   * jobs, each refining every block's rows by up to {@code rounds} in-memory swap rounds with the other blocks' rows as
+   * fixed pins ({@link ChunkReducer}), kept where it lowers Σ M_i^p without raising M_max; a dropped job or one that
+   * gains under {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} ends the exponent's jobs. Returns the last kept assignment.
+   */
+  private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
+      List<Map<String, Object>> log) throws Exception {
+    for (double p : schedule) {
+      // each block's share of every part's headroom is 1 / (blocks · damping); 0: uncapped (p = 1 until a round
+      // lifts M_max: the connectivity rounds' moves seldom meet on the largest working set)
+      int damping = p > 1 ? 1 : 0;
+      for (int round = 1; round <= rounds; round++) {
+        long tr = System.nanoTime();
+        cur = verified(cur); // the chunk job reads the count job's counts
+        Job job = Jobs.newJob(conf, step, "refine each block's rows with the others fixed", MrRefinement.class);
+        Configuration c = job.getConfiguration();
+        c.setInt(MrKeys.K, k);
+        c.setStrings(ChunkReducer.WORKING_SETS, Arrays.stream(cur.workingSets).mapToObj(Long::toString)
+            .toArray(String[]::new));
+        c.setLong(ChunkReducer.KEYS, cur.keys);
+        c.setDouble(ChunkReducer.EXPONENT, p);
+        c.setInt(ChunkReducer.ROUNDS, rounds);
+        c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
+        c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
+        c.set(GainReducer.U, cur.u.getFileSystem(c).makeQualified(cur.u).toString());
+        Jobs.readsInTasks(job, blocks, cur.u);
+        MultipleInputs.addInputPath(job, cur.counts, SequenceFileInputFormat.class, Mapper.class);
+        MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, MarkerMapper.class);
+        job.setMapOutputKeyClass(IntWritable.class);
+        job.setMapOutputValueClass(KeyCounts.class);
+        job.setReducerClass(ChunkReducer.class);
+        job.setNumReduceTasks(Math.min(reducers, numBlocks));
+        job.setOutputKeyClass(IntWritable.class);
+        job.setOutputValueClass(Move.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path dir = next("chunks");
+        Path moves = new Path(dir, "moves");
+        FileOutputFormat.setOutputPath(job, moves);
+        Jobs.run(job);
+        Jobs.checkZero(job, Counters.DUPLICATE_KEY_COUNTS, Counters.ROW_WITHOUT_PART, Counters.KEY_WITHOUT_COUNTS,
+            Counters.STALE_KEY_COUNTS);
+        Jobs.checkEqual(step + ": rows refined in chunks vs rows", n, Jobs.count(job, Counters.CHUNK_ROWS));
+        long moved = Jobs.count(job, Counters.CHUNK_MOVES);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("phase", "chunk round");
+        e.put("exponent", p);
+        e.put("round", round);
+        e.put("rowsMoved", moved);
+        e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
+        e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (numBlocks * damping));
+        if (moved == 0) {
+          e.put("kept", false);
+          e.put("seconds", secs(tr));
+          log.add(e);
+          fs.delete(dir, true);
+          LOG.info("{}: p={} chunk round {}: no moves", step, p, round);
+          break;
+        }
+        Measure next = count(apply(cur.u, moves, moved, n));
+        fs.delete(dir, true);
+        if (!Arrays.equals(next.rows, cur.rows)) {
+          throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a chunk round: "
+              + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
+        }
+        double change = cur.changePercent(next, p, k);
+        boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
+        e.put("objectiveChangePercent", change);
+        next.putFigures(e);
+        e.put("kept", kept);
+        e.put("seconds", secs(tr));
+        log.add(e);
+        LOG.info("{}: p={} chunk round {}: {} rows moved, objective {}%, M_max {} -> {}, T_sum {} -> {}: {} ({} s)", step,
+            p, round, moved, String.format("%+.2f", change), cur.maxWorkingSet(), next.maxWorkingSet(),
+            cur.sumTraffic(), next.sumTraffic(), kept ? "kept" : "dropped", secs(tr));
+        if (!kept) {
+          discard(next, null);
+          if (numBlocks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > cur.maxWorkingSet())) {
+            // the blocks' moves met: the next try gives each a (smaller) share of every part's headroom
+            damping = damping == 0 ? 1 : damping * 4;
+            continue;
+          }
+          break;
+        }
+        discard(cur, u0);
+        cur = next;
+        if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+          break;
+        }
       }
     }
     return cur;

@@ -327,8 +327,10 @@ public class RefineUTool extends ParsaTool {
             + " from mapreduce.reduce.java.opts or mapreduce.reduce.memory.mb)"))
         .addOption(opt("distributed-rounds", "HOW", "--mode mapreduce: how the schedule's swap rounds run: groups"
             + " (default: " + DEFAULT_GROUP_ROUNDS + " cycles of the in-memory rounds inside each group of parts,"
-            + " regrouped each cycle; falls back to swaps where not even two parts fit a reducer) or swaps (four"
-            + " MapReduce jobs per round over all k parts at once, each task holding one block or one key)"))
+            + " regrouped each cycle; falls back to swaps where not even two parts fit a reducer), swaps (four"
+            + " MapReduce jobs per round over all k parts at once, each task holding one block or one key) or chunks"
+            + " (as swaps, but each round's task refines a block's rows among all k parts by the in-memory swap rounds,"
+            + " every other row fixed; also where swaps would run otherwise)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
@@ -404,7 +406,10 @@ public class RefineUTool extends ParsaTool {
           cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE, DEFAULT_GROUP_ROUNDS,
           cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER,
           cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0,
-          choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps").equals("swaps"));
+          !choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks").equals("groups"));
+      if (choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks").equals("chunks")) {
+        conf.setBoolean(MrRefinement.CHUNK_ROUNDS, true);
+      }
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
           multilevel, groups, objective == Objective.BALANCED, overwrite);
     }
@@ -657,7 +662,8 @@ public class RefineUTool extends ParsaTool {
       stats.put("groupVCyclesBefore", groups.before());
       stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
       stats.put("groupVCyclesAfter", groups.after());
-      stats.put("distributedRounds", groups.swaps() ? "swaps" : "groups");
+      stats.put("distributedRounds", conf.getBoolean(MrRefinement.CHUNK_ROUNDS, false) ? "chunks"
+          : groups.swaps() ? "swaps" : "groups");
       stats.put("rowsPerPart", end.rows());
       stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());

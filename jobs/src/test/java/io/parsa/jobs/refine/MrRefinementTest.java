@@ -155,7 +155,10 @@ class MrRefinementTest {
     Random rnd = new Random(11);
     FileSystem fs = FileSystem.getLocal(conf);
     // {k, rows, block files, whether the rows of the last block use no key at all}
-    int[][] shapes = {{2, 120, 3, 0}, {3, 150, 4, 0}, {5, 200, 2, 0}, {4, 120, 3, 1}};
+    int[][] shapes = {{2, 120, 3, 0}, {3, 150, 4, 0}, {5, 200, 2, 0}, {4, 120, 3, 1}, {4, 160, 3, 0}};
+    // the four-job swap rounds alone, the default's group cycles (V-cycles, rounds in groups, V-cycles), and chunk
+    // rounds (each block's rows among all parts, the others fixed; the last shape's blocks in two slices each)
+    String[] modes = {"swaps", "groups", "chunks", "groups", "chunks"};
     for (int[] shape : shapes) {
       int k = shape[0];
       int n = shape[1];
@@ -180,13 +183,18 @@ class MrRefinementTest {
       TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, files);
       TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
       Path out = new Path(dir, "refined");
-      // the four-job swap rounds alone, and the default's group cycles (V-cycles, rounds in groups, V-cycles)
-      boolean swaps = java.util.Arrays.asList(shapes).indexOf(shape) % 2 == 0;
-      int rc = ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+      int index = java.util.Arrays.asList(shapes).indexOf(shape);
+      String mode = modes[index];
+      boolean swaps = !mode.equals("groups");
+      Configuration c = new Configuration(conf);
+      if (index == shapes.length - 1) {
+        c.setInt(ChunkReducer.SLICES, 2);
+      }
+      int rc = ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
           "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
           "--mode", "mapreduce", "--rounds", "4", "--reducers", "2", "--starts", "given", "--group-size", "2",
           "--multilevel", "off",
-          "--distributed-rounds", swaps ? "swaps" : "groups", "--vcycles", swaps ? "0" : "1", "--capped-vcycles",
+          "--distributed-rounds", mode, "--vcycles", swaps ? "0" : "1", "--capped-vcycles",
           swaps ? "0" : "1"});
       assertEquals(0, rc);
       Map<Long, Integer> refined = new HashMap<>();
@@ -216,13 +224,20 @@ class MrRefinementTest {
       assertTrue(maxAfter <= maxBefore, "M_max " + maxBefore + " -> " + maxAfter);
       assertTrue(sumAfter < sumBefore, "k=" + k + ": sum of working sets " + sumBefore + " -> " + sumAfter);
       // every kept round lowered its objective; a dropped one is reported as such
-      assertEquals(swaps ? "swaps" : "groups", report.get("distributedRounds").asText());
+      assertEquals(mode, report.get("distributedRounds").asText());
+      int chunkRounds = 0;
       for (JsonNode r : report.get("rounds")) {
         assertEquals(!swaps, r.has("groupsImproved"), r.toString());
+        assertEquals(mode.equals("chunks"), r.path("phase").asText().equals("chunk round"), r.toString());
         if (r.get("kept").asBoolean()) {
           assertTrue(r.get("objectiveChangePercent").asDouble() < 0, r.toString());
+          chunkRounds += r.path("phase").asText().equals("chunk round") ? 1 : 0;
+        }
+        if (index == shapes.length - 1 && r.has("slices")) {
+          assertEquals(2 * files, r.get("slices").asInt(), r.toString());
         }
       }
+      assertEquals(mode.equals("chunks"), chunkRounds > 0, report.toString());
       assertEquals(0, fs.listStatus(dir, p -> p.getName().startsWith(".")).length, "work and temp dirs removed");
     }
   }

@@ -1,0 +1,289 @@
+package io.parsa.jobs.refine;
+
+import io.parsa.engine.Block;
+import io.parsa.engine.RowKeyGraph;
+import io.parsa.engine.URefinement;
+import io.parsa.jobs.mr.DistinctKeys;
+import io.parsa.jobs.mr.MrKeys;
+import io.parsa.yarn.io.AssignmentFiles;
+import io.parsa.yarn.io.BlockData;
+import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Chunk rounds, reduce side, one call per block: the block's rows refined among all k parts by the in-memory swap
+ * rounds while every other row stays where it is ({@link URefinement#ofChunk}). The count job's part counts of the
+ * block's keys (over all blocks) less the block's own are the fixed pins; the working sets M_i of the whole assignment
+ * ({@link #WORKING_SETS}) less the block's share are the offsets. So every gain is the whole assignment's, exact while
+ * the other blocks stay; the blocks of one job are refined at once against the same counts, so their moves can meet on
+ * a key, and the driver keeps a job's moves only where the count job measures them better.
+ *
+ * <p>Swaps only: every part keeps its rows of the block, so rows stay balanced exactly as they were. A block too large
+ * for the task's heap is refined in slices of its rows ({@link #SLICES}, or the fewest that fit), one after the other,
+ * each seeing the moves of those before it.
+ *
+ * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows), CHUNK_MOVES
+ * (= the apply job's moves), CHUNK_SLICES. Memory: one block, its keys' counts, one slice's refinement
+ * ({@link RefineUTool#heapNeeded}).
+ */
+public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChunkReducer.class);
+
+  /** The whole assignment's working sets M_i (k comma-separated counts) as the count job measured them. */
+  public static final String WORKING_SETS = "parsa.refine.chunk.working-sets";
+  /** The distinct keys of all rows (for T_sum in the log). */
+  public static final String KEYS = "parsa.refine.chunk.keys";
+  /** Exponent p of the objective Σ M_i^p the rounds lower. */
+  public static final String EXPONENT = "parsa.refine.chunk.exponent";
+  /** Swap rounds per block (each stops early as the in-memory rounds do). */
+  public static final String ROUNDS = "parsa.refine.chunk.rounds";
+  /** Slices per block (default 0: the fewest whose refinement fits half the task's heap). */
+  public static final String SLICES = "parsa.refine.chunk.slices";
+  /**
+   * Blocks refined at once (the job's blocks, times a damping factor; 0 or 1: uncapped): each block's moves may lift
+   * part i's working set by at most (M_max − M_i) / this, so that all blocks together cannot lift M_max (at p = 8 on
+   * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
+   */
+  public static final String BLOCKS_AT_ONCE = "parsa.refine.chunk.blocks-at-once";
+
+  private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
+  private final IntArrayList start = new IntArrayList();
+  private final IntArrayList parts = new IntArrayList();
+  private final IntArrayList counts = new IntArrayList();
+  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+  private final DistinctKeys distinct = new DistinctKeys();
+  private final IntWritable outKey = new IntWritable();
+  private final Move out = new Move();
+  private List<Path> blockFiles;
+  private FileSystem blocksFs;
+  private Path uDir;
+  private FileSystem uFs;
+  private int k;
+  private long[] workingSets;
+  private long keysInAll;
+  private double exponent;
+  private int rounds;
+  private int forcedSlices;
+  private int blocksAtOnce;
+  /** The block's working-set caps ({@link #BLOCKS_AT_ONCE}), or null. */
+  private long[] caps;
+
+  @Override
+  protected void setup(Context context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    k = MrKeys.k(conf);
+    String[] ws = conf.getStrings(WORKING_SETS);
+    if (ws == null || ws.length != k) {
+      throw new IllegalStateException(WORKING_SETS + " must hold " + k + " working sets, was " + conf.get(WORKING_SETS));
+    }
+    // the job's measure; each block's slices update their own copy (another block's moves are not seen here)
+    workingSets = Arrays.stream(ws).mapToLong(x -> Long.parseLong(x.trim())).toArray();
+    keysInAll = conf.getLong(KEYS, 0);
+    exponent = conf.getDouble(EXPONENT, 1);
+    rounds = conf.getInt(ROUNDS, 10);
+    forcedSlices = conf.getInt(SLICES, 0);
+    blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
+    Path blocks = new Path(conf.get(GainReducer.BLOCKS));
+    blocksFs = blocks.getFileSystem(conf);
+    blockFiles = BlockFiles.list(blocksFs, blocks);
+    uDir = new Path(conf.get(GainReducer.U));
+    uFs = uDir.getFileSystem(conf);
+    index.defaultReturnValue(-1);
+    partOf.defaultReturnValue(-1);
+  }
+
+  @Override
+  protected void reduce(IntWritable blockKey, Iterable<KeyCounts> values, Context context)
+      throws IOException, InterruptedException {
+    int b = blockKey.get();
+    index.clear();
+    start.clear();
+    parts.clear();
+    counts.clear();
+    for (KeyCounts v : values) {
+      if (v.size() == 0) {
+        continue; // the block's marker (MarkerMapper)
+      }
+      if (index.put(v.key(), start.size()) != -1) {
+        context.getCounter(MrRefinement.Counters.DUPLICATE_KEY_COUNTS).increment(1);
+      }
+      start.add(parts.size());
+      for (int t = 0; t < v.size(); t++) {
+        parts.add(v.part(t));
+        counts.add(v.count(t));
+      }
+    }
+    start.add(parts.size());
+    BlockData d = BlockFiles.read(blocksFs, blockFiles.get(b));
+    AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
+    partOf.clear();
+    for (int r = 0; r < a.n; r++) {
+      partOf.put(a.ids[r], a.parts[r]);
+    }
+    // the block's rows with a part, each with its distinct keys
+    IntArrayList rows = new IntArrayList();
+    long pairs = 0;
+    for (int r = 0; r < d.numRows(); r++) {
+      if (partOf.get(d.rowIds[r]) < 0) {
+        context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
+        continue;
+      }
+      rows.add(r);
+      pairs += d.rowStart[r + 1] - d.rowStart[r];
+    }
+    context.getCounter(MrRefinement.Counters.CHUNK_ROWS).increment(rows.size());
+    int slices = forcedSlices > 0 ? forcedSlices : 1;
+    long half = Runtime.getRuntime().maxMemory() / 2;
+    while (forcedSlices <= 0 && slices < rows.size()
+        && RefineUTool.heapNeeded(rows.size() / slices, pairs / slices, pairs / slices, k) > half) {
+      slices++;
+    }
+    slices = Math.max(1, Math.min(slices, rows.size()));
+    context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(slices);
+    // the counts that earlier slices of this block changed, per key (k counts each)
+    Long2ObjectOpenHashMap<int[]> changed = new Long2ObjectOpenHashMap<>();
+    long moved = 0;
+    long[] m0 = workingSets.clone();
+    caps = null;
+    if (blocksAtOnce > 1) {
+      // the block's share of every part's headroom, for all its slices together
+      long max = Arrays.stream(m0).max().orElse(0);
+      caps = new long[k];
+      for (int p = 0; p < k; p++) {
+        caps[p] = m0[p] + (max - m0[p]) / blocksAtOnce;
+      }
+    }
+    for (int s = 0; s < slices; s++) {
+      int from = (int) ((long) rows.size() * s / slices);
+      int to = (int) ((long) rows.size() * (s + 1) / slices);
+      moved += refineSlice(b, d, rows, from, to, changed, context);
+      context.progress();
+    }
+    context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
+    LOG.info("block {}: {} rows in {} slice(s), {} moved; working sets as this block sees them {} -> {} (sum {} -> {})",
+        b, rows.size(), slices, moved, Arrays.toString(m0), Arrays.toString(workingSets), Arrays.stream(m0).sum(),
+        Arrays.stream(workingSets).sum());
+    workingSets = m0; // the next block starts from the job's measure again
+  }
+
+  /** Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed; returns the rows moved. */
+  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, Long2ObjectOpenHashMap<int[]> changed,
+      Context context) throws IOException, InterruptedException {
+    int n = to - from;
+    long[] ids = new long[n];
+    int[] rowStart = new int[n + 1];
+    LongArrayList keys = new LongArrayList();
+    int[] given = new int[n];
+    for (int i = 0; i < n; i++) {
+      int r = rows.getInt(from + i);
+      ids[i] = d.rowIds[r];
+      given[i] = partOf.get(ids[i]);
+      distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
+      for (int j = 0; j < distinct.size(); j++) {
+        keys.add(distinct.get(j));
+      }
+      rowStart[i + 1] = keys.size();
+    }
+    Block block = new Block(ids, rowStart, keys.toLongArray(), null);
+    List<Block> blocks = List.of(block);
+    RowKeyGraph graph = RowKeyGraph.of(blocks);
+    int nk = graph.numKeys();
+    // the global key of each of the graph's key ids (the graph numbers them in order of first use)
+    long[] keyOf = new long[nk];
+    int[] lk = block.localKeys();
+    int[] gk = graph.rowKeys();
+    for (int t = 0; t < lk.length; t++) {
+      keyOf[gk[t]] = block.keys()[lk[t]];
+    }
+    int[] fixed = new int[Math.multiplyExact(nk, k)];
+    for (int v = 0; v < nk; v++) {
+      int j = index.get(keyOf[v]);
+      if (j < 0) {
+        context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
+        return 0;
+      }
+      for (int t = start.getInt(j); t < start.getInt(j + 1); t++) {
+        fixed[parts.getInt(t) * nk + v] += counts.getInt(t);
+      }
+      int[] c = changed.get(keyOf[v]);
+      if (c != null) {
+        for (int p = 0; p < k; p++) {
+          fixed[p * nk + v] += c[p];
+        }
+      }
+    }
+    int[] rs = graph.rowStart();
+    for (int i = 0; i < n; i++) {
+      for (int t = rs[i]; t < rs[i + 1]; t++) {
+        fixed[given[i] * nk + gk[t]]--; // the slice's own rows are not fixed
+      }
+    }
+    for (int c = 0; c < fixed.length; c++) {
+      if (fixed[c] < 0) {
+        context.getCounter(MrRefinement.Counters.STALE_KEY_COUNTS).increment(1);
+        return 0;
+      }
+    }
+    // offsets: the keys of each part's working set that the slice's rows do not use (the refinement counts the others)
+    long[] offsets = workingSets.clone();
+    boolean[] held = new boolean[fixed.length];
+    for (int c = 0; c < fixed.length; c++) {
+      held[c] = fixed[c] > 0;
+    }
+    for (int i = 0; i < n; i++) {
+      for (int t = rs[i]; t < rs[i + 1]; t++) {
+        held[given[i] * nk + gk[t]] = true;
+      }
+    }
+    for (int c = 0; c < held.length; c++) {
+      if (held[c]) {
+        offsets[c / nk]--;
+      }
+    }
+    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {given}, fixed, offsets, keysInAll, exponent);
+    if (caps != null) {
+      ref.capWorkingSets(caps);
+    }
+    double f0 = ref.objective();
+    for (int round = 0; round < rounds; round++) {
+      URefinement.RoundStats st = ref.round();
+      context.progress();
+      if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+        break;
+      }
+    }
+    int[] after = ref.parts()[0];
+    long moved = 0;
+    for (int i = 0; i < n; i++) {
+      if (after[i] == given[i]) {
+        continue;
+      }
+      outKey.set(b);
+      context.write(outKey, out.set(ids[i], b, given[i], after[i]));
+      partOf.put(ids[i], after[i]);
+      moved++;
+      for (int t = rs[i]; t < rs[i + 1]; t++) {
+        int[] c = changed.computeIfAbsent(keyOf[gk[t]], x -> new int[k]);
+        c[given[i]]--;
+        c[after[i]]++;
+      }
+    }
+    LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
+    workingSets = ref.workingSets();
+    return moved;
+  }
+}
