@@ -5,9 +5,7 @@ import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.DistinctKeys;
 import io.parsa.jobs.mr.MrKeys;
-import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
-import io.parsa.yarn.io.BlockFiles;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -16,8 +14,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.slf4j.Logger;
@@ -60,18 +56,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String BLOCKS_AT_ONCE = "parsa.refine.chunk.blocks-at-once";
 
-  private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
-  private final IntArrayList start = new IntArrayList();
-  private final IntArrayList parts = new IntArrayList();
-  private final IntArrayList counts = new IntArrayList();
-  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
+  private BlockCounts blockCounts;
+  private Long2IntOpenHashMap partOf;
   private final DistinctKeys distinct = new DistinctKeys();
   private final IntWritable outKey = new IntWritable();
   private final Move out = new Move();
-  private List<Path> blockFiles;
-  private FileSystem blocksFs;
-  private Path uDir;
-  private FileSystem uFs;
   private int k;
   private long[] workingSets;
   private long keysInAll;
@@ -97,43 +86,16 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
-    Path blocks = new Path(conf.get(GainReducer.BLOCKS));
-    blocksFs = blocks.getFileSystem(conf);
-    blockFiles = BlockFiles.list(blocksFs, blocks);
-    uDir = new Path(conf.get(GainReducer.U));
-    uFs = uDir.getFileSystem(conf);
-    index.defaultReturnValue(-1);
-    partOf.defaultReturnValue(-1);
+    blockCounts = new BlockCounts(conf);
+    partOf = blockCounts.partOf;
   }
 
   @Override
   protected void reduce(IntWritable blockKey, Iterable<KeyCounts> values, Context context)
       throws IOException, InterruptedException {
     int b = blockKey.get();
-    index.clear();
-    start.clear();
-    parts.clear();
-    counts.clear();
-    for (KeyCounts v : values) {
-      if (v.size() == 0) {
-        continue; // the block's marker (MarkerMapper)
-      }
-      if (index.put(v.key(), start.size()) != -1) {
-        context.getCounter(MrRefinement.Counters.DUPLICATE_KEY_COUNTS).increment(1);
-      }
-      start.add(parts.size());
-      for (int t = 0; t < v.size(); t++) {
-        parts.add(v.part(t));
-        counts.add(v.count(t));
-      }
-    }
-    start.add(parts.size());
-    BlockData d = BlockFiles.read(blocksFs, blockFiles.get(b));
-    AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
-    partOf.clear();
-    for (int r = 0; r < a.n; r++) {
-      partOf.put(a.ids[r], a.parts[r]);
-    }
+    blockCounts.read(b, values, context);
+    BlockData d = blockCounts.data;
     // the block's rows with a part, each with its distinct keys
     IntArrayList rows = new IntArrayList();
     long pairs = 0;
@@ -146,6 +108,9 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       pairs += d.rowStart[r + 1] - d.rowStart[r];
     }
     context.getCounter(MrRefinement.Counters.CHUNK_ROWS).increment(rows.size());
+    if (rows.isEmpty()) {
+      return;
+    }
     int slices = forcedSlices > 0 ? forcedSlices : 1;
     long half = Runtime.getRuntime().maxMemory() / 2;
     while (forcedSlices <= 0 && slices < rows.size()
@@ -210,14 +175,17 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       keyOf[gk[t]] = block.keys()[lk[t]];
     }
     int[] fixed = new int[Math.multiplyExact(nk, k)];
+    int[] start = blockCounts.start();
+    int[] parts = blockCounts.parts();
+    int[] counts = blockCounts.counts();
     for (int v = 0; v < nk; v++) {
-      int j = index.get(keyOf[v]);
+      int j = blockCounts.indexOf(keyOf[v]);
       if (j < 0) {
         context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
         return 0;
       }
-      for (int t = start.getInt(j); t < start.getInt(j + 1); t++) {
-        fixed[parts.getInt(t) * nk + v] += counts.getInt(t);
+      for (int t = start[j]; t < start[j + 1]; t++) {
+        fixed[parts[t] * nk + v] += counts[t];
       }
       int[] c = changed.get(keyOf[v]);
       if (c != null) {

@@ -2,17 +2,11 @@ package io.parsa.jobs.refine;
 
 import io.parsa.jobs.mr.DistinctKeys;
 import io.parsa.jobs.mr.MrKeys;
-import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
-import io.parsa.yarn.io.BlockFiles;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 
@@ -51,18 +45,10 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
    */
   public static final String TARGETS = "parsa.refine-u.mr.targets";
 
-  private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
-  private final IntArrayList start = new IntArrayList();
-  private final IntArrayList parts = new IntArrayList();
-  private final IntArrayList counts = new IntArrayList();
-  private final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
   private final SwapKey outKey = new SwapKey();
   private final Move out = new Move();
   private SwapGains gains;
-  private List<Path> blockFiles;
-  private Path uDir;
-  private FileSystem blocksFs;
-  private FileSystem uFs;
+  private BlockCounts block;
   private final DistinctKeys distinct = new DistinctKeys();
   /** Per part, the targets its rows may move to; null entries: none (all null: any, {@link #TARGETS} unset). */
   private boolean[][] allowed;
@@ -81,13 +67,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
       throw new IllegalStateException(WEIGHTS + " must hold " + k + " weights");
     }
     gains = new SwapGains(w);
-    Path blocks = new Path(conf.get(BLOCKS));
-    blocksFs = blocks.getFileSystem(conf);
-    blockFiles = BlockFiles.list(blocksFs, blocks);
-    uDir = new Path(conf.get(U));
-    uFs = uDir.getFileSystem(conf);
-    index.defaultReturnValue(-1);
-    partOf.defaultReturnValue(-1);
+    block = new BlockCounts(conf);
     allowed = targets(conf.getStrings(TARGETS), k);
     hist = conf.getBoolean(GAIN_HISTOGRAM, false) ? new long[k][] : null;
     this.k = k;
@@ -133,33 +113,12 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   protected void reduce(IntWritable blockKey, Iterable<KeyCounts> values, Context context)
       throws IOException, InterruptedException {
     int b = blockKey.get();
-    index.clear();
-    start.clear();
-    parts.clear();
-    counts.clear();
-    for (KeyCounts v : values) {
-      if (v.size() == 0) {
-        continue; // the block's marker (MarkerMapper)
-      }
-      if (index.put(v.key(), start.size()) != -1) {
-        context.getCounter(MrRefinement.Counters.DUPLICATE_KEY_COUNTS).increment(1);
-      }
-      start.add(parts.size());
-      for (int t = 0; t < v.size(); t++) {
-        parts.add(v.part(t));
-        counts.add(v.count(t));
-      }
-    }
-    start.add(parts.size());
-    BlockData d = BlockFiles.read(blocksFs, blockFiles.get(b));
-    AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
-    partOf.clear();
-    for (int r = 0; r < a.n; r++) {
-      partOf.put(a.ids[r], a.parts[r]);
-    }
-    int[] st = start.elements();
-    int[] ps = parts.elements();
-    int[] cs = counts.elements();
+    block.read(b, values, context);
+    BlockData d = block.data;
+    Long2IntOpenHashMap partOf = block.partOf;
+    int[] st = block.start();
+    int[] ps = block.parts();
+    int[] cs = block.counts();
     for (int r = 0; r < d.numRows(); r++) {
       long id = d.rowIds[r];
       int part = partOf.get(id);
@@ -175,7 +134,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
       gains.begin(part);
       boolean complete = true;
       for (int i = 0; i < distinct.size(); i++) {
-        int j = index.get(distinct.get(i));
+        int j = block.indexOf(distinct.get(i));
         if (j < 0) {
           complete = false;
           continue;

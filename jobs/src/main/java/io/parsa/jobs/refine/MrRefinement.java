@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * <p>By default ({@link Groups}) the rounds run instead in <b>groups of parts</b> ({@link #groupCycles}): a job
  * whose reducers each refine the rows of one group of parts with the in-memory engine (V-cycles, swap rounds), which
  * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
- * for weighted rows and where not even two parts fit a reducer. Where the multilevel rule says so, a distributed
+ * for weighted rows. Where not even two parts fit a reducer, each round is instead a <b>chunk round</b>
+ * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds with the other
+ * rows as fixed pins ({@link ChunkReducer}). Where the multilevel rule says so, a distributed
  * multilevel start ({@link #multilevelStart}: rows clustered per group, the clusters placed in one reducer, the rows
  * balanced in groups) competes with the given and the input-order start.
  */
@@ -237,6 +239,8 @@ public final class MrRefinement {
       List<Map<String, Object>> starts, List<Map<String, Object>> log) {}
 
   private final Configuration conf;
+  /** Whether the swap rounds run as chunk rounds ({@link #CHUNK_ROUNDS}, or where no two parts fit a reducer). */
+  private boolean chunkRounds;
   private final String step;
   private final Path blocks;
   private final Path work;
@@ -268,6 +272,11 @@ public final class MrRefinement {
     this.reducers = Math.max(1, reducers);
     this.fs = work.getFileSystem(conf);
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
+  }
+
+  /** Whether the last {@link #run} refined in chunk rounds where swap rounds would run ({@link #CHUNK_ROUNDS}). */
+  public boolean chunkRounds() {
+    return chunkRounds;
   }
 
   /**
@@ -372,6 +381,16 @@ public final class MrRefinement {
     }
     int auto = useGroups && groups.size <= 0 ? autoGroupSize(cur) : -1; // asked once: it logs its choice
     int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : auto;
+    chunkRounds = conf.getBoolean(CHUNK_ROUNDS, false);
+    if (chunkRounds && cur.weightedRows > 0) {
+      LOG.info("{}: no chunk rounds for weighted rows (their swaps keep row counts, not weights); distributed swap"
+          + " rounds", step);
+      chunkRounds = false;
+    } else if (!groups.swaps && g < 2 && cur.weightedRows == 0) {
+      // groups asked for but not even two parts fit: the rounds refine each block among all parts instead of
+      // swapping rows pair by pair (cnr-2000 at 8 MiB: 23,139 / 20,024 against 25,827 / 19,856, docs/quality.md §35)
+      chunkRounds = true;
+    }
     useGroups = g >= 2;
     long givenTSum = starts.get(0).get("sumTraffic") instanceof Long t ? t : -1;
     long orderTSum = starts.size() > 1 && starts.get(1).get("sumTraffic") instanceof Long t ? t : -1;
@@ -508,7 +527,7 @@ public final class MrRefinement {
    */
   private Measure swapRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
-    if (conf.getBoolean(CHUNK_ROUNDS, false)) {
+    if (chunkRounds) {
       return chunkRounds(cur, u0, n, schedule, rounds, log);
     }
     for (double p : schedule) {
@@ -685,6 +704,9 @@ public final class MrRefinement {
         }
         discard(cur, u0);
         cur = next;
+        // (at p = 1 against Σ M_i, as the swap rounds: counted against T_sum instead, the rounds ran on at cnr-2000 with
+        // 32 MiB reducers to a lower T_sum, after which the coarse V-cycle was dropped and the end was 22,845 / 21,204
+        // against 23,899 / 17,300; docs/quality.md §35)
         if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
           break;
         }
@@ -1873,8 +1895,9 @@ public final class MrRefinement {
     long heap = Jobs.reducerHeapBytes(conf);
     int best = groupSizeFor(heap, k, Arrays.stream(m.rows).sum(), m.pairs, m.keys, m.maxWorkingSet());
     if (best == 0) {
-      LOG.warn("{}: not even the rows of two parts fit a reducer's heap of {} MiB: no group cycles, the distributed swap"
-          + " rounds alone (give reducers more memory, or set --group-size)", step, heap >> 20);
+      LOG.warn("{}: not even the rows of two parts fit a reducer's heap of {} MiB: no group cycles; the rounds refine each"
+          + " block's rows among all parts, the other rows fixed (give reducers more memory, or set --group-size)", step,
+          heap >> 20);
     } else {
       LOG.info("{}: groups of {} parts (of k = {}): the largest group whose rows fit a reducer's heap of {} MiB"
           + " (--group-size sets it)", step, best, k, heap >> 20);

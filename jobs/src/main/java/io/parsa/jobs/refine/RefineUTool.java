@@ -327,10 +327,10 @@ public class RefineUTool extends ParsaTool {
             + " from mapreduce.reduce.java.opts or mapreduce.reduce.memory.mb)"))
         .addOption(opt("distributed-rounds", "HOW", "--mode mapreduce: how the schedule's swap rounds run: groups"
             + " (default: " + DEFAULT_GROUP_ROUNDS + " cycles of the in-memory rounds inside each group of parts,"
-            + " regrouped each cycle; falls back to swaps where not even two parts fit a reducer), swaps (four"
+            + " regrouped each cycle; where not even two parts fit a reducer, chunks), swaps (four"
             + " MapReduce jobs per round over all k parts at once, each task holding one block or one key) or chunks"
             + " (as swaps, but each round's task refines a block's rows among all k parts by the in-memory swap rounds,"
-            + " every other row fixed; also where swaps would run otherwise)"))
+            + " every other row fixed)"))
         .addOption(opt("multilevel", "WHEN", "also refine from a multilevel partition (coarsen rows that share keys,"
             + " place, refine while uncoarsening): auto (default: when rows have at most " + (int) SHORT_ROWS
             + " keys on average, as graphs do, up to " + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, or the input-order"
@@ -636,8 +636,8 @@ public class RefineUTool extends ParsaTool {
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     try {
-      MrRefinement.Result res = new MrRefinement(conf, name(), blocksDir, work, k, reducers)
-          .keepBetterStart(keepBetterStart).run(uDir, orderStart, multilevel, schedule, rounds, groups);
+      MrRefinement mr = new MrRefinement(conf, name(), blocksDir, work, k, reducers).keepBetterStart(keepBetterStart);
+      MrRefinement.Result res = mr.run(uDir, orderStart, multilevel, schedule, rounds, groups);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
         fs.mkdirs(tmp);
@@ -662,8 +662,8 @@ public class RefineUTool extends ParsaTool {
       stats.put("groupVCyclesBefore", groups.before());
       stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
       stats.put("groupVCyclesAfter", groups.after());
-      stats.put("distributedRounds", conf.getBoolean(MrRefinement.CHUNK_ROUNDS, false) ? "chunks"
-          : groups.swaps() ? "swaps" : "groups");
+      // what ran: chunk rounds also where groups were asked for but not even two parts fit a reducer
+      stats.put("distributedRounds", mr.chunkRounds() ? "chunks" : groups.swaps() ? "swaps" : "groups");
       stats.put("rowsPerPart", end.rows());
       stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());

@@ -67,7 +67,7 @@ class MrRefinementIT {
     int rc = ToolRunner.run(small, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
         "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
         "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2",
-        "--vcycles", "0", "--capped-vcycles", "0", "--group-size", "4", "--distributed-rounds", "swaps",
+        "--vcycles", "0", "--capped-vcycles", "0", "--group-size", "4", "--distributed-rounds", "chunks",
         "--multilevel", "on"});
     assertEquals(0, rc);
     Map<Long, Integer> refined = new HashMap<>();
@@ -95,9 +95,12 @@ class MrRefinementIT {
     assertTrue(first.get("levels").asInt() >= 2, report.toString());
     assertTrue(first.get("placedClusters").asLong() < first.get("clusters").asLong(), report.toString());
     // (the rows per part above are exact after it: its balance cycles, if any, ran the engine's V-cycles inside the
-    // job jar, in the reduce containers); then the swap round
+    // job jar, in the reduce containers); then a chunk round: each block's rows refined among all parts in a reduce
+    // container, the other rows fixed
     JsonNode second = report.get("rounds").get(1);
+    assertEquals("chunk round", second.get("phase").asText(), report.toString());
     assertEquals(1, second.get("round").asInt(), report.toString());
+    assertEquals("chunks", report.get("distributedRounds").asText());
     // and a coarse group cycle at the end: the clusters of each group of parts refined in a reduce container of its own
     JsonNode coarse = null;
     for (JsonNode r : report.get("rounds")) {

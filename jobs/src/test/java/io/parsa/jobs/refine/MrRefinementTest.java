@@ -388,9 +388,12 @@ class MrRefinementTest {
     assertEquals((long) (2048 * 0.8) << 20, Jobs.reducerHeapBytes(yarn));
   }
 
-  /** Reducers too small for two parts' rows: a warning and the four-job swap rounds, still a refined assignment. */
+  /**
+   * Reducers too small for two parts' rows: a warning, and the rounds refine each block's rows among all parts with the
+   * other rows fixed (chunk rounds), still a refined assignment.
+   */
   @Test
-  void withoutRoomForTwoPartsTheSwapRoundsRunAlone() throws Exception {
+  void withoutRoomForTwoPartsTheRoundsRunInChunks() throws Exception {
     Random rnd = new Random(23);
     FileSystem fs = FileSystem.getLocal(conf);
     int k = 4;
@@ -420,8 +423,9 @@ class MrRefinementTest {
         "--multilevel", "off"}));
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
     assertTrue(report.get("rounds").size() > 0, report.toString());
+    assertEquals("chunks", report.get("distributedRounds").asText());
     for (JsonNode r : report.get("rounds")) {
-      assertTrue(!r.has("groupVCycle") && r.has("round"), "swap rounds only: " + r);
+      assertEquals("chunk round", r.path("phase").asText(), "chunk rounds only: " + r);
     }
     assertEquals(rows.size(), Jobs.readAvroDir(fs, out, UAssignment.class).size());
   }
