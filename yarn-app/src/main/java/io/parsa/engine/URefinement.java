@@ -66,8 +66,8 @@ public final class URefinement {
   private final boolean guardMax;
   private boolean holdFloor = true;
   /**
-   * A chunk of the rows ({@link #ofChunk}): swaps only, so every part keeps its rows of the chunk, and the working sets
-   * count the fixed rows' keys; null otherwise. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
+   * Whether this refines a chunk of the rows ({@link #ofChunk}): swaps only, so every part keeps its rows of the chunk,
+   * and the working sets count the fixed rows' keys. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
    */
   private final boolean chunk;
   private final long keysInAll;

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows), CHUNK_MOVES
  * (= the apply job's moves), CHUNK_SLICES. Memory: one block, its keys' counts, one slice's refinement
- * ({@link RefineUTool#heapNeeded}).
+ * ({@link #sliceBytes}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
@@ -113,8 +113,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     }
     int slices = forcedSlices > 0 ? forcedSlices : 1;
     long half = Runtime.getRuntime().maxMemory() / 2;
-    while (forcedSlices <= 0 && slices < rows.size()
-        && RefineUTool.heapNeeded(rows.size() / slices, pairs / slices, pairs / slices, k) > half) {
+    while (forcedSlices <= 0 && slices < rows.size() && sliceBytes(rows.size() / slices, pairs / slices, k) > half) {
       slices++;
     }
     slices = Math.max(1, Math.min(slices, rows.size()));
@@ -143,6 +142,14 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         b, rows.size(), slices, moved, Arrays.toString(m0), Arrays.toString(workingSets), Arrays.stream(m0).sum(),
         Arrays.stream(workingSets).sum());
     workingSets = m0; // the next block starts from the job's measure again
+  }
+
+  /**
+   * The heap a slice of {@code rows} rows and {@code pairs} (row, key) pairs takes, every pair a key of its own at
+   * worst: the in-memory rounds' ({@link RefineUTool#heapNeeded}) and the slice's fixed counts and presence flags.
+   */
+  static long sliceBytes(long rows, long pairs, int k) {
+    return RefineUTool.heapNeeded(rows, pairs, pairs, k) + 5L * k * pairs;
   }
 
   /** Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed; returns the rows moved. */
