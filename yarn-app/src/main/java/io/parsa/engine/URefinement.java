@@ -148,22 +148,23 @@ public final class URefinement {
   /**
    * Refinement of a chunk of the rows among all k parts while the other rows stay where they are (fixed pins): of the
    * chunk's {@code graph}, {@code fixedCounts[i·numKeys + v]} other rows of part i use key v (the graph's key ids),
-   * and {@code offsets[i]} keys of part i's working set are used by no row of the chunk. So M_i, F and every gain are
-   * the whole assignment's, exact while the other rows stay. Swaps only: every part keeps its number of the chunk's
+   * and {@code workingSets[i]} is part i's whole working set M_i, of which the keys no row of the chunk uses stay as
+   * they are. So M_i, F and every gain are the whole assignment's, exact while the other rows stay. Swaps only: every part keeps its number of the chunk's
    * rows, so the whole assignment's balance is kept; with the max guard M_max never rises (T_max's floor needs keys
    * the chunk does not see, so that guard is off). {@code keysInAll}: the distinct keys of all rows (for T_sum in the
    * round statistics). Unweighted rows only.
    */
   public static URefinement ofChunk(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, int[] fixedCounts,
-      long[] offsets, long keysInAll, double exponent) {
+      long[] workingSets, long keysInAll, double exponent) {
     if (blocks.stream().anyMatch(Block::weighted)) {
       throw new IllegalArgumentException("a chunk's rows are refined by row counts only, not weighted");
     }
-    if (fixedCounts.length != (long) graph.numKeys() * k || offsets.length != k) {
+    if (fixedCounts.length != (long) graph.numKeys() * k || workingSets.length != k) {
       throw new IllegalArgumentException("fixed counts for " + graph.numKeys() + " keys and " + k + " parts, and " + k
-          + " offsets, expected; got " + fixedCounts.length + " and " + offsets.length);
+          + " working sets, expected; got " + fixedCounts.length + " and " + workingSets.length);
     }
-    URefinement r = new URefinement(k, blocks, graph, parts, null, exponent, true, fixedCounts, offsets, keysInAll);
+    URefinement r = new URefinement(k, blocks, graph, parts, null, exponent, true, fixedCounts, workingSets,
+        keysInAll);
     r.holdFloor = false;
     return r;
   }
@@ -184,7 +185,7 @@ public final class URefinement {
   }
 
   private URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, MultilevelPartitioner.Counted placed,
-      double exponent, boolean guardMax, int[] fixedCounts, long[] offsets, long keysInAll) {
+      double exponent, boolean guardMax, int[] fixedCounts, long[] workingSets, long keysInAll) {
     if (k < 2) {
       throw new IllegalArgumentException("k must be >= 2 to refine, was " + k);
     }
@@ -289,8 +290,13 @@ public final class URefinement {
       }
     }
     if (chunk) {
+      // the chunk's keys counted above; the whole working set adds those of the other rows alone
       for (int i = 0; i < k; i++) {
-        m[i] += offsets[i];
+        if (workingSets[i] < m[i]) {
+          throw new IllegalArgumentException("part " + i + "'s working set " + workingSets[i] + " is below the "
+              + m[i] + " keys of the chunk's key set it holds");
+        }
+        m[i] = workingSets[i];
       }
     }
     singles = new long[k];

@@ -2,6 +2,7 @@ package io.parsa.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -122,28 +123,19 @@ class URefinementTest {
       }
     }
     long[] whole = recomputedWorkingSets(k, all, parts);
-    long[] offsets = whole.clone();
-    boolean[] seen = new boolean[nk * k];
-    for (int b = 0; b < all.size(); b++) {
-      Block blk = all.get(b);
-      for (int r = 0; r < blk.numRows(); r++) {
-        for (int j = blk.localRowStart()[r]; j < blk.localRowStart()[r + 1]; j++) {
-          int id = idOf.get(blk.keys()[blk.localKeys()[j]]);
-          if (id >= 0 && !seen[parts[b][r] * nk + id]) {
-            seen[parts[b][r] * nk + id] = true;
-            offsets[parts[b][r]]--; // a key of the chunk: counted by the chunk's refinement itself
-          }
-        }
-      }
-    }
     long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
     int[][] chunkParts = {parts[0].clone(), parts[1].clone()};
     int[] sizes0 = sizes(k, chunkParts);
     long tSum0 = 2 * (java.util.Arrays.stream(whole).sum() - keysInAll);
     long mMax0 = java.util.Arrays.stream(whole).max().getAsLong();
+    // a working set below the chunk's keys its part holds cannot be the whole assignment's
+    long[] tooSmall = new long[k];
+    int[][] start = chunkParts;
+    assertThrows(IllegalArgumentException.class,
+        () -> URefinement.ofChunk(k, chunk, g, start, fixed, tooSmall, keysInAll, 1));
     for (double p : new double[] {4, 1}) {
-      URefinement ref = URefinement.ofChunk(k, chunk, g, chunkParts, fixed, offsets, keysInAll, p);
-      assertArrayEquals(recomputedWorkingSets(k, all, joined(parts, chunkParts)), ref.workingSets());
+      URefinement ref = URefinement.ofChunk(k, chunk, g, chunkParts, fixed,
+          recomputedWorkingSets(k, all, joined(parts, chunkParts)), keysInAll, p);
       for (int round = 0; round < 5; round++) {
         double before = ref.objective();
         long maxBefore = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();

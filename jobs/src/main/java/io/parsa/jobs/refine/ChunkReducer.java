@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Chunk rounds, reduce side, one call per block: the block's rows refined among all k parts by the in-memory swap
  * rounds while every other row stays where it is ({@link URefinement#ofChunk}). The count job's part counts of the
- * block's keys (over all blocks) less the block's own are the fixed pins; the working sets M_i of the whole assignment
- * ({@link #WORKING_SETS}) less the block's share are the offsets. So every gain is the whole assignment's, exact while
+ * block's keys (over all blocks) less the block's own are the fixed pins, and the working sets M_i of the whole
+ * assignment ({@link #WORKING_SETS}) are the refinement's. So every gain is the whole assignment's, exact while
  * the other blocks stay; the blocks of one job are refined at once against the same counts, so their moves can meet on
  * a key, and the driver keeps a job's moves only where the count job measures them better.
  *
@@ -62,14 +62,13 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private final IntWritable outKey = new IntWritable();
   private final Move out = new Move();
   private int k;
+  /** The whole assignment's working sets as the job measured them (each block starts from them). */
   private long[] workingSets;
   private long keysInAll;
   private double exponent;
   private int rounds;
   private int forcedSlices;
   private int blocksAtOnce;
-  /** The block's working-set caps ({@link #BLOCKS_AT_ONCE}), or null. */
-  private long[] caps;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -79,7 +78,6 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     if (ws == null || ws.length != k) {
       throw new IllegalStateException(WORKING_SETS + " must hold " + k + " working sets, was " + conf.get(WORKING_SETS));
     }
-    // the job's measure; each block's slices update their own copy (another block's moves are not seen here)
     workingSets = Arrays.stream(ws).mapToLong(x -> Long.parseLong(x.trim())).toArray();
     keysInAll = conf.getLong(KEYS, 0);
     exponent = conf.getDouble(EXPONENT, 1);
@@ -121,40 +119,43 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     // the counts that earlier slices of this block changed, per key (k counts each)
     Long2ObjectOpenHashMap<int[]> changed = new Long2ObjectOpenHashMap<>();
     long moved = 0;
-    long[] m0 = workingSets.clone();
-    caps = null;
+    // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
+    long[] seen = workingSets.clone();
+    long[] caps = null;
     if (blocksAtOnce > 1) {
       // the block's share of every part's headroom, for all its slices together
-      long max = Arrays.stream(m0).max().orElse(0);
+      long max = Arrays.stream(workingSets).max().orElse(0);
       caps = new long[k];
       for (int p = 0; p < k; p++) {
-        caps[p] = m0[p] + (max - m0[p]) / blocksAtOnce;
+        caps[p] = workingSets[p] + (max - workingSets[p]) / blocksAtOnce;
       }
     }
     for (int s = 0; s < slices; s++) {
       int from = (int) ((long) rows.size() * s / slices);
       int to = (int) ((long) rows.size() * (s + 1) / slices);
-      moved += refineSlice(b, d, rows, from, to, changed, context);
+      moved += refineSlice(b, d, rows, from, to, changed, seen, caps, context);
       context.progress();
     }
     context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
     LOG.info("block {}: {} rows in {} slice(s), {} moved; working sets as this block sees them {} -> {} (sum {} -> {})",
-        b, rows.size(), slices, moved, Arrays.toString(m0), Arrays.toString(workingSets), Arrays.stream(m0).sum(),
-        Arrays.stream(workingSets).sum());
-    workingSets = m0; // the next block starts from the job's measure again
+        b, rows.size(), slices, moved, Arrays.toString(workingSets), Arrays.toString(seen),
+        Arrays.stream(workingSets).sum(), Arrays.stream(seen).sum());
   }
 
   /**
    * The heap a slice of {@code rows} rows and {@code pairs} (row, key) pairs takes, every pair a key of its own at
-   * worst: the in-memory rounds' ({@link RefineUTool#heapNeeded}) and the slice's fixed counts and presence flags.
+   * worst: the in-memory rounds' ({@link RefineUTool#heapNeeded}) and the slice's fixed counts.
    */
   static long sliceBytes(long rows, long pairs, int k) {
-    return RefineUTool.heapNeeded(rows, pairs, pairs, k) + 5L * k * pairs;
+    return RefineUTool.heapNeeded(rows, pairs, pairs, k) + 4L * k * pairs;
   }
 
-  /** Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed; returns the rows moved. */
+  /**
+   * Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed, from the working sets
+   * {@code seen} (updated to the slice's result) under {@code caps} (or none); returns the rows moved.
+   */
   private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, Long2ObjectOpenHashMap<int[]> changed,
-      Context context) throws IOException, InterruptedException {
+      long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
     int n = to - from;
     long[] ids = new long[n];
     int[] rowStart = new int[n + 1];
@@ -213,23 +214,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         return 0;
       }
     }
-    // offsets: the keys of each part's working set that the slice's rows do not use (the refinement counts the others)
-    long[] offsets = workingSets.clone();
-    boolean[] held = new boolean[fixed.length];
-    for (int c = 0; c < fixed.length; c++) {
-      held[c] = fixed[c] > 0;
-    }
-    for (int i = 0; i < n; i++) {
-      for (int t = rs[i]; t < rs[i + 1]; t++) {
-        held[given[i] * nk + gk[t]] = true;
-      }
-    }
-    for (int c = 0; c < held.length; c++) {
-      if (held[c]) {
-        offsets[c / nk]--;
-      }
-    }
-    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {given}, fixed, offsets, keysInAll, exponent);
+    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {given}, fixed, seen, keysInAll, exponent);
     if (caps != null) {
       ref.capWorkingSets(caps);
     }
@@ -258,7 +243,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       }
     }
     LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
-    workingSets = ref.workingSets();
+    System.arraycopy(ref.workingSets(), 0, seen, 0, k);
     return moved;
   }
 }

@@ -239,7 +239,7 @@ public final class MrRefinement {
       List<Map<String, Object>> starts, List<Map<String, Object>> log) {}
 
   private final Configuration conf;
-  /** Whether the swap rounds run as chunk rounds ({@link #CHUNK_ROUNDS}, or where no two parts fit a reducer). */
+  /** Whether the swap rounds run as chunk rounds ({@link Groups#chunks}, or where no two parts fit a reducer). */
   private boolean chunkRounds;
   private final String step;
   private final Path blocks;
@@ -274,7 +274,7 @@ public final class MrRefinement {
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
   }
 
-  /** Whether the last {@link #run} refined in chunk rounds where swap rounds would run ({@link #CHUNK_ROUNDS}). */
+  /** Whether the last {@link #run} refined in chunk rounds where swap rounds would run ({@link #chunkRounds}). */
   public boolean chunkRounds() {
     return chunkRounds;
   }
@@ -296,11 +296,11 @@ public final class MrRefinement {
    * balancing, as the in-memory V-cycles before the rounds); then the schedule's phases, as up to {@code rounds}
    * group cycles of swap rounds inside each group (each kept only if it lowers the group's Σ M_i^p at the schedule's
    * first exponent without a working set above M_max) or, with {@code swaps}, as the distributed swap rounds over all
-   * k parts at once; then {@code after} group V-cycles capped at M_max exactly. {@code size} parts per group
-   * ({@code ≤ 0}: the largest group a reducer's heap holds, {@link #autoGroupSize}; where not even two parts fit,
-   * the swap rounds alone).
+   * k parts at once, which with {@code chunks} are chunk rounds ({@link #chunkRounds}); then {@code after} group
+   * V-cycles capped at M_max exactly. {@code size} parts per group ({@code ≤ 0}: the largest group a reducer's heap
+   * holds, {@link #autoGroupSize}; where not even two parts fit, chunk rounds alone).
    */
-  record Groups(int before, int rounds, int after, int size, boolean swaps) {}
+  record Groups(int before, int rounds, int after, int size, boolean swaps, boolean chunks) {}
 
   /**
    * The distributed refinement, with {@code rounds} rounds per exponent of {@code schedule} as {@code groups} says,
@@ -381,7 +381,7 @@ public final class MrRefinement {
     }
     int auto = useGroups && groups.size <= 0 ? autoGroupSize(cur) : -1; // asked once: it logs its choice
     int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : auto;
-    chunkRounds = conf.getBoolean(CHUNK_ROUNDS, false);
+    chunkRounds = groups.chunks;
     if (chunkRounds && cur.weightedRows > 0) {
       LOG.info("{}: no chunk rounds for weighted rows (their swaps keep row counts, not weights); distributed swap"
           + " rounds", step);
@@ -606,12 +606,6 @@ public final class MrRefinement {
   }
 
   /**
-   * Where the swap rounds run ({@link #swapRounds}), chunk rounds instead (boolean, default false): each a job whose
-   * reducers refine each block's rows among all k parts with every other row fixed ({@link ChunkReducer}), then the
-   * apply job; kept where the count job measures them better, as a round of swaps.
-   */
-  public static final String CHUNK_ROUNDS = "parsa.refine.chunk-rounds";
-  /**
    * How far a chunk round at p &gt; 1 that measured worse shrinks each block's share of the parts' headroom before it
    * gives up: a factor of 4 per try, up to this (the blocks' moves meet on the largest working sets, where Σ M_i^p
    * is steepest).
@@ -619,8 +613,8 @@ public final class MrRefinement {
   static final int MAX_CHUNK_DAMPING = 64;
 
   /**
-   * Chunk rounds from {@code cur} (measured by a count job): per exponent p of {@code schedule}, up to {@code rounds}
-   * jobs, each refining every block's rows by up to {@code rounds} in-memory swap rounds with the other blocks' rows as
+   * Chunk rounds from {@code cur} (measured by a count job), where the swap rounds would run ({@link #swapRounds}):
+   * per exponent p of {@code schedule}, up to {@code rounds} jobs, each refining every block's rows by up to {@code rounds} in-memory swap rounds with the other blocks' rows as
    * fixed pins ({@link ChunkReducer}), kept where it lowers Σ M_i^p without raising M_max; a dropped job or one that
    * gains under {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} ends the exponent's jobs. Returns the last kept assignment.
    */
@@ -633,27 +627,15 @@ public final class MrRefinement {
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
         cur = verified(cur); // the chunk job reads the count job's counts
-        Job job = Jobs.newJob(conf, step, "refine each block's rows with the others fixed", MrRefinement.class);
+        Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
+            IntWritable.class);
         Configuration c = job.getConfiguration();
-        c.setInt(MrKeys.K, k);
         c.setStrings(ChunkReducer.WORKING_SETS, Arrays.stream(cur.workingSets).mapToObj(Long::toString)
             .toArray(String[]::new));
         c.setLong(ChunkReducer.KEYS, cur.keys);
         c.setDouble(ChunkReducer.EXPONENT, p);
         c.setInt(ChunkReducer.ROUNDS, rounds);
         c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
-        c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
-        c.set(GainReducer.U, cur.u.getFileSystem(c).makeQualified(cur.u).toString());
-        Jobs.readsInTasks(job, blocks, cur.u);
-        MultipleInputs.addInputPath(job, cur.counts, SequenceFileInputFormat.class, Mapper.class);
-        MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, MarkerMapper.class);
-        job.setMapOutputKeyClass(IntWritable.class);
-        job.setMapOutputValueClass(KeyCounts.class);
-        job.setReducerClass(ChunkReducer.class);
-        job.setNumReduceTasks(Math.min(reducers, numBlocks));
-        job.setOutputKeyClass(IntWritable.class);
-        job.setOutputValueClass(Move.class);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
         Path dir = next("chunks");
         Path moves = new Path(dir, "moves");
         FileOutputFormat.setOutputPath(job, moves);
@@ -1991,26 +1973,13 @@ public final class MrRefinement {
    * {@code histogram}.
    */
   private Path gain(Measure m, double[] weights, String[] targets, boolean histogram) throws Exception {
-    Job job = Jobs.newJob(conf, step, "rate each row's best move", MrRefinement.class);
+    Job job = perBlockJob("rate each row's best move", m, GainReducer.class, SwapKey.class);
     Configuration c = job.getConfiguration();
-    c.setInt(MrKeys.K, k);
     c.setBoolean(GainReducer.GAIN_HISTOGRAM, histogram);
     if (targets != null) {
       c.setStrings(GainReducer.TARGETS, targets);
     }
     c.setStrings(GainReducer.WEIGHTS, Arrays.stream(weights).mapToObj(Double::toString).toArray(String[]::new));
-    c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
-    c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());
-    Jobs.readsInTasks(job, blocks, m.u);
-    MultipleInputs.addInputPath(job, m.counts, SequenceFileInputFormat.class, Mapper.class);
-    MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, MarkerMapper.class);
-    job.setMapOutputKeyClass(IntWritable.class);
-    job.setMapOutputValueClass(KeyCounts.class);
-    job.setReducerClass(GainReducer.class);
-    job.setNumReduceTasks(Math.min(reducers, numBlocks));
-    job.setOutputKeyClass(SwapKey.class);
-    job.setOutputValueClass(Move.class);
-    job.setOutputFormatClass(SequenceFileOutputFormat.class);
     Path out = new Path(next("round"), "candidates");
     FileOutputFormat.setOutputPath(job, out);
     Jobs.run(job);
@@ -2018,6 +1987,31 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows rated vs rows", Arrays.stream(m.rows).sum(),
         Jobs.count(job, Counters.ROWS_RATED));
     return out;
+  }
+
+  /**
+   * A job whose {@code reducer} meets each block with the count job's part counts of its keys (from {@code m}), and
+   * reads the block and its assignment file itself ({@link BlockCounts}): the gain job and the chunk job. Its output
+   * is {@code outKey} → {@link Move} in SequenceFiles; the caller sets the output path.
+   */
+  private Job perBlockJob(String what, Measure m, Class<? extends org.apache.hadoop.mapreduce.Reducer<IntWritable,
+      KeyCounts, ?, Move>> reducer, Class<?> outKey) throws IOException {
+    Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
+    Configuration c = job.getConfiguration();
+    c.setInt(MrKeys.K, k);
+    c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
+    c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());
+    Jobs.readsInTasks(job, blocks, m.u);
+    MultipleInputs.addInputPath(job, m.counts, SequenceFileInputFormat.class, Mapper.class);
+    MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, MarkerMapper.class);
+    job.setMapOutputKeyClass(IntWritable.class);
+    job.setMapOutputValueClass(KeyCounts.class);
+    job.setReducerClass(reducer);
+    job.setNumReduceTasks(Math.min(reducers, numBlocks));
+    job.setOutputKeyClass(outKey);
+    job.setOutputValueClass(Move.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    return job;
   }
 
   /** Each part's growth budget per pair: an equal share of its headroom under the largest working set. */

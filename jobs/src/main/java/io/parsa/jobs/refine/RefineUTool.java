@@ -402,14 +402,12 @@ public class RefineUTool extends ParsaTool {
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
+      String distributedRounds = choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks");
       MrRefinement.Groups groups = new MrRefinement.Groups(
           cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE, DEFAULT_GROUP_ROUNDS,
           cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER,
-          cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0,
-          !choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks").equals("groups"));
-      if (choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks").equals("chunks")) {
-        conf.setBoolean(MrRefinement.CHUNK_ROUNDS, true);
-      }
+          cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0, !distributedRounds.equals("groups"),
+          distributedRounds.equals("chunks"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
           multilevel, groups, objective == Objective.BALANCED, overwrite);
     }
