@@ -358,6 +358,116 @@ public final class MultilevelPartitioner {
   public record Weighted(int[] part, long[] workingSets) {}
 
   /**
+   * A capped V-cycle of a chunk of the rows among all k parts while every other row stays where it is, the multilevel
+   * counterpart of {@link URefinement#ofChunk} (same arguments): the rows of {@code g} in parts {@code given};
+   * {@code fixedCounts[i·numKeys + v]} other rows of part i use key v; {@code workingSets[i]} is part i's whole
+   * working set. The other rows enter as k fixed vertices, one per part, holding the keys their part's rows use among
+   * the chunk's and, as internal keys, the part's keys the chunk does not see; each weighs so much (a part's weight
+   * made 4·(most rows of the chunk in a part) + 4 with its chunk rows) that no cluster and no move can take it under
+   * the V-cycle's weight cap. So the connectivity and every working set are the whole assignment's. No move lifts part
+   * i's working set above {@code caps[i]} or its given one if larger (null: the largest given one; the fixed vertices'
+   * internal keys are padded
+   * by the largest cap less part i's, so that the partitioner's one cap is every part's own); at the end every part is
+   * brought back to exactly its given number of the chunk's rows. Returns the chunk's new parts with the whole
+   * assignment's working sets, or null where the cycle did not end with a smaller Σ M_i, every part within its cap
+   * and M_max no larger than the given one.
+   */
+  public Weighted chunkVCycle(RowKeyGraph g, int[] given, int[] fixedCounts, long[] workingSets, long[] caps) {
+    long t0 = System.nanoTime();
+    int n = g.numRows();
+    int nk = g.numKeys();
+    if (given.length != n || fixedCounts.length != (long) k * nk || workingSets.length != k
+        || (caps != null && caps.length != k)) {
+      throw new IllegalArgumentException("chunk V-cycle: " + n + " rows, " + nk + " keys and " + k + " parts, got "
+          + given.length + " parts, " + fixedCounts.length + " fixed counts, " + workingSets.length + " working sets");
+    }
+    int[] rowsIn = new int[k];
+    for (int p : given) {
+      rowsIn[p]++;
+    }
+    int most = Arrays.stream(rowsIn).max().orElse(0);
+    int each = Math.addExact(Math.multiplyExact(4, most), 4);
+    int[] weight = new int[n + k];
+    int[] vStart = new int[n + k + 1];
+    int[] rs = g.rowStart();
+    int[] rk = g.rowKeys();
+    System.arraycopy(rs, 0, vStart, 0, n + 1);
+    int anchorPins = 0;
+    for (int c = 0; c < fixedCounts.length; c++) {
+      if (fixedCounts[c] > 0) {
+        anchorPins++;
+      }
+    }
+    int[] vNets = Arrays.copyOf(rk, Math.addExact(rs[n], anchorPins));
+    long maxBefore = Arrays.stream(workingSets).max().orElse(0);
+    long sumBefore = Arrays.stream(workingSets).sum();
+    long[] cap = new long[k];
+    for (int p = 0; p < k; p++) {
+      cap[p] = caps == null ? maxBefore : Math.max(caps[p], workingSets[p]);
+    }
+    long top = Arrays.stream(cap).max().orElse(0);
+    int[] internal = new int[n + k];
+    int[] parts = Arrays.copyOf(given, n + k);
+    boolean[] present = new boolean[nk];
+    int w = rs[n];
+    for (int p = 0; p < k; p++) {
+      Arrays.fill(present, false);
+      int held = 0;
+      for (int v = 0; v < nk; v++) {
+        if (fixedCounts[p * nk + v] > 0) {
+          vNets[w++] = v;
+          present[v] = true;
+          held++;
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        if (given[i] == p) {
+          for (int t = rs[i]; t < rs[i + 1]; t++) {
+            if (!present[rk[t]]) {
+              present[rk[t]] = true;
+              held++;
+            }
+          }
+        }
+      }
+      if (workingSets[p] < held) {
+        throw new IllegalArgumentException("chunk V-cycle: part " + p + "'s working set " + workingSets[p]
+            + " is below the " + held + " keys of the chunk it holds");
+      }
+      internal[n + p] = Math.toIntExact(workingSets[p] - held + top - cap[p]);
+      weight[n + p] = each - rowsIn[p];
+      parts[n + p] = p;
+      vStart[n + p + 1] = w;
+    }
+    Arrays.fill(weight, 0, n, 1);
+    Level fine = new Level(n + k, weight, vStart, vNets, nk, internal, RowKeyGraph.transpose(vStart, vNets, nk));
+    mCap = top;
+    State st;
+    try {
+      st = run(fine, parts, t0, false);
+      balance(st, each, each);
+    } finally {
+      mCap = Long.MAX_VALUE;
+    }
+    for (int p = 0; p < k; p++) {
+      if (st.part[n + p] != p || st.weight[p] != each) {
+        throw new IllegalStateException("chunk V-cycle: part " + p + " lost its fixed rows or its balance");
+      }
+    }
+    long[] m = new long[k];
+    boolean within = true;
+    for (int p = 0; p < k; p++) {
+      m[p] = st.m[p] - (top - cap[p]);
+      within &= m[p] <= cap[p];
+    }
+    long maxAfter = Arrays.stream(m).max().orElse(0);
+    long sumAfter = Arrays.stream(m).sum();
+    log(String.format(Locale.ROOT, "chunk V-cycle: %,d rows, %,d keys: M_max %,d -> %,d, sum M %,d -> %,d (%.2f s)",
+        n, nk, maxBefore, maxAfter, sumBefore, sumAfter, secs(t0)));
+    return sumAfter < sumBefore && within && maxAfter <= maxBefore ? new Weighted(Arrays.copyOf(st.part, n), m) : null;
+  }
+
+  /**
    * Part of every row of {@code g}, rows balanced within one; a V-cycle from {@code given} if not null, with the
    * working sets capped as in {@link #partition(List, int[][], double)} when {@code workingSetSlack} ≥ 0.
    */

@@ -2,6 +2,7 @@ package io.parsa.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,28 +101,7 @@ class URefinementTest {
     int[][] parts = randomParts(rnd, all, k);
     List<Block> chunk = all.subList(0, 2);
     RowKeyGraph g = RowKeyGraph.of(chunk);
-    // the chunk's keys by the graph's ids (the graph numbers them in order of first use)
-    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap idOf = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
-    idOf.defaultReturnValue(-1);
-    int t = 0;
-    for (Block b : chunk) {
-      for (int j = 0; j < b.localKeys().length; j++) {
-        idOf.putIfAbsent(b.keys()[b.localKeys()[j]], g.rowKeys()[t++]);
-      }
-    }
-    int nk = g.numKeys();
-    int[] fixed = new int[nk * k];
-    for (int b = 2; b < all.size(); b++) {
-      Block blk = all.get(b);
-      for (int r = 0; r < blk.numRows(); r++) {
-        for (int j = blk.localRowStart()[r]; j < blk.localRowStart()[r + 1]; j++) {
-          int id = idOf.get(blk.keys()[blk.localKeys()[j]]);
-          if (id >= 0) {
-            fixed[parts[b][r] * nk + id]++;
-          }
-        }
-      }
-    }
+    int[] fixed = fixedCounts(k, all, parts, chunk.size(), g);
     long[] whole = recomputedWorkingSets(k, all, parts);
     long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
     int[][] chunkParts = {parts[0].clone(), parts[1].clone()};
@@ -153,6 +133,86 @@ class URefinementTest {
     assertTrue(2 * (java.util.Arrays.stream(end).sum() - keysInAll) < tSum0, "T_sum " + tSum0 + " -> "
         + 2 * (java.util.Arrays.stream(end).sum() - keysInAll));
     assertTrue(java.util.Arrays.stream(end).max().getAsLong() <= mMax0);
+  }
+
+  /**
+   * A chunk of the first blocks V-cycled among all parts with the other blocks' rows fixed
+   * ({@link MultilevelPartitioner#chunkVCycle}): its working sets are the whole assignment's recounted, every part keeps
+   * its rows of the chunk, T_sum falls and M_max does not rise; the swap rounds with fixed pins go on from its result.
+   */
+  @Test
+  void aChunkVCycledWithTheOtherRowsFixedSeesTheWholeAssignment() {
+    SplittableRandom rnd = new SplittableRandom(43);
+    int k = 6;
+    List<Block> all = blocks(rnd, 5, 300, 600, 12);
+    int[][] parts = randomParts(rnd, all, k);
+    List<Block> chunk = all.subList(0, 2);
+    RowKeyGraph g = RowKeyGraph.of(chunk);
+    int[] fixed = fixedCounts(k, all, parts, chunk.size(), g);
+    long[] whole = recomputedWorkingSets(k, all, parts);
+    int[] given = new int[g.numRows()];
+    System.arraycopy(parts[0], 0, given, 0, parts[0].length);
+    System.arraycopy(parts[1], 0, given, parts[0].length, parts[1].length);
+    // a coarsest level of 20 vertices per part: the chunk's ~900 rows are clustered before they are placed
+    MultilevelPartitioner.Settings coarse = new MultilevelPartitioner.Settings(300, 10, 20, 0.03, 8, 8, 4, 5);
+    MultilevelPartitioner mp = new MultilevelPartitioner(k, coarse, s -> { });
+    assertThrows(IllegalArgumentException.class, () -> mp.chunkVCycle(g, given, fixed, new long[k], null));
+    MultilevelPartitioner.Weighted w = mp.chunkVCycle(g, given, fixed, whole, null);
+    assertNotNull(w, "the cycle lowers a random placement's working sets");
+    int[][] chunkParts = {java.util.Arrays.copyOfRange(w.part(), 0, parts[0].length),
+        java.util.Arrays.copyOfRange(w.part(), parts[0].length, given.length)};
+    long[] now = recomputedWorkingSets(k, all, joined(parts, chunkParts));
+    assertArrayEquals(now, w.workingSets(), "the whole assignment's working sets");
+    assertArrayEquals(sizes(k, new int[][] {parts[0], parts[1]}), sizes(k, chunkParts),
+        "every part keeps its number of the chunk's rows");
+    assertTrue(java.util.Arrays.stream(now).sum() < java.util.Arrays.stream(whole).sum());
+    assertTrue(java.util.Arrays.stream(now).max().getAsLong() <= java.util.Arrays.stream(whole).max().getAsLong());
+    // under a cap of its own for every part, each a quarter of the way up to the largest working set, none is crossed
+    long mMax = java.util.Arrays.stream(whole).max().getAsLong();
+    long[] caps = java.util.Arrays.stream(whole).map(m -> m + (mMax - m) / 4).toArray();
+    MultilevelPartitioner.Weighted capped = mp.chunkVCycle(g, given, fixed, whole, caps);
+    assertNotNull(capped);
+    long[] cappedSets = recomputedWorkingSets(k, all, joined(parts, new int[][] {
+        java.util.Arrays.copyOfRange(capped.part(), 0, parts[0].length),
+        java.util.Arrays.copyOfRange(capped.part(), parts[0].length, given.length)}));
+    assertArrayEquals(cappedSets, capped.workingSets());
+    for (int p = 0; p < k; p++) {
+      assertTrue(cappedSets[p] <= caps[p], "part " + p + ": " + cappedSets[p] + " above its cap " + caps[p]);
+    }
+    // the swap rounds go on from it with the same fixed counts
+    long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
+    URefinement ref = URefinement.ofChunk(k, chunk, g, chunkParts, fixed, w.workingSets(), keysInAll, 1);
+    ref.round();
+    assertArrayEquals(recomputedWorkingSets(k, all, joined(parts, ref.parts())), ref.workingSets());
+  }
+
+  /**
+   * The part counts of {@code g}'s keys (the graph's ids, numbered in order of first use) among the rows of the blocks
+   * after the first {@code chunkBlocks} of {@code all}: {@code fixed[p·numKeys + key]}.
+   */
+  private static int[] fixedCounts(int k, List<Block> all, int[][] parts, int chunkBlocks, RowKeyGraph g) {
+    it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap idOf = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+    idOf.defaultReturnValue(-1);
+    int t = 0;
+    for (Block b : all.subList(0, chunkBlocks)) {
+      for (int j = 0; j < b.localKeys().length; j++) {
+        idOf.putIfAbsent(b.keys()[b.localKeys()[j]], g.rowKeys()[t++]);
+      }
+    }
+    int nk = g.numKeys();
+    int[] fixed = new int[nk * k];
+    for (int b = chunkBlocks; b < all.size(); b++) {
+      Block blk = all.get(b);
+      for (int r = 0; r < blk.numRows(); r++) {
+        for (int j = blk.localRowStart()[r]; j < blk.localRowStart()[r + 1]; j++) {
+          int id = idOf.get(blk.keys()[blk.localKeys()[j]]);
+          if (id >= 0) {
+            fixed[parts[b][r] * nk + id]++;
+          }
+        }
+      }
+    }
+    return fixed;
   }
 
   /** {@code parts} with its first blocks' parts replaced by {@code chunk}'s. */

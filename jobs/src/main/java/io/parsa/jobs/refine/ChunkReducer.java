@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.engine.Block;
+import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.DistinctKeys;
@@ -27,13 +28,17 @@ import org.slf4j.LoggerFactory;
  * the other blocks stay; the blocks of one job are refined at once against the same counts, so their moves can meet on
  * a key, and the driver keeps a job's moves only where the count job measures them better.
  *
- * <p>Swaps only: every part keeps its rows of the block, so rows stay balanced exactly as they were. A block too large
+ * <p>At p = 1 each slice is first V-cycled among all k parts with the other rows as fixed vertices
+ * ({@link MultilevelPartitioner#chunkVCycle}, under the block's share of the headroom where it has one; kept where it
+ * lowers Σ M_i without raising M_max), and the swap rounds go on from there ({@link #VCYCLES}).
+ *
+ * <p>Every part keeps its rows of the block, so rows stay balanced exactly as they were. A block too large
  * for the task's heap is refined in slices of its rows ({@link #SLICES}, or the fewest that fit), one after the other,
  * each seeing the moves of those before it.
  *
- * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows), CHUNK_MOVES
- * (= the apply job's moves), CHUNK_SLICES. Memory: one block, its keys' counts, one slice's refinement
- * ({@link #sliceBytes}).
+ * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows),
+ * CHUNK_MOVES (= the apply job's moves), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT. Memory: one block, its
+ * keys' counts, one slice's refinement ({@link #sliceBytes}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
@@ -55,6 +60,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
    */
   public static final String BLOCKS_AT_ONCE = "parsa.refine.chunk.blocks-at-once";
+  /**
+   * Whether the rounds at p = 1 start each slice with a capped V-cycle among all k parts, the other rows fixed
+   * ({@link MultilevelPartitioner#chunkVCycle}): clusters of rows move where the rounds swap single rows (default
+   * true).
+   */
+  public static final String VCYCLES = "parsa.refine.chunk.vcycles";
 
   private BlockCounts blockCounts;
   private Long2IntOpenHashMap partOf;
@@ -69,6 +80,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private int rounds;
   private int forcedSlices;
   private int blocksAtOnce;
+  private boolean vcycles;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -84,6 +96,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
+    vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
   }
@@ -111,7 +124,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     }
     int slices = forcedSlices > 0 ? forcedSlices : 1;
     long half = Runtime.getRuntime().maxMemory() / 2;
-    while (forcedSlices <= 0 && slices < rows.size() && sliceBytes(rows.size() / slices, pairs / slices, k) > half) {
+    while (forcedSlices <= 0 && slices < rows.size()
+        && sliceBytes(rows.size() / slices, pairs / slices, k, vcycles) > half) {
       slices++;
     }
     slices = Math.max(1, Math.min(slices, rows.size()));
@@ -144,10 +158,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
 
   /**
    * The heap a slice of {@code rows} rows and {@code pairs} (row, key) pairs takes, every pair a key of its own at
-   * worst: the in-memory rounds' ({@link RefineUTool#heapNeeded}) and the slice's fixed counts.
+   * worst: the in-memory rounds' ({@link RefineUTool#heapNeeded}) and the slice's fixed counts, with a V-cycle the
+   * fixed vertices' keys too (each key in every part at worst, and their pins by key).
    */
-  static long sliceBytes(long rows, long pairs, int k) {
-    return RefineUTool.heapNeeded(rows, pairs, pairs, k) + 4L * k * pairs;
+  static long sliceBytes(long rows, long pairs, int k, boolean vcycle) {
+    return RefineUTool.heapNeeded(rows, pairs, pairs, k) + (vcycle ? 12L : 4L) * k * pairs;
   }
 
   /**
@@ -214,7 +229,22 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         return 0;
       }
     }
-    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {given}, fixed, seen, keysInAll, exponent);
+    int[] cycledParts = given;
+    long[] startSets = seen;
+    if (vcycles) {
+      MultilevelPartitioner.Weighted cycled = new MultilevelPartitioner(k,
+          MultilevelPartitioner.Settings.defaults().withSeed(31L * b + from), LOG::debug)
+          .chunkVCycle(graph, given, fixed, seen, caps);
+      context.getCounter(MrRefinement.Counters.CHUNK_VCYCLES).increment(1);
+      if (cycled != null) {
+        context.getCounter(MrRefinement.Counters.CHUNK_VCYCLES_KEPT).increment(1);
+        cycledParts = cycled.part();
+        startSets = cycled.workingSets();
+      }
+      context.progress();
+    }
+    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll,
+        exponent);
     if (caps != null) {
       ref.capWorkingSets(caps);
     }

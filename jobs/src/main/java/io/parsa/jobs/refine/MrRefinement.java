@@ -129,6 +129,10 @@ public final class MrRefinement {
     CHUNK_MOVES,
     /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
     CHUNK_SLICES,
+    /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (p = 1, no headroom share). */
+    CHUNK_VCYCLES,
+    /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
+    CHUNK_VCYCLES_KEPT,
     /** Error (chunk job): a key's counts below the rows of the block that use it (counts from another assignment). */
     STALE_KEY_COUNTS,
     /** Multilevel start, clustering job: clusters of rows made in all groups. */
@@ -555,11 +559,8 @@ public final class MrRefinement {
           LOG.info("{}: p={} round {}: no swap gains", step, p, round);
           break;
         }
-        Measure next = count(apply(cur.u, new Path(candidates.getParent(), "moves"), 2 * swaps, n));
-        if (!Arrays.equals(next.rows, cur.rows)) {
-          throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a round of swaps: "
-              + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
-        }
+        Measure next = movedAndCounted(cur, new Path(candidates.getParent(), "moves"), 2 * swaps, n,
+            "a round of swaps");
         double change = cur.changePercent(next, p, k);
         boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
         e.put("objectiveChangePercent", change);
@@ -606,6 +607,19 @@ public final class MrRefinement {
   }
 
   /**
+   * {@code cur}'s assignment with the {@code moved} moves of {@code moves} applied, measured by the count job; throws
+   * if any part's number of rows changed ({@code what}, the swap and chunk rounds, moves rows in swaps only).
+   */
+  private Measure movedAndCounted(Measure cur, Path moves, long moved, long n, String what) throws Exception {
+    Measure next = count(apply(cur.u, moves, moved, n));
+    if (!Arrays.equals(next.rows, cur.rows)) {
+      throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by " + what + ": "
+          + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
+    }
+    return next;
+  }
+
+  /**
    * How far a chunk round at p &gt; 1 that measured worse shrinks each block's share of the parts' headroom before it
    * gives up: a factor of 4 per try, up to this (the blocks' moves meet on the largest working sets, where Σ M_i^p
    * is steepest).
@@ -614,66 +628,72 @@ public final class MrRefinement {
 
   /**
    * Chunk rounds from {@code cur} (measured by a count job), where the swap rounds would run ({@link #swapRounds}):
-   * per exponent p of {@code schedule}, up to {@code rounds} jobs, each refining every block's rows by up to {@code rounds} in-memory swap rounds with the other blocks' rows as
-   * fixed pins ({@link ChunkReducer}), kept where it lowers Σ M_i^p without raising M_max; a dropped job or one that
-   * gains under {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} ends the exponent's jobs. Returns the last kept assignment.
+   * per exponent p of {@code schedule}, up to {@code rounds} jobs, each refining every block's rows by up to
+   * {@code rounds} in-memory swap rounds (at p = 1 after a V-cycle) with the other blocks' rows as fixed pins
+   * ({@link ChunkReducer}), kept where it lowers Σ M_i^p without raising M_max; a dropped job or one that gains under
+   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} ends the exponent's jobs. A p = 1 job that lowered Σ M_i but lifted
+   * M_max (the blocks' moves met on the largest working set) is followed by one repair job at p = {@link
+   * #REPAIR_EXPONENT} from its result, and the two are kept together where they measure better than {@code cur} by
+   * the same rule. Returns the last kept assignment.
    */
   private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
     for (double p : schedule) {
-      // each block's share of every part's headroom is 1 / (blocks · damping); 0: uncapped (p = 1 until a round
-      // lifts M_max: the connectivity rounds' moves seldom meet on the largest working set)
-      int damping = p > 1 ? 1 : 0;
+      // each block's share of every part's headroom is 1 / (blocks · damping); 0: uncapped (p = 1 with swaps alone
+      // until a round lifts M_max: their moves seldom meet on the largest working set; the chunk V-cycles' moves did,
+      // on cnr-2000 every uncapped V-cycle round lifted M_max by 4–13 %)
+      int damping = p > 1 || conf.getBoolean(ChunkReducer.VCYCLES, true) ? 1 : 0;
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
-        cur = verified(cur); // the chunk job reads the count job's counts
-        Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
-            IntWritable.class);
-        Configuration c = job.getConfiguration();
-        c.setStrings(ChunkReducer.WORKING_SETS, Arrays.stream(cur.workingSets).mapToObj(Long::toString)
-            .toArray(String[]::new));
-        c.setLong(ChunkReducer.KEYS, cur.keys);
-        c.setDouble(ChunkReducer.EXPONENT, p);
-        c.setInt(ChunkReducer.ROUNDS, rounds);
-        c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
-        Path dir = next("chunks");
-        Path moves = new Path(dir, "moves");
-        FileOutputFormat.setOutputPath(job, moves);
-        Jobs.run(job);
-        Jobs.checkZero(job, Counters.DUPLICATE_KEY_COUNTS, Counters.ROW_WITHOUT_PART, Counters.KEY_WITHOUT_COUNTS,
-            Counters.STALE_KEY_COUNTS);
-        Jobs.checkEqual(step + ": rows refined in chunks vs rows", n, Jobs.count(job, Counters.CHUNK_ROWS));
-        long moved = Jobs.count(job, Counters.CHUNK_MOVES);
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("phase", "chunk round");
         e.put("exponent", p);
         e.put("round", round);
-        e.put("rowsMoved", moved);
-        e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
-        e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (numBlocks * damping));
-        if (moved == 0) {
+        cur = verified(cur); // the chunk job reads the count job's counts
+        Measure next = chunkJob(cur, p, damping, rounds, n, e);
+        if (next == null) {
           e.put("kept", false);
           e.put("seconds", secs(tr));
           log.add(e);
-          fs.delete(dir, true);
           LOG.info("{}: p={} chunk round {}: no moves", step, p, round);
           break;
-        }
-        Measure next = count(apply(cur.u, moves, moved, n));
-        fs.delete(dir, true);
-        if (!Arrays.equals(next.rows, cur.rows)) {
-          throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a chunk round: "
-              + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
         }
         double change = cur.changePercent(next, p, k);
         boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
+        if (!kept && p <= 1 && change < 0) {
+          // the blocks met on the largest working set: one repair job from the result, the two kept together or not
+          Map<String, Object> r = new LinkedHashMap<>();
+          r.put("exponent", REPAIR_EXPONENT);
+          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, 1, rounds, n, r);
+          if (repaired != null) {
+            double both = cur.changePercent(repaired, p, k);
+            r.put("objectiveChangePercent", both);
+            repaired.putFigures(r);
+            boolean fixed = both < 0 && repaired.maxWorkingSet() <= cur.maxWorkingSet();
+            LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
+                + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
+                next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), REPAIR_EXPONENT, repaired.maxWorkingSet(),
+                repaired.sumTraffic(), String.format("%+.2f", both), fixed ? "both kept" : "both dropped");
+            if (fixed) {
+              discard(next, null);
+              next = repaired;
+              change = both;
+              kept = true;
+              e.put("objectiveChangePercent", both); // the round's figures are the two jobs' together
+              next.putFigures(e);
+            } else {
+              discard(repaired, null);
+            }
+          }
+          e.put("repair", r);
+        }
         e.put("kept", kept);
         e.put("seconds", secs(tr));
         log.add(e);
         LOG.info("{}: p={} chunk round {}: {} rows moved, objective {}%, M_max {} -> {}, T_sum {} -> {}: {} ({} s)", step,
-            p, round, moved, String.format("%+.2f", change), cur.maxWorkingSet(), next.maxWorkingSet(),
+            p, round, e.get("rowsMoved"), String.format("%+.2f", change), cur.maxWorkingSet(), next.maxWorkingSet(),
             cur.sumTraffic(), next.sumTraffic(), kept ? "kept" : "dropped", secs(tr));
         if (!kept) {
           discard(next, null);
@@ -695,6 +715,47 @@ public final class MrRefinement {
       }
     }
     return cur;
+  }
+
+  /** Exponent of the job that repairs a p = 1 chunk job's lifted M_max ({@link #chunkRounds}). */
+  static final double REPAIR_EXPONENT = 8;
+
+  /**
+   * One chunk job from {@code cur} (its counts verified) at exponent {@code p}, each block given 1 / (blocks ·
+   * damping) of every part's headroom (damping 0: all of it), its moves applied and measured; null if it moved no
+   * row. Its counters go to {@code e}.
+   */
+  private Measure chunkJob(Measure cur, double p, int damping, int rounds, long n, Map<String, Object> e)
+      throws Exception {
+    Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
+        IntWritable.class);
+    Configuration c = job.getConfiguration();
+    c.setStrings(ChunkReducer.WORKING_SETS, Arrays.stream(cur.workingSets).mapToObj(Long::toString)
+        .toArray(String[]::new));
+    c.setLong(ChunkReducer.KEYS, cur.keys);
+    c.setDouble(ChunkReducer.EXPONENT, p);
+    c.setInt(ChunkReducer.ROUNDS, rounds);
+    c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
+    Path dir = next("chunks");
+    Path moves = new Path(dir, "moves");
+    FileOutputFormat.setOutputPath(job, moves);
+    Jobs.run(job);
+    Jobs.checkZero(job, Counters.DUPLICATE_KEY_COUNTS, Counters.ROW_WITHOUT_PART, Counters.KEY_WITHOUT_COUNTS,
+        Counters.STALE_KEY_COUNTS);
+    Jobs.checkEqual(step + ": rows refined in chunks vs rows", n, Jobs.count(job, Counters.CHUNK_ROWS));
+    long moved = Jobs.count(job, Counters.CHUNK_MOVES);
+    e.put("rowsMoved", moved);
+    e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
+    if (Jobs.count(job, Counters.CHUNK_VCYCLES) > 0) {
+      e.put("vcycles", Jobs.count(job, Counters.CHUNK_VCYCLES));
+      e.put("vcyclesKept", Jobs.count(job, Counters.CHUNK_VCYCLES_KEPT));
+    }
+    e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (numBlocks * damping));
+    try {
+      return moved == 0 ? null : movedAndCounted(cur, moves, moved, n, "a chunk round");
+    } finally {
+      fs.delete(dir, true);
+    }
   }
 
   /**

@@ -233,6 +233,15 @@ class MrRefinementTest {
           assertTrue(r.get("objectiveChangePercent").asDouble() < 0, r.toString());
           chunkRounds += r.path("phase").asText().equals("chunk round") ? 1 : 0;
         }
+        if (r.path("phase").asText().equals("chunk round") && r.get("exponent").asDouble() == 1) {
+          // at p = 1 every slice is V-cycled among all parts first
+          assertTrue(r.path("vcycles").asLong() > 0, r.toString());
+        }
+        if (r.has("repair") && r.get("kept").asBoolean()) {
+          // a p = 1 job that lifted M_max, kept only with its repair job: the two together measured better
+          assertTrue(r.get("maxWorkingSet").asLong() <= maxBefore, r.toString());
+          assertEquals(r.get("repair").get("sumTraffic").asLong(), r.get("sumTraffic").asLong(), r.toString());
+        }
         if (index == shapes.length - 1 && r.has("slices")) {
           assertEquals(2 * files, r.get("slices").asInt(), r.toString());
         }

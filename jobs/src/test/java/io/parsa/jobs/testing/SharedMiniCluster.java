@@ -47,9 +47,18 @@ public final class SharedMiniCluster {
     c.setInt("yarn.app.mapreduce.am.resource.mb", 512);
     c.setInt("mapreduce.map.memory.mb", 512);
     c.setInt("mapreduce.reduce.memory.mb", 512);
-    c.set("mapreduce.map.java.opts", "-Xmx384m");
-    c.set("mapreduce.reduce.java.opts", "-Xmx384m");
     c.setInt("mapreduce.task.io.sort.mb", 32);
+    // Every job of a multi-job step waited for the previous job's application master to exit (about 4 s after its
+    // client saw the end): the capacity scheduler's default lets AMs take a tenth of the node, one AM here.
+    c.setFloat("yarn.scheduler.capacity.maximum-am-resource-percent", 0.5f);
+    // A task container took two one-second heartbeats to reach its AM (allocated on the node's, acquired on the AM's).
+    c.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 200);
+    c.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 200);
+    // Short-lived JVMs on a small machine: the client compiler alone starts them faster (the test data is tiny).
+    String quickJvm = " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    c.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m" + quickJvm);
+    c.set("mapreduce.map.java.opts", "-Xmx384m" + quickJvm);
+    c.set("mapreduce.reduce.java.opts", "-Xmx384m" + quickJvm);
     mr = MiniMRClientClusterFactory.create(SharedMiniCluster.class, 1, c);
     conf = new Configuration(mr.getConfig());
     // A YARN application master started in the mini cluster finds the ResourceManager only through a
