@@ -95,14 +95,14 @@ class URefinementTest {
    */
   @Test
   void aChunkRefinedWithTheOtherRowsFixedSeesTheWholeAssignment() {
-    SplittableRandom rnd = new SplittableRandom(41);
     int k = 6;
-    List<Block> all = blocks(rnd, 5, 300, 600, 12);
-    int[][] parts = randomParts(rnd, all, k);
-    List<Block> chunk = all.subList(0, 2);
-    RowKeyGraph g = RowKeyGraph.of(chunk);
-    int[] fixed = fixedCounts(k, all, parts, chunk.size(), g);
-    long[] whole = recomputedWorkingSets(k, all, parts);
+    ChunkCase cc = ChunkCase.of(41, k);
+    List<Block> all = cc.all();
+    int[][] parts = cc.parts();
+    List<Block> chunk = cc.chunk();
+    RowKeyGraph g = cc.g();
+    int[] fixed = cc.fixed();
+    long[] whole = cc.whole();
     long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
     int[][] chunkParts = {parts[0].clone(), parts[1].clone()};
     int[] sizes0 = sizes(k, chunkParts);
@@ -142,48 +142,60 @@ class URefinementTest {
    */
   @Test
   void aChunkVCycledWithTheOtherRowsFixedSeesTheWholeAssignment() {
-    SplittableRandom rnd = new SplittableRandom(43);
     int k = 6;
-    List<Block> all = blocks(rnd, 5, 300, 600, 12);
-    int[][] parts = randomParts(rnd, all, k);
-    List<Block> chunk = all.subList(0, 2);
-    RowKeyGraph g = RowKeyGraph.of(chunk);
-    int[] fixed = fixedCounts(k, all, parts, chunk.size(), g);
-    long[] whole = recomputedWorkingSets(k, all, parts);
-    int[] given = new int[g.numRows()];
-    System.arraycopy(parts[0], 0, given, 0, parts[0].length);
-    System.arraycopy(parts[1], 0, given, parts[0].length, parts[1].length);
+    ChunkCase cc = ChunkCase.of(43, k);
+    int[] given = new int[cc.g().numRows()];
+    System.arraycopy(cc.parts()[0], 0, given, 0, cc.parts()[0].length);
+    System.arraycopy(cc.parts()[1], 0, given, cc.parts()[0].length, cc.parts()[1].length);
     // a coarsest level of 20 vertices per part: the chunk's ~900 rows are clustered before they are placed
     MultilevelPartitioner.Settings coarse = new MultilevelPartitioner.Settings(300, 10, 20, 0.03, 8, 8, 4, 5);
     MultilevelPartitioner mp = new MultilevelPartitioner(k, coarse, s -> { });
-    assertThrows(IllegalArgumentException.class, () -> mp.chunkVCycle(g, given, fixed, new long[k], null));
-    MultilevelPartitioner.Weighted w = mp.chunkVCycle(g, given, fixed, whole, null);
+    assertThrows(IllegalArgumentException.class, () -> mp.chunkVCycle(cc.g(), given, cc.fixed(), new long[k], null));
+    MultilevelPartitioner.Weighted w = mp.chunkVCycle(cc.g(), given, cc.fixed(), cc.whole(), null);
     assertNotNull(w, "the cycle lowers a random placement's working sets");
-    int[][] chunkParts = {java.util.Arrays.copyOfRange(w.part(), 0, parts[0].length),
-        java.util.Arrays.copyOfRange(w.part(), parts[0].length, given.length)};
-    long[] now = recomputedWorkingSets(k, all, joined(parts, chunkParts));
+    int[][] chunkParts = {java.util.Arrays.copyOfRange(w.part(), 0, cc.parts()[0].length),
+        java.util.Arrays.copyOfRange(w.part(), cc.parts()[0].length, given.length)};
+    long[] now = recomputedWorkingSets(k, cc.all(), joined(cc.parts(), chunkParts));
     assertArrayEquals(now, w.workingSets(), "the whole assignment's working sets");
-    assertArrayEquals(sizes(k, new int[][] {parts[0], parts[1]}), sizes(k, chunkParts),
+    assertArrayEquals(sizes(k, new int[][] {cc.parts()[0], cc.parts()[1]}), sizes(k, chunkParts),
         "every part keeps its number of the chunk's rows");
-    assertTrue(java.util.Arrays.stream(now).sum() < java.util.Arrays.stream(whole).sum());
-    assertTrue(java.util.Arrays.stream(now).max().getAsLong() <= java.util.Arrays.stream(whole).max().getAsLong());
+    assertTrue(java.util.Arrays.stream(now).sum() < java.util.Arrays.stream(cc.whole()).sum());
+    long mMax = java.util.Arrays.stream(cc.whole()).max().getAsLong();
+    assertTrue(java.util.Arrays.stream(now).max().getAsLong() <= mMax);
     // under a cap of its own for every part, each a quarter of the way up to the largest working set, none is crossed
-    long mMax = java.util.Arrays.stream(whole).max().getAsLong();
-    long[] caps = java.util.Arrays.stream(whole).map(m -> m + (mMax - m) / 4).toArray();
-    MultilevelPartitioner.Weighted capped = mp.chunkVCycle(g, given, fixed, whole, caps);
+    long[] caps = java.util.Arrays.stream(cc.whole()).map(m -> m + (mMax - m) / 4).toArray();
+    MultilevelPartitioner.Weighted capped = mp.chunkVCycle(cc.g(), given, cc.fixed(), cc.whole(), caps);
     assertNotNull(capped);
-    long[] cappedSets = recomputedWorkingSets(k, all, joined(parts, new int[][] {
-        java.util.Arrays.copyOfRange(capped.part(), 0, parts[0].length),
-        java.util.Arrays.copyOfRange(capped.part(), parts[0].length, given.length)}));
+    long[] cappedSets = recomputedWorkingSets(k, cc.all(), joined(cc.parts(), new int[][] {
+        java.util.Arrays.copyOfRange(capped.part(), 0, cc.parts()[0].length),
+        java.util.Arrays.copyOfRange(capped.part(), cc.parts()[0].length, given.length)}));
     assertArrayEquals(cappedSets, capped.workingSets());
     for (int p = 0; p < k; p++) {
       assertTrue(cappedSets[p] <= caps[p], "part " + p + ": " + cappedSets[p] + " above its cap " + caps[p]);
     }
     // the swap rounds go on from it with the same fixed counts
-    long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
-    URefinement ref = URefinement.ofChunk(k, chunk, g, chunkParts, fixed, w.workingSets(), keysInAll, 1);
+    long keysInAll = PlacementEvaluator.usage(k, cc.all(), cc.parts()).keys().length;
+    URefinement ref = URefinement.ofChunk(k, cc.chunk(), cc.g(), chunkParts, cc.fixed(), w.workingSets(), keysInAll,
+        1);
     ref.round();
-    assertArrayEquals(recomputedWorkingSets(k, all, joined(parts, ref.parts())), ref.workingSets());
+    assertArrayEquals(recomputedWorkingSets(k, cc.all(), joined(cc.parts(), ref.parts())), ref.workingSets());
+  }
+
+  /**
+   * Five random blocks in random parts, the first two of them the chunk: its graph, the other rows' part counts of its
+   * keys, and the whole assignment's working sets.
+   */
+  private record ChunkCase(List<Block> all, int[][] parts, List<Block> chunk, RowKeyGraph g, int[] fixed,
+      long[] whole) {
+    static ChunkCase of(long seed, int k) {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      List<Block> all = blocks(rnd, 5, 300, 600, 12);
+      int[][] parts = randomParts(rnd, all, k);
+      List<Block> chunk = all.subList(0, 2);
+      RowKeyGraph g = RowKeyGraph.of(chunk);
+      return new ChunkCase(all, parts, chunk, g, fixedCounts(k, all, parts, chunk.size(), g),
+          recomputedWorkingSets(k, all, parts));
+    }
   }
 
   /**
