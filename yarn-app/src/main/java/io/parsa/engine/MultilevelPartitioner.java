@@ -451,7 +451,9 @@ public final class MultilevelPartitioner {
     }
     for (int p = 0; p < k; p++) {
       if (st.part[n + p] != p || st.weight[p] != each) {
-        throw new IllegalStateException("chunk V-cycle: part " + p + " lost its fixed rows or its balance");
+        // not reached (the fixed vertices cannot move, and unit rows can always be balanced): the given parts stay
+        log("chunk V-cycle: part " + p + " lost its fixed rows or its balance; the given parts are kept");
+        return null;
       }
     }
     long[] m = new long[k];

@@ -57,8 +57,8 @@ import org.slf4j.LoggerFactory;
  * whose reducers each refine the rows of one group of parts with the in-memory engine (V-cycles, swap rounds), which
  * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
  * for weighted rows. Where not even two parts fit a reducer, each round is instead a <b>chunk round</b>
- * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds with the other
- * rows as fixed pins ({@link ChunkReducer}). Where the multilevel rule says so, a distributed
+ * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds (at p = 1 after
+ * a V-cycle) with the other rows as fixed pins ({@link ChunkReducer}). Where the multilevel rule says so, a distributed
  * multilevel start ({@link #multilevelStart}: rows clustered per group, the clusters placed in one reducer, the rows
  * balanced in groups) competes with the given and the input-order start.
  */
@@ -129,7 +129,7 @@ public final class MrRefinement {
     CHUNK_MOVES,
     /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
     CHUNK_SLICES,
-    /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (p = 1, no headroom share). */
+    /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (the rounds at p = 1). */
     CHUNK_VCYCLES,
     /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
     CHUNK_VCYCLES_KEPT,
