@@ -366,9 +366,8 @@ public final class MultilevelPartitioner {
    * made 4·(most rows of the chunk in a part) + 4 with its chunk rows) that no cluster and no move can take it under
    * the V-cycle's weight cap. So the connectivity and every working set are the whole assignment's. No move lifts part
    * i's working set above {@code caps[i]} or its given one if larger (null: the largest given one; the fixed vertices'
-   * internal keys are padded
-   * by the largest cap less part i's, so that the partitioner's one cap is every part's own); at the end every part is
-   * brought back to exactly its given number of the chunk's rows. Returns the chunk's new parts with the whole
+   * internal keys are padded by the largest cap less part i's, so that the partitioner's one cap is every part's
+   * own); at the end every part is brought back to exactly its given number of the chunk's rows. Returns the chunk's new parts with the whole
    * assignment's working sets, or null where the cycle did not end with a smaller Σ M_i, every part within its cap
    * and M_max no larger than the given one.
    */
@@ -408,39 +407,29 @@ public final class MultilevelPartitioner {
     long top = Arrays.stream(cap).max().orElse(0);
     int[] internal = new int[n + k];
     int[] parts = Arrays.copyOf(given, n + k);
-    boolean[] present = new boolean[nk];
     int w = rs[n];
     for (int p = 0; p < k; p++) {
-      Arrays.fill(present, false);
-      int held = 0;
       for (int v = 0; v < nk; v++) {
         if (fixedCounts[p * nk + v] > 0) {
           vNets[w++] = v;
-          present[v] = true;
-          held++;
         }
       }
-      for (int i = 0; i < n; i++) {
-        if (given[i] == p) {
-          for (int t = rs[i]; t < rs[i + 1]; t++) {
-            if (!present[rk[t]]) {
-              present[rk[t]] = true;
-              held++;
-            }
-          }
-        }
-      }
-      if (workingSets[p] < held) {
-        throw new IllegalArgumentException("chunk V-cycle: part " + p + "'s working set " + workingSets[p]
-            + " is below the " + held + " keys of the chunk it holds");
-      }
-      internal[n + p] = Math.toIntExact(workingSets[p] - held + top - cap[p]);
       weight[n + p] = each - rowsIn[p];
       parts[n + p] = p;
       vStart[n + p + 1] = w;
     }
     Arrays.fill(weight, 0, n, 1);
     Level fine = new Level(n + k, weight, vStart, vNets, nk, internal, RowKeyGraph.transpose(vStart, vNets, nk));
+    // the chunk's keys each part holds (through its chunk rows or its other rows), counted before the fixed vertices
+    // get the part's other keys as internal ones
+    long[] held = new State(fine, parts).m;
+    for (int p = 0; p < k; p++) {
+      if (workingSets[p] < held[p]) {
+        throw new IllegalArgumentException("chunk V-cycle: part " + p + "'s working set " + workingSets[p]
+            + " is below the " + held[p] + " keys of the chunk it holds");
+      }
+      internal[n + p] = Math.toIntExact(workingSets[p] - held[p] + top - cap[p]);
+    }
     mCap = top;
     State st;
     try {

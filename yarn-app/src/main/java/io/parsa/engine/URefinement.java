@@ -149,8 +149,8 @@ public final class URefinement {
    * Refinement of a chunk of the rows among all k parts while the other rows stay where they are (fixed pins): of the
    * chunk's {@code graph}, {@code fixedCounts[i·numKeys + v]} other rows of part i use key v (the graph's key ids),
    * and {@code workingSets[i]} is part i's whole working set M_i, of which the keys no row of the chunk uses stay as
-   * they are. So M_i, F and every gain are the whole assignment's, exact while the other rows stay. Swaps only: every part keeps its number of the chunk's
-   * rows, so the whole assignment's balance is kept; with the max guard M_max never rises (T_max's floor needs keys
+   * they are. So M_i, F and every gain are the whole assignment's, exact while the other rows stay. Swaps only: every
+   * part keeps its number of the chunk's rows, so the whole assignment's balance is kept; with the max guard M_max never rises (T_max's floor needs keys
    * the chunk does not see, so that guard is off). {@code keysInAll}: the distinct keys of all rows (for T_sum in the
    * round statistics). Unweighted rows only.
    */

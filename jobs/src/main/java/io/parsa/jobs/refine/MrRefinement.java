@@ -562,7 +562,7 @@ public final class MrRefinement {
         Measure next = movedAndCounted(cur, new Path(candidates.getParent(), "moves"), 2 * swaps, n,
             "a round of swaps");
         double change = cur.changePercent(next, p, k);
-        boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
+        boolean kept = keeps(cur, next, change);
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         e.put("maxSwapsPerPair", paired[1]);
@@ -604,6 +604,14 @@ public final class MrRefinement {
       }
     }
     return cur;
+  }
+
+  /**
+   * The distributed rounds' keep rule: {@code next}, {@code change} percent of the objective from {@code cur}, is kept
+   * if the objective fell and M_max did not rise.
+   */
+  private static boolean keeps(Measure cur, Measure next, double change) {
+    return change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
   }
 
   /**
@@ -659,7 +667,7 @@ public final class MrRefinement {
           break;
         }
         double change = cur.changePercent(next, p, k);
-        boolean kept = change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
+        boolean kept = keeps(cur, next, change);
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         if (!kept && p <= 1 && change < 0) {
@@ -671,7 +679,7 @@ public final class MrRefinement {
             double both = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", both);
             repaired.putFigures(r);
-            boolean fixed = both < 0 && repaired.maxWorkingSet() <= cur.maxWorkingSet();
+            boolean fixed = keeps(cur, repaired, both);
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
                 next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), REPAIR_EXPONENT, repaired.maxWorkingSet(),
