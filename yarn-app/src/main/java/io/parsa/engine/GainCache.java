@@ -28,6 +28,8 @@ final class GainCache {
   private final int[] part;
   private final int[] held;
   private final int[] sole;
+  /** Weight of every key (identical keys merged into one), or null: every key weighs 1. */
+  private final int[] netWeight;
   /**
    * Users of each key that are not vertices here (a chunk's fixed pins, {@code fixed[p·numNets + e]}), or null: a
    * key's last user in a part may then be one of them, which has no gain to keep.
@@ -50,6 +52,12 @@ final class GainCache {
    */
   GainCache(int k, int[] vStart, int[] vNets, int numNets, int[] nStart, int[] nPins, int[] part, long[] bits,
       int[] cnt) {
+    this(k, vStart, vNets, numNets, nStart, nPins, part, bits, cnt, null);
+  }
+
+  /** As above, each key weighing {@code netWeight[e]} (null: 1): hits and sole keys are sums of weights. */
+  GainCache(int k, int[] vStart, int[] vNets, int numNets, int[] nStart, int[] nPins, int[] part, long[] bits,
+      int[] cnt, int[] netWeight) {
     int n = vStart.length - 1;
     this.k = k;
     this.nStart = nStart;
@@ -58,11 +66,14 @@ final class GainCache {
     held = new int[Math.multiplyExact(n, k)];
     sole = new int[n];
     this.numNets = numNets;
+    this.netWeight = netWeight;
     PartHits counter = new PartHits(k);
     saved = vStart[n]; // one counting pass of slack: the build's own cost
     int[] hits = new int[k];
     for (int v = 0; v < n; v++) {
-      sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits);
+      sole[v] = netWeight == null
+          ? counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits)
+          : counter.countWeighted(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits, netWeight);
       System.arraycopy(hits, 0, held, v * k, k);
     }
   }
@@ -94,21 +105,22 @@ final class GainCache {
 
   /**
    * Key e of v after v's move from a to b: {@code leftInA} users of e are left in a, {@code wasInB} were in b before
-   * v came. Returns 1 if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. Callers
+   * v came. Returns e's weight if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. Callers
    * skip the call where {@link #updates} says there is nothing to update.
    */
   int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
+    int w = netWeight == null ? 1 : netWeight[e];
     if (leftInA == 0) {
-      add(e, a, -1);
+      add(e, a, -w);
     } else if (leftInA == 1 && (fixed == null || fixed[a * numNets + e] == 0)) {
-      sole[other(e, a, v)]++;
+      sole[other(e, a, v)] += w;
     }
     if (wasInB == 0) {
-      add(e, b, 1);
-      return 1;
+      add(e, b, w);
+      return w;
     }
     if (wasInB == 1 && (fixed == null || fixed[b * numNets + e] == 0)) {
-      sole[other(e, b, v)]--;
+      sole[other(e, b, v)] -= w;
     }
     return 0;
   }

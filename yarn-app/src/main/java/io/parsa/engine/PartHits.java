@@ -89,4 +89,55 @@ final class PartHits {
     }
     return lose;
   }
+
+  /**
+   * As {@link #count} for keys that weigh {@code weight[key]} each (a level whose identical keys were merged into one):
+   * every count is a sum of weights. The same bit-sliced counters, a key's presence word added at the planes of its
+   * weight's set bits.
+   */
+  int countWeighted(int[] keys, int from, int to, long[] present, int[] cnt, int own, int[] hits, int[] weight) {
+    int lose = 0;
+    int wpk = this.wpk;
+    long[] planes = this.planes;
+    for (int w = 0; w < wpk; w++) {
+      int depth = 0;
+      for (int t = from; t < to; t++) {
+        int e = keys[t];
+        int we = weight[e];
+        if (w == 0 && own >= 0 && cnt[own + e] == 1) {
+          lose += we;
+        }
+        long x = present[e * wpk + w];
+        if (x == 0) {
+          continue;
+        }
+        for (int rest = we; rest != 0; rest &= rest - 1) {
+          long c = x;
+          for (int i = Integer.numberOfTrailingZeros(rest); c != 0; i++) {
+            long carry = planes[i] & c;
+            planes[i] ^= c;
+            c = carry;
+            depth = Math.max(depth, i + 1);
+          }
+        }
+      }
+      long held = 0;
+      for (int i = 0; i < depth; i++) {
+        held |= planes[i];
+      }
+      int base = w << 6;
+      Arrays.fill(hits, base, Math.min(k, base + 64), 0);
+      while (held != 0) {
+        int b = Long.numberOfTrailingZeros(held);
+        held &= held - 1;
+        int hb = 0;
+        for (int i = 0; i < depth; i++) {
+          hb |= (int) ((planes[i] >>> b) & 1L) << i;
+        }
+        hits[base + b] = hb;
+      }
+      Arrays.fill(planes, 0, depth, 0L);
+    }
+    return lose;
+  }
 }

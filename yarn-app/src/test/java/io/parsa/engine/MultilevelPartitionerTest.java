@@ -644,4 +644,103 @@ class MultilevelPartitionerTest {
       }
     }
   }
+
+  /** {@code g} with every key copied into 2..{@code copies} keys of the same rows, the copies' ids interleaved. */
+  private static RowKeyGraph withCopiedKeys(SplittableRandom rnd, RowKeyGraph g, int copies) {
+    int[] first = new int[g.numKeys() + 1];
+    for (int e = 0; e < g.numKeys(); e++) {
+      first[e + 1] = first[e] + 2 + rnd.nextInt(copies - 1);
+    }
+    int n = g.numRows();
+    int[] rowStart = new int[n + 1];
+    List<Integer> keys = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      for (int t = g.rowStart()[r]; t < g.rowStart()[r + 1]; t++) {
+        int e = g.rowKeys()[t];
+        for (int c = first[e]; c < first[e + 1]; c++) {
+          keys.add(c);
+        }
+      }
+      rowStart[r + 1] = keys.size();
+    }
+    return new RowKeyGraph(n, new int[] {0, n}, rowStart, keys.stream().mapToInt(Integer::intValue).toArray(),
+        first[g.numKeys()]);
+  }
+
+  /**
+   * A level whose identical keys are merged into weighted ones rates every row's best move, finds the same boundary
+   * rows, and counts the same working sets and connectivity as the level itself, before and after a long run of random
+   * moves, with and without the gain cache.
+   */
+  @Test
+  void mergedIdenticalKeysRateEveryMoveAsTheKeysThemselves() {
+    SplittableRandom rnd = new SplittableRandom(29);
+    for (int k : new int[] {2, 5, 16}) {
+      for (int trial = 0; trial < 8; trial++) {
+        int n = k + rnd.nextInt(150);
+        RowKeyGraph g = withCopiedKeys(rnd, randomRows(rnd, n, 3 + rnd.nextInt(30), 10), 4);
+        int[] part = new int[n];
+        for (int r = 0; r < n; r++) {
+          part[r] = rnd.nextInt(Math.min(k, 4));
+        }
+        int moves = 2 * n;
+        int[] rows = new int[moves];
+        int[] targets = new int[moves];
+        for (int i = 0; i < moves; i++) {
+          rows[i] = rnd.nextInt(n);
+          targets[i] = rnd.nextInt(k);
+        }
+        MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+        long cap = n / k + 1 + rnd.nextInt(n);
+        for (int[] r : new int[][] {new int[0], rows}) {
+          int[] t = r.length == 0 ? new int[0] : targets;
+          long[] plain = ml.bestMovesAfter(g, part, r, t, cap, false, false);
+          String at = "k=" + k + " trial " + trial + " moves " + r.length;
+          assertArrayEquals(plain, ml.bestMovesAfter(g, part, r, t, cap, false, true), at);
+          assertArrayEquals(plain, ml.bestMovesAfter(g, part, r, t, cap, true, true), at + " (gain cache)");
+        }
+      }
+    }
+  }
+
+  /**
+   * A fresh partition places its coarsest level and refines its coarse levels with identical nets merged: far fewer
+   * nets there, and every row in the same part as without merging; so does a capped V-cycle from a given partition.
+   */
+  @Test
+  void aFreshPartitionIsTheSameWithIdenticalNetsMerged() {
+    SplittableRandom rnd = new SplittableRandom(31);
+    int k = 4;
+    int rows = 1500;
+    int[] groupOf = new int[rows];
+    // keys copied 1..4 times: the copies are identical nets at every level
+    RowKeyGraph copied = withCopiedKeys(rnd, RowKeyGraph.of(planted(rnd, rows, k, 200, 8, 0.4, 1, groupOf)), 4);
+    long[] keys = new long[copied.rowKeys().length];
+    long[] ids = new long[rows];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = copied.rowKeys()[i];
+    }
+    for (int r = 0; r < rows; r++) {
+      ids[r] = r;
+    }
+    List<Block> blocks = List.of(new Block(ids, copied.rowStart().clone(), keys, null));
+    RowKeyGraph g = RowKeyGraph.of(blocks);
+    MultilevelPartitioner plain = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null)
+        .setMergeNets(false);
+    int[][] expected = plain.partition(blocks, g, null, Double.NaN);
+    int unmerged = plain.initialNets();
+    MultilevelPartitioner merging = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+    int[][] got = merging.partition(blocks, g, null, Double.NaN);
+    for (int b = 0; b < blocks.size(); b++) {
+      assertArrayEquals(expected[b], got[b], "block " + b);
+    }
+    assertTrue(merging.initialNets() < 0.75 * unmerged,
+        "merged " + merging.initialNets() + " of the coarsest level's " + unmerged + " nets");
+    int[][] given = new int[1][rows];
+    for (int r = 0; r < rows; r++) {
+      given[0][r] = (expected[0][r] + (r % 7 == 0 ? 1 : 0)) % k; // the result, a seventh of the rows moved on
+    }
+    assertArrayEquals(plain.partition(blocks, g, given, 0.0)[0], merging.partition(blocks, g, given, 0.0)[0],
+        "a capped V-cycle");
+  }
 }
