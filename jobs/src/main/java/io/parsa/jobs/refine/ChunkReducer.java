@@ -52,7 +52,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   public static final String EXPONENT = "parsa.refine.chunk.exponent";
   /** Swap rounds per block (each stops early as the in-memory rounds do). */
   public static final String ROUNDS = "parsa.refine.chunk.rounds";
-  /** Slices per block (default 0: the fewest whose refinement fits half the task's heap). */
+  /** Slices per block (default 0: the fewest whose refinement fits half the heap the block's own data leaves). */
   public static final String SLICES = "parsa.refine.chunk.slices";
   /**
    * Blocks refined at once (the job's blocks, times a damping factor; 0 or 1: uncapped): each block's moves may lift
@@ -122,11 +122,23 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     if (rows.isEmpty()) {
       return;
     }
-    int slices = forcedSlices > 0 ? forcedSlices : 1;
-    long half = Runtime.getRuntime().maxMemory() / 2;
-    while (forcedSlices <= 0 && slices < rows.size()
-        && sliceBytes(rows.size() / slices, pairs / slices, k, vcycles) > half) {
-      slices++;
+    int slices = forcedSlices;
+    if (slices <= 0) {
+      // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices get half of what they
+      // leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 300 of a 409 MiB heap,
+      // and slices sized to half the whole heap ran out of it)
+      long max = Runtime.getRuntime().maxMemory();
+      long free = freeHeapAfterCollection();
+      slices = slices(rows.size(), pairs, k, vcycles, free / 2);
+      if (slices < 0) {
+        throw new IllegalStateException(String.format(java.util.Locale.ROOT, "block %d: its %,d rows (%,d non-zeros)"
+            + " and its keys' part counts leave %,d MiB of the reduce task's %,d MiB heap, too little to refine"
+            + " slices of %,d rows: give the reduce tasks more memory (-D mapreduce.reduce.memory.mb=MB -D"
+            + " mapreduce.reduce.java.opts=-Xmx<0.8 x MB>m) or ingest into more, smaller blocks (ingest --blocks)", b,
+            rows.size(), pairs, free >> 20, max >> 20, MIN_SLICE_ROWS));
+      }
+      LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
+          rows.size(), pairs, free >> 20, max >> 20, slices);
     }
     slices = Math.max(1, Math.min(slices, rows.size()));
     context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(slices);
@@ -154,6 +166,42 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     LOG.info("block {}: {} rows in {} slice(s), {} moved; working sets as this block sees them {} -> {} (sum {} -> {})",
         b, rows.size(), slices, moved, Arrays.toString(workingSets), Arrays.toString(seen),
         Arrays.stream(workingSets).sum(), Arrays.stream(seen).sum());
+  }
+
+  /** Fewest rows of a slice: a block that cannot be refined in slices of this many fails with a message instead. */
+  static final int MIN_SLICE_ROWS = 1000;
+
+  /**
+   * The fewest slices of a block of {@code rows} rows and {@code pairs} (row, key) pairs whose refinement
+   * ({@link #sliceBytes}) fits {@code budget} bytes, or −1 if slices of {@link #MIN_SLICE_ROWS} rows (the whole
+   * block, for a smaller one) do not fit it.
+   */
+  static int slices(int rows, long pairs, int k, boolean vcycle, long budget) {
+    int most = Math.max(1, rows / Math.min(rows, MIN_SLICE_ROWS));
+    if (sliceBytes(rows / most, pairs / most, k, vcycle) > budget) {
+      return -1;
+    }
+    int lo = 1; // a slice's bytes fall as the slices grow in number: the fewest that fit, by bisection
+    int hi = most;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sliceBytes(rows / mid, pairs / mid, k, vcycle) <= budget) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * The heap this task can still take: its limit less what is live after a collection (without one, what is in use
+   * counts garbage too, and the slices come out smaller than they need to be).
+   */
+  private static long freeHeapAfterCollection() {
+    Runtime rt = Runtime.getRuntime();
+    System.gc();
+    return Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
   }
 
   /**
