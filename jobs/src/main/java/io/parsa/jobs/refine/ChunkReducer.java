@@ -9,10 +9,10 @@ import io.parsa.jobs.mr.MrKeys;
 import io.parsa.yarn.io.BlockData;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.IntWritable;
@@ -129,21 +129,15 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // and slices sized to half the whole heap ran out of it)
       long max = Runtime.getRuntime().maxMemory();
       long free = freeHeapAfterCollection();
-      slices = slices(rows.size(), pairs, k, vcycles, free / 2);
-      if (slices < 0) {
-        throw new IllegalStateException(String.format(java.util.Locale.ROOT, "block %d: its %,d rows (%,d non-zeros)"
-            + " and its keys' part counts leave %,d MiB of the reduce task's %,d MiB heap, too little to refine"
-            + " slices of %,d rows: give the reduce tasks more memory (-D mapreduce.reduce.memory.mb=MB -D"
-            + " mapreduce.reduce.java.opts=-Xmx<0.8 x MB>m) or ingest into more, smaller blocks (ingest --blocks)", b,
-            rows.size(), pairs, free >> 20, max >> 20, MIN_SLICE_ROWS));
-      }
+      slices = slicesOrFail(b, rows.size(), pairs, free);
       LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
           rows.size(), pairs, free >> 20, max >> 20, slices);
     }
     slices = Math.max(1, Math.min(slices, rows.size()));
-    context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(slices);
-    // the counts that earlier slices of this block changed, per key (k counts each)
-    Long2ObjectOpenHashMap<int[]> changed = new Long2ObjectOpenHashMap<>();
+    // the counts that earlier slices of this block changed: (key's index in the block's counts · k + part) → change,
+    // and which keys have one (an int[k] per changed key had grown past the heap the slices were sized for)
+    Long2IntOpenHashMap changed = new Long2IntOpenHashMap();
+    BitSet changedKeys = new BitSet();
     long moved = 0;
     // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
     long[] seen = workingSets.clone();
@@ -156,12 +150,31 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         caps[p] = workingSets[p] + (max - workingSets[p]) / blocksAtOnce;
       }
     }
-    for (int s = 0; s < slices; s++) {
-      int from = (int) ((long) rows.size() * s / slices);
-      int to = (int) ((long) rows.size() * (s + 1) / slices);
-      moved += refineSlice(b, d, rows, from, to, changed, seen, caps, context);
+    int ran = 0;
+    for (int from = 0, left = slices; from < rows.size(); left--) {
+      int to = from + (rows.size() - from) / left;
+      if (forcedSlices <= 0 && ran > 0) {
+        // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
+        long restPairs = pairs * (rows.size() - from) / rows.size();
+        long need = sliceBytes(to - from, restPairs / left, k, vcycles);
+        Runtime rt = Runtime.getRuntime();
+        if (need > (rt.maxMemory() - (rt.totalMemory() - rt.freeMemory())) / 2) {
+          long free = freeHeapAfterCollection();
+          if (need > free / 2) {
+            left = slicesOrFail(b, rows.size() - from, restPairs, free);
+            to = from + (rows.size() - from) / left;
+            LOG.info("block {}: {} MiB free after {} slice(s): the other {} rows in {} slice(s)", b, free >> 20, ran,
+                rows.size() - from, left);
+          }
+        }
+      }
+      moved += refineSlice(b, d, rows, from, to, changed, changedKeys, seen, caps, context);
+      ran++;
+      from = to;
       context.progress();
     }
+    slices = ran;
+    context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(slices);
     context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
     LOG.info("block {}: {} rows in {} slice(s), {} moved; working sets as this block sees them {} -> {} (sum {} -> {})",
         b, rows.size(), slices, moved, Arrays.toString(workingSets), Arrays.toString(seen),
@@ -194,6 +207,20 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     return lo;
   }
 
+  /** {@link #slices} for the heap {@code free} (half of it), or a failure that names the fix. */
+  private int slicesOrFail(int b, int rows, long pairs, long free) {
+    int slices = slices(rows, pairs, k, vcycles, free / 2);
+    if (slices < 0) {
+      throw new IllegalStateException(String.format(java.util.Locale.ROOT, "block %d: %,d of its rows (%,d"
+          + " non-zeros) are to be refined, and its rows and keys' part counts leave %,d MiB of the reduce task's %,d"
+          + " MiB heap, too little to refine slices of %,d rows: give the reduce tasks more memory (-D"
+          + " mapreduce.reduce.memory.mb=MB -D mapreduce.reduce.java.opts=-Xmx<0.8 x MB>m) or ingest into more,"
+          + " smaller blocks (ingest --blocks)", b, rows, pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20,
+          MIN_SLICE_ROWS));
+    }
+    return slices;
+  }
+
   /**
    * The heap this task can still take: its limit less what is live after a collection (without one, what is in use
    * counts garbage too, and the slices come out smaller than they need to be).
@@ -217,8 +244,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed, from the working sets
    * {@code seen} (updated to the slice's result) under {@code caps} (or none); returns the rows moved.
    */
-  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, Long2ObjectOpenHashMap<int[]> changed,
-      long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
+  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, Long2IntOpenHashMap changed,
+      BitSet changedKeys, long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
     int n = to - from;
     long[] ids = new long[n];
     int[] rowStart = new int[n + 1];
@@ -258,10 +285,9 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       for (int t = start[j]; t < start[j + 1]; t++) {
         fixed[parts[t] * nk + v] += counts[t];
       }
-      int[] c = changed.get(keyOf[v]);
-      if (c != null) {
+      if (changedKeys.get(j)) {
         for (int p = 0; p < k; p++) {
-          fixed[p * nk + v] += c[p];
+          fixed[p * nk + v] += changed.get((long) j * k + p);
         }
       }
     }
@@ -315,9 +341,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       partOf.put(ids[i], after[i]);
       moved++;
       for (int t = rs[i]; t < rs[i + 1]; t++) {
-        int[] c = changed.computeIfAbsent(keyOf[gk[t]], x -> new int[k]);
-        c[given[i]]--;
-        c[after[i]]++;
+        int j = blockCounts.indexOf(keyOf[gk[t]]);
+        changedKeys.set(j);
+        changed.addTo((long) j * k + given[i], -1);
+        changed.addTo((long) j * k + after[i], 1);
       }
     }
     LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
