@@ -12,7 +12,6 @@ import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.IntWritable;
@@ -134,10 +133,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
           rows.size(), pairs, free >> 20, max >> 20, slices);
     }
     slices = Math.max(1, Math.min(slices, rows.size()));
-    // the counts that earlier slices of this block changed: (key's index in the block's counts · k + part) → change,
-    // and which keys have one (an int[k] per changed key had grown past the heap the slices were sized for)
-    Long2IntOpenHashMap changed = new Long2IntOpenHashMap();
-    BitSet changedKeys = new BitSet();
+    // the rows that earlier slices of this block moved (their index in the block) and the parts they left: every
+    // slice corrects the count job's counts by them. Keeping the changed counts themselves (an int[k] per key, then a
+    // map entry per key and part) had grown past the heap the slices were sized for where half the rows moved.
+    IntArrayList movedRows = new IntArrayList();
+    IntArrayList movedFrom = new IntArrayList();
     long moved = 0;
     // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
     long[] seen = workingSets.clone();
@@ -168,7 +168,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
           }
         }
       }
-      moved += refineSlice(b, d, rows, from, to, changed, changedKeys, seen, caps, context);
+      moved += refineSlice(b, d, rows, from, to, movedRows, movedFrom, seen, caps, context);
       ran++;
       from = to;
       context.progress();
@@ -244,8 +244,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed, from the working sets
    * {@code seen} (updated to the slice's result) under {@code caps} (or none); returns the rows moved.
    */
-  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, Long2IntOpenHashMap changed,
-      BitSet changedKeys, long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
+  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, IntArrayList movedRows,
+      IntArrayList movedFrom, long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
     int n = to - from;
     long[] ids = new long[n];
     int[] rowStart = new int[n + 1];
@@ -285,9 +285,25 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       for (int t = start[j]; t < start[j + 1]; t++) {
         fixed[parts[t] * nk + v] += counts[t];
       }
-      if (changedKeys.get(j)) {
-        for (int p = 0; p < k; p++) {
-          fixed[p * nk + v] += changed.get((long) j * k + p);
+    }
+    if (!movedRows.isEmpty()) {
+      // the rows earlier slices moved are counted in the parts they left: each of their keys this slice has moves
+      Long2IntOpenHashMap local = new Long2IntOpenHashMap(nk);
+      local.defaultReturnValue(-1);
+      for (int v = 0; v < nk; v++) {
+        local.put(keyOf[v], v);
+      }
+      for (int m = 0; m < movedRows.size(); m++) {
+        int r = movedRows.getInt(m);
+        int left = movedFrom.getInt(m);
+        int now = partOf.get(d.rowIds[r]);
+        distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
+        for (int t = 0; t < distinct.size(); t++) {
+          int v = local.get(distinct.get(t));
+          if (v >= 0) {
+            fixed[left * nk + v]--;
+            fixed[now * nk + v]++;
+          }
         }
       }
     }
@@ -340,12 +356,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       context.write(outKey, out.set(ids[i], b, given[i], after[i]));
       partOf.put(ids[i], after[i]);
       moved++;
-      for (int t = rs[i]; t < rs[i + 1]; t++) {
-        int j = blockCounts.indexOf(keyOf[gk[t]]);
-        changedKeys.set(j);
-        changed.addTo((long) j * k + given[i], -1);
-        changed.addTo((long) j * k + after[i], 1);
-      }
+      movedRows.add(rows.getInt(from + i));
+      movedFrom.add(given[i]);
     }
     LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
     System.arraycopy(ref.workingSets(), 0, seen, 0, k);
