@@ -105,8 +105,8 @@ final class GainCache {
 
   /**
    * Key e of v after v's move from a to b: {@code leftInA} users of e are left in a, {@code wasInB} were in b before
-   * v came. Returns e's weight if v is now e's only user in b (the caller sums these into {@link #moved}), else 0. Callers
-   * skip the call where {@link #updates} says there is nothing to update.
+   * v came. Returns e's weight if v is now e's only user in b (the caller sums these into {@link #moved}), else 0.
+   * Callers skip the call where {@link #updates} says there is nothing to update.
    */
   int keyMoved(int v, int e, int a, int b, int leftInA, int wasInB) {
     int w = netWeight == null ? 1 : netWeight[e];
