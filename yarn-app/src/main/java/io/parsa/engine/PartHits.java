@@ -70,24 +70,30 @@ final class PartHits {
       planes[1] = p1;
       planes[2] = p2;
       planes[3] = p3;
-      long held = p0 | p1 | p2 | p3;
-      for (int i = 4; i < depth; i++) {
-        held |= planes[i];
-      }
-      int base = w << 6;
-      Arrays.fill(hits, base, Math.min(k, base + 64), 0);
-      while (held != 0) {
-        int b = Long.numberOfTrailingZeros(held);
-        held &= held - 1;
-        int hb = 0;
-        for (int i = 0; i < depth; i++) {
-          hb |= (int) ((planes[i] >>> b) & 1L) << i;
-        }
-        hits[base + b] = hb;
-      }
-      Arrays.fill(planes, 0, depth, 0L);
+      spill(w, depth, hits);
     }
     return lose;
+  }
+
+  /** The counts of parts 64·w .. 64·w + 63 from planes 0..depth−1 into {@code hits}; the planes are cleared. */
+  private void spill(int w, int depth, int[] hits) {
+    long[] planes = this.planes;
+    long held = 0;
+    for (int i = 0; i < depth; i++) {
+      held |= planes[i];
+    }
+    int base = w << 6;
+    Arrays.fill(hits, base, Math.min(k, base + 64), 0);
+    while (held != 0) {
+      int b = Long.numberOfTrailingZeros(held);
+      held &= held - 1;
+      int hb = 0;
+      for (int i = 0; i < depth; i++) {
+        hb |= (int) ((planes[i] >>> b) & 1L) << i;
+      }
+      hits[base + b] = hb;
+    }
+    Arrays.fill(planes, 0, depth, 0L);
   }
 
   /**
@@ -121,22 +127,7 @@ final class PartHits {
           }
         }
       }
-      long held = 0;
-      for (int i = 0; i < depth; i++) {
-        held |= planes[i];
-      }
-      int base = w << 6;
-      Arrays.fill(hits, base, Math.min(k, base + 64), 0);
-      while (held != 0) {
-        int b = Long.numberOfTrailingZeros(held);
-        held &= held - 1;
-        int hb = 0;
-        for (int i = 0; i < depth; i++) {
-          hb |= (int) ((planes[i] >>> b) & 1L) << i;
-        }
-        hits[base + b] = hb;
-      }
-      Arrays.fill(planes, 0, depth, 0L);
+      spill(w, depth, hits);
     }
     return lose;
   }
