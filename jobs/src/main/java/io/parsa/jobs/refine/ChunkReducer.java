@@ -213,8 +213,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   /**
    * How many times a slice's estimate ({@link #sliceBytes}) the heap left after its block must be. On the
    * pseudo-cluster a 410 MiB reduce task with a 600,000-row block (7·10^6 non-zeros, about 230 MiB live) still ran out
-   * of heap in a slice with 2 (83 of 166 MiB) and with 6 (10,000-row slices, 171 MiB free): the space left is mostly
-   * the young generation, and a slice's large arrays need room in the old one. Not solved yet (docs/quality.md §37).
+   * of heap in a slice with 2 (83 of 166 MiB) and with 6 (10,000-row slices, 171 MiB free), in G1 and the parallel
+   * collector alike: something the estimate does not see. Not explained yet (docs/quality.md §37).
    */
   static final int FREE_HEAP_PER_SLICE = 2;
 
