@@ -71,9 +71,7 @@ final class GainCache {
     saved = vStart[n]; // one counting pass of slack: the build's own cost
     int[] hits = new int[k];
     for (int v = 0; v < n; v++) {
-      sole[v] = netWeight == null
-          ? counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits)
-          : counter.countWeighted(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits, netWeight);
+      sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits, netWeight);
       System.arraycopy(hits, 0, held, v * k, k);
     }
   }

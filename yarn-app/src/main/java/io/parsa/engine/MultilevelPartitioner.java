@@ -1174,9 +1174,10 @@ public final class MultilevelPartitioner {
       }
       vStart[v + 1] = w;
     }
-    Level out = new Level(n, h.weight, vStart, Arrays.copyOf(vNets, w), distinct, h.internal,
-        RowKeyGraph.transpose(vStart, vNets, distinct));
-    out.netWeight = Arrays.copyOf(weight, distinct);
+    // the level keeps the longer buffers, as coarsen's levels do: nothing reads past vStart[n] or the distinct nets
+    Level out = new Level(n, h.weight, vStart, vNets, distinct, h.internal, RowKeyGraph.transpose(vStart, vNets,
+        distinct));
+    out.netWeight = weight;
     out.netDegree = degree;
     return out;
   }
@@ -1257,11 +1258,7 @@ public final class MultilevelPartitioner {
     int[] hits = new int[k];
     PartHits counter = new PartHits(k);
     for (int v : permutation(n, rnd)) {
-      if (h.netWeight == null) {
-        counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], present, null, -1, hits);
-      } else {
-        counter.countWeighted(h.vNets, h.vStart[v], h.vStart[v + 1], present, null, -1, hits, h.netWeight);
-      }
+      counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], present, null, -1, hits, h.netWeight);
       int best = -1;
       for (int p = 0; p < k; p++) {
         if (weight[p] + h.weight[v] <= cap
@@ -1433,12 +1430,9 @@ public final class MultilevelPartitioner {
       return countKeys(v, part[v]);
     }
 
-    /** {@link PartHits#count} (or its weighted form) of v's nets as if v were in part {@code own}, into hits. */
+    /** {@link PartHits#count} of v's nets (by weight) as if v were in part {@code own}, into hits. */
     private int countKeys(int v, int own) {
-      return h.netWeight == null
-          ? counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, own * h.numNets, hits)
-          : counter.countWeighted(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, own * h.numNets, hits,
-              h.netWeight);
+      return counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, own * h.numNets, hits, h.netWeight);
     }
 
     /** Σ over nets of (parts holding the net − 1): the level's connectivity under the current assignment. */

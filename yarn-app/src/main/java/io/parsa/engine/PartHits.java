@@ -97,11 +97,14 @@ final class PartHits {
   }
 
   /**
-   * As {@link #count} for keys that weigh {@code weight[key]} each (a level whose identical keys were merged into one):
-   * every count is a sum of weights. The same bit-sliced counters, a key's presence word added at the planes of its
-   * weight's set bits.
+   * As {@link #count(int[], int, int, long[], int[], int, int[])} for keys that weigh {@code weight[key]} each (a level
+   * whose identical keys were merged into one; null: every key weighs 1): every count is a sum of weights. The same
+   * bit-sliced counters, a key's presence word added at the planes of its weight's set bits.
    */
-  int countWeighted(int[] keys, int from, int to, long[] present, int[] cnt, int own, int[] hits, int[] weight) {
+  int count(int[] keys, int from, int to, long[] present, int[] cnt, int own, int[] hits, int[] weight) {
+    if (weight == null) {
+      return count(keys, from, to, present, cnt, own, hits);
+    }
     int lose = 0;
     int wpk = this.wpk;
     long[] planes = this.planes;

@@ -130,7 +130,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
       // heap, and slices sized to half the whole heap ran out of it)
       long max = Runtime.getRuntime().maxMemory();
-      long free = freeHeapAfterCollection();
+      long free = freeHeap(true);
       slices = slicesOrFail(b, rows.size(), pairs, free);
       LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
           rows.size(), pairs, free >> 20, max >> 20, slices);
@@ -160,9 +160,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
         long restPairs = pairs * (rows.size() - from) / rows.size();
         long need = sliceBytes(to - from, restPairs / left, k, vcycles);
-        Runtime rt = Runtime.getRuntime();
-        if (need > (rt.maxMemory() - (rt.totalMemory() - rt.freeMemory())) / FREE_HEAP_PER_SLICE) {
-          long free = freeHeapAfterCollection();
+        if (need > freeHeap(false) / FREE_HEAP_PER_SLICE) {
+          long free = freeHeap(true);
           if (need > free / FREE_HEAP_PER_SLICE) {
             left = slicesOrFail(b, rows.size() - from, restPairs, free);
             to = from + (rows.size() - from) / left;
@@ -233,12 +232,14 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   }
 
   /**
-   * The heap this task can still take: its limit less what is live after a collection (without one, what is in use
-   * counts garbage too, and the slices come out smaller than they need to be).
+   * The heap this task can still take: its limit less what is in use, after a collection with {@code collect}
+   * (without one, what is in use counts garbage too: a lower bound, free to read).
    */
-  private static long freeHeapAfterCollection() {
+  private static long freeHeap(boolean collect) {
     Runtime rt = Runtime.getRuntime();
-    System.gc();
+    if (collect) {
+      System.gc();
+    }
     return Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
   }
 
