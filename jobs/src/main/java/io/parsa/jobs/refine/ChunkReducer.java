@@ -124,24 +124,30 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     if (rows.isEmpty()) {
       return;
     }
-    int slices = forcedSlices;
-    if (slices <= 0) {
+    // the block's (row, key) pairs before each of its rows: slices are cut by them, for a row's keys, not the
+    // row itself, take the heap (the generated 3·10^7-non-zero set has rows of 1.3·10^6 keys among rows of 10)
+    long[] cum = new long[rows.size() + 1];
+    for (int i = 0; i < rows.size(); i++) {
+      int r = rows.getInt(i);
+      cum[i + 1] = cum[i] + d.rowStart[r + 1] - d.rowStart[r];
+    }
+    long budget = Long.MAX_VALUE;
+    if (forcedSlices <= 0) {
       // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices are sized against what
       // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
       // heap, and slices sized to half the whole heap ran out of it)
-      long max = Runtime.getRuntime().maxMemory();
       long free = freeHeap(true);
-      slices = slicesOrFail(b, rows.size(), pairs, free);
+      budget = budgetOrFail(b, cum, 0, free);
       LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
-          rows.size(), pairs, free >> 20, max >> 20, slices);
+          rows.size(), pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20, plan(cum, 0, k, vcycles, budget));
     }
-    slices = Math.max(1, Math.min(slices, rows.size()));
     // the rows that earlier slices of this block moved (their index in the block) and the parts they left: every
     // slice corrects the count job's counts by them. Keeping the changed counts themselves (an int[k] per key, then a
     // map entry per key and part) had grown past the heap the slices were sized for where half the rows moved.
     IntArrayList movedRows = new IntArrayList();
     IntArrayList movedFrom = new IntArrayList();
     long moved = 0;
+    long tooLarge = 0;
     // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
     long[] seen = workingSets.clone();
     long[] caps = null;
@@ -154,20 +160,32 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       }
     }
     int ran = 0;
-    for (int from = 0, left = slices; from < rows.size(); left--) {
-      int to = from + (rows.size() - from) / left;
-      if (forcedSlices <= 0 && ran > 0) {
-        // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
-        long restPairs = pairs * (rows.size() - from) / rows.size();
-        long need = sliceBytes(to - from, restPairs / left, k, vcycles);
-        if (need > freeHeap(false) / FREE_HEAP_PER_SLICE) {
+    int left = Math.max(1, Math.min(forcedSlices, rows.size()));
+    for (int from = 0; from < rows.size(); ) {
+      int to;
+      if (forcedSlices > 0) {
+        to = from + (rows.size() - from) / left--;
+      } else {
+        to = cut(cum, from, k, vcycles, budget);
+        if (ran > 0 && sliceBytes(to - from, cum[to] - cum[from], k, vcycles) > freeHeap(false) / FREE_HEAP_PER_SLICE) {
+          // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
           long free = freeHeap(true);
-          if (need > free / FREE_HEAP_PER_SLICE) {
-            left = slicesOrFail(b, rows.size() - from, restPairs, free);
-            to = from + (rows.size() - from) / left;
+          if (free / FREE_HEAP_PER_SLICE != budget) {
+            budget = budgetOrFail(b, cum, from, free);
+            to = cut(cum, from, k, vcycles, budget);
             LOG.info("block {}: {} MiB free after {} slice(s): the other {} rows in {} slice(s)", b, free >> 20, ran,
-                rows.size() - from, left);
+                rows.size() - from, plan(cum, from, k, vcycles, budget));
           }
+        }
+        if (to == from) {
+          // this row's keys alone outgrow a slice: it stays in its part (alone in a slice it could not move either,
+          // every part keeping its rows of the block), fixed with the other blocks' rows
+          LOG.info("block {}: row {} ({} keys) stays in its part: alone it would need {} MiB of the {} MiB a slice"
+              + " may take", b, d.rowIds[rows.getInt(from)], cum[from + 1] - cum[from],
+              sliceBytes(1, cum[from + 1] - cum[from], k, vcycles) >> 20, budget >> 20);
+          tooLarge++;
+          from++;
+          continue;
         }
       }
       moved += refineSlice(b, d, rows, from, to, movedRows, movedFrom, seen, caps, context);
@@ -175,60 +193,90 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       from = to;
       context.progress();
     }
-    slices = ran;
-    context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(slices);
+    context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(ran);
+    context.getCounter(MrRefinement.Counters.CHUNK_ROWS_TOO_LARGE).increment(tooLarge);
     context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
-    LOG.info("block {}: {} rows in {} slice(s), {} moved; working sets as this block sees them {} -> {} (sum {} -> {})",
-        b, rows.size(), slices, moved, Arrays.toString(workingSets), Arrays.toString(seen),
-        Arrays.stream(workingSets).sum(), Arrays.stream(seen).sum());
+    LOG.info("block {}: {} rows in {} slice(s), {} moved, {} too large to refine; working sets as this block sees"
+        + " them {} -> {} (sum {} -> {})", b, rows.size(), ran, moved, tooLarge, Arrays.toString(workingSets),
+        Arrays.toString(seen), Arrays.stream(workingSets).sum(), Arrays.stream(seen).sum());
   }
 
-  /** Fewest rows of a slice: a block that cannot be refined in slices of this many fails with a message instead. */
+  /** Fewest rows of a slice: a block whose rows cannot be refined in slices of this many fails with a message. */
   static final int MIN_SLICE_ROWS = 1000;
 
   /**
-   * The fewest slices of a block of {@code rows} rows and {@code pairs} (row, key) pairs whose refinement
-   * ({@link #sliceBytes}) fits {@code budget} bytes, or −1 if slices of {@link #MIN_SLICE_ROWS} rows (the whole
-   * block, for a smaller one) do not fit it.
+   * The end of the slice that starts at row {@code from}: the most rows from there whose refinement
+   * ({@link #sliceBytes}) fits {@code budget} bytes, where {@code cum[i]} is the (row, key) pairs of the rows before
+   * row i; {@code from} itself if that row alone does not fit.
    */
-  static int slices(int rows, long pairs, int k, boolean vcycle, long budget) {
-    int most = Math.max(1, rows / Math.min(rows, MIN_SLICE_ROWS));
-    if (sliceBytes(rows / most, pairs / most, k, vcycle) > budget) {
-      return -1;
-    }
-    int lo = 1; // a slice's bytes fall as the slices grow in number: the fewest that fit, by bisection
-    int hi = most;
+  static int cut(long[] cum, int from, int k, boolean vcycle, long budget) {
+    int lo = from; // a slice's bytes grow with its rows: the last end that fits, by bisection
+    int hi = cum.length - 1;
     while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sliceBytes(rows / mid, pairs / mid, k, vcycle) <= budget) {
-        hi = mid;
+      int mid = (lo + hi + 1) >>> 1;
+      if (sliceBytes(mid - from, cum[mid] - cum[from], k, vcycle) <= budget) {
+        lo = mid;
       } else {
-        lo = mid + 1;
+        hi = mid - 1;
       }
     }
     return lo;
   }
 
+  /** How many slices {@link #cut} makes of the rows from {@code from} on under {@code budget}. */
+  static int plan(long[] cum, int from, int k, boolean vcycle, long budget) {
+    int slices = 0;
+    for (int i = from; i < cum.length - 1; ) {
+      int to = cut(cum, i, k, vcycle, budget);
+      if (to > i) {
+        slices++;
+      }
+      i = Math.max(to, i + 1);
+    }
+    return slices;
+  }
+
   /**
-   * How many times a slice's estimate ({@link #sliceBytes}) the heap left after its block must be. On the
-   * pseudo-cluster a 410 MiB reduce task with a 600,000-row block (7·10^6 non-zeros, about 230 MiB live) still ran out
-   * of heap in a slice with 2 (83 of 166 MiB) and with 6 (10,000-row slices, 171 MiB free), in G1 and the parallel
-   * collector alike: something the estimate does not see. Not explained yet (docs/quality.md §37).
+   * Whether slices of {@link #MIN_SLICE_ROWS} rows (all of them, for fewer) of the rows from {@code from} on fit
+   * {@code budget}, the rows being as large as they are on average (a row too large to fit alone left out: it stays
+   * where it is).
+   */
+  static boolean leastSliceFits(long[] cum, int from, int k, boolean vcycle, long budget) {
+    int fit = 0;
+    long fitPairs = 0;
+    for (int i = from; i < cum.length - 1; i++) {
+      long p = cum[i + 1] - cum[i];
+      if (sliceBytes(1, p, k, vcycle) <= budget) {
+        fit++;
+        fitPairs += p;
+      }
+    }
+    int least = Math.min(MIN_SLICE_ROWS, fit);
+    return fit > 0 && sliceBytes(least, fitPairs * least / fit, k, vcycle) <= budget;
+  }
+
+  /**
+   * How many times a slice's estimate ({@link #sliceBytes}) the heap left after its block must be: a margin for
+   * what the estimate does not see (the collector's own room, the log).
    */
   static final int FREE_HEAP_PER_SLICE = 2;
 
-  /** {@link #slices} for a {@link #FREE_HEAP_PER_SLICE}th of the heap {@code free}, or a failure naming the fix. */
-  private int slicesOrFail(int b, int rows, long pairs, long free) {
-    int slices = slices(rows, pairs, k, vcycles, free / FREE_HEAP_PER_SLICE);
-    if (slices < 0) {
+  /**
+   * A slice's budget, a {@link #FREE_HEAP_PER_SLICE}th of the heap {@code free}, for the rows of block {@code b}
+   * from {@code from} on, or a failure naming the fix where slices of {@link #MIN_SLICE_ROWS} rows do not fit it.
+   */
+  private long budgetOrFail(int b, long[] cum, int from, long free) {
+    long budget = free / FREE_HEAP_PER_SLICE;
+    if (!leastSliceFits(cum, from, k, vcycles, budget)) {
+      int rest = cum.length - 1 - from;
       throw new IllegalStateException(String.format(java.util.Locale.ROOT, "block %d: %,d of its rows (%,d"
           + " non-zeros) are to be refined, and its rows and keys' part counts leave %,d MiB of the reduce task's %,d"
           + " MiB heap, too little to refine slices of %,d rows: give the reduce tasks more memory (-D"
           + " mapreduce.reduce.memory.mb=MB -D mapreduce.reduce.java.opts=-Xmx<0.8 x MB>m) or ingest into more,"
-          + " smaller blocks (ingest --blocks)", b, rows, pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20,
-          MIN_SLICE_ROWS));
+          + " smaller blocks (ingest --blocks)", b, rest, cum[cum.length - 1] - cum[from], free >> 20,
+          Runtime.getRuntime().maxMemory() >> 20, Math.min(MIN_SLICE_ROWS, rest)));
     }
-    return slices;
+    return budget;
   }
 
   /**

@@ -129,6 +129,11 @@ public final class MrRefinement {
     CHUNK_MOVES,
     /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
     CHUNK_SLICES,
+    /**
+     * Chunk job: rows left in their part because their keys alone outgrow a slice's heap (alone in a slice, a row
+     * could not move anyway: every part keeps its rows of the block).
+     */
+    CHUNK_ROWS_TOO_LARGE,
     /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (the rounds at p = 1). */
     CHUNK_VCYCLES,
     /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
@@ -754,6 +759,9 @@ public final class MrRefinement {
     long moved = Jobs.count(job, Counters.CHUNK_MOVES);
     e.put("rowsMoved", moved);
     e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
+    if (Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE) > 0) {
+      e.put("rowsTooLarge", Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE));
+    }
     if (Jobs.count(job, Counters.CHUNK_VCYCLES) > 0) {
       e.put("vcycles", Jobs.count(job, Counters.CHUNK_VCYCLES));
       e.put("vcyclesKept", Jobs.count(job, Counters.CHUNK_VCYCLES_KEPT));
