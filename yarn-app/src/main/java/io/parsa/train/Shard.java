@@ -90,6 +90,7 @@ public final class Shard {
         long n = 0;
         GraphRow row = null;
         while (in.hasNext()) {
+          io.parsa.yarn.io.AvroReuse.dropArrays(row);
           row = in.next(row);
           n++;
           ByteBuffer raw = row.getRaw();

@@ -23,7 +23,7 @@ import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import io.parsa.jobs.mr.FreshArraysAvroKeyInputFormat;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
@@ -361,7 +361,7 @@ public class IngestTool extends ParsaTool {
       job.setInputFormatClass(LineNumberInputFormat.class);
       job.setMapperClass(TextIngestMapper.class);
     } else {
-      job.setInputFormatClass(AvroKeyInputFormat.class);
+      job.setInputFormatClass(FreshArraysAvroKeyInputFormat.class);
       AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
       job.setMapperClass(AvroIngestMapper.class);
     }

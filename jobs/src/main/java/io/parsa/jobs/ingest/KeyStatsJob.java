@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapreduce.AvroJob;
-import org.apache.avro.mapreduce.AvroKeyInputFormat;
+import io.parsa.jobs.mr.FreshArraysAvroKeyInputFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -112,7 +112,7 @@ public final class KeyStatsJob {
   public static Job create(Configuration conf, List<Path> blocks, Path out, int reducers) throws IOException {
     Job job = Job.getInstance(conf, "parsa ingest: key statistics");
     job.setJarByClass(KeyStatsJob.class);
-    job.setInputFormatClass(AvroKeyInputFormat.class);
+    job.setInputFormatClass(FreshArraysAvroKeyInputFormat.class);
     AvroJob.setInputKeySchema(job, GraphRow.getClassSchema());
     AvroJob.setDataModelClass(job, org.apache.avro.specific.SpecificData.class);
     FileInputFormat.setInputPaths(job, blocks.toArray(new Path[0]));

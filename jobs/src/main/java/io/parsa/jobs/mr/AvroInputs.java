@@ -6,7 +6,6 @@ import io.parsa.avro.VAssignment;
 import org.apache.avro.Schema;
 import org.apache.avro.mapred.AvroKey;
 import org.apache.avro.mapreduce.AvroKeyInputFormat;
-import org.apache.avro.mapreduce.AvroKeyRecordReader;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
@@ -23,7 +22,7 @@ public final class AvroInputs {
 
   private AvroInputs() {}
 
-  /** An {@link AvroKeyInputFormat} reading with a fixed reader schema. */
+  /** An {@link AvroKeyInputFormat} reading with a fixed reader schema, arrays fresh per record. */
   abstract static class Typed<T> extends AvroKeyInputFormat<T> {
     private final Schema schema;
 
@@ -33,7 +32,7 @@ public final class AvroInputs {
 
     @Override
     public RecordReader<AvroKey<T>, NullWritable> createRecordReader(InputSplit split, TaskAttemptContext ctx) {
-      return new AvroKeyRecordReader<>(schema);
+      return new FreshArraysAvroKeyInputFormat.Reader<>(schema);
     }
   }
 
