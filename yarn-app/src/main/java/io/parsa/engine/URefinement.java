@@ -170,8 +170,9 @@ public final class URefinement {
   }
 
   /**
-   * A chunk's rounds leave no part's working set above {@code caps[i]} (a swap that would is undone): where chunks are
-   * refined at once, each may get a share of every part's headroom so that together they cannot lift M_max.
+   * A chunk's rounds leave no part's working set above {@code caps[i]} (a swap that would is undone; a part already
+   * above its cap may only shrink): where chunks are refined at once, each may get a share of every part's headroom
+   * so that together they cannot lift M_max.
    */
   public void capWorkingSets(long[] caps) {
     if (!chunk || caps.length != k) {
@@ -180,8 +181,9 @@ public final class URefinement {
     partCap = caps.clone();
   }
 
-  private boolean aboveCap(int i) {
-    return partCap != null && m[i] > partCap[i];
+  /** Whether part i is above its cap and above {@code before}, its working set before a move (it may only shrink). */
+  private boolean aboveCap(int i, long before) {
+    return partCap != null && m[i] > Math.max(partCap[i], before);
   }
 
   private URefinement(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, MultilevelPartitioner.Counted placed,
@@ -600,13 +602,15 @@ public final class URefinement {
           failures++;
           continue;
         }
+        long ma = m[a];
+        long mb = m[b];
         double d1 = delta(ga, b);
         move(ga, b);
         double d2 = delta(gb, a);
         if (d1 + d2 < -1e-9) {
           move(gb, a);
-          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase || aboveCap(a)
-              || aboveCap(b)) {
+          if (m[a] > cap || m[b] > cap || m[a] - singles[a] > capBase || m[b] - singles[b] > capBase
+              || aboveCap(a, ma) || aboveCap(b, mb)) {
             move(gb, b);
             move(ga, a);
             failures++;

@@ -57,6 +57,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String SLICES = "parsa.refine.chunk.slices";
   /**
+   * Bytes one slice's refinement may take ({@link #sliceBytes}; default 0: a {@link #FREE_HEAP_PER_SLICE}th of the
+   * heap the block leaves, measured). Rows cut into slices by it as by the measured budget; for tests and for tasks
+   * whose heap is shared.
+   */
+  public static final String SLICE_BYTES = "parsa.refine.chunk.slice-bytes";
+  /**
    * Blocks refined at once (the job's blocks, times a damping factor; 0 or 1: uncapped): each block's moves may lift
    * part i's working set by at most (M_max − M_i) / this, so that all blocks together cannot lift M_max (at p = 8 on
    * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
@@ -68,6 +74,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * true).
    */
   public static final String VCYCLES = "parsa.refine.chunk.vcycles";
+  /**
+   * Keys every part's working set stays below the largest one (default 0: none): caps at M_max − margin, so a part at
+   * M_max may only shrink. The driver sets it where a try of the job's blocks together lifted M_max by meeting on
+   * keys, which each block's share of the headroom cannot prevent on the largest part (it has none).
+   */
+  public static final String MAX_MARGIN = "parsa.refine.chunk.max-margin";
 
   private BlockCounts blockCounts;
   private Long2IntOpenHashMap partOf;
@@ -81,8 +93,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private double exponent;
   private int rounds;
   private int forcedSlices;
+  private long fixedBudget;
   private int blocksAtOnce;
   private boolean vcycles;
+  private long maxMargin;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -97,8 +111,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     exponent = conf.getDouble(EXPONENT, 1);
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
+    fixedBudget = conf.getLong(SLICE_BYTES, 0);
     blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
+    maxMargin = conf.getLong(MAX_MARGIN, 0);
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
   }
@@ -136,7 +152,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices are sized against what
       // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
       // heap, and slices sized to half the whole heap ran out of it)
-      long free = freeHeap(true);
+      long free = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : freeHeap(true);
       budget = budgetOrFail(b, cum, 0, free);
       LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
           rows.size(), pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20, plan(cum, 0, k, vcycles, budget));
@@ -151,12 +167,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
     long[] seen = workingSets.clone();
     long[] caps = null;
-    if (blocksAtOnce > 1) {
-      // the block's share of every part's headroom, for all its slices together
+    if (blocksAtOnce > 1 || maxMargin > 0) {
+      // the block's share of every part's headroom, for all its slices together, under M_max less the margin
       long max = Arrays.stream(workingSets).max().orElse(0);
       caps = new long[k];
       for (int p = 0; p < k; p++) {
-        caps[p] = workingSets[p] + (max - workingSets[p]) / blocksAtOnce;
+        caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, blocksAtOnce), max - maxMargin);
       }
     }
     int ran = 0;
@@ -167,7 +183,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         to = from + (rows.size() - from) / left--;
       } else {
         to = cut(cum, from, k, vcycles, budget);
-        if (ran > 0 && sliceBytes(to - from, cum[to] - cum[from], k, vcycles) > freeHeap(false) / FREE_HEAP_PER_SLICE) {
+        if (fixedBudget <= 0 && ran > 0
+            && sliceBytes(to - from, cum[to] - cum[from], k, vcycles) > freeHeap(false) / FREE_HEAP_PER_SLICE) {
           // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
           long free = freeHeap(true);
           if (free / FREE_HEAP_PER_SLICE != budget) {

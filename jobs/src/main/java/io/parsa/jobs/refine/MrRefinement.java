@@ -647,7 +647,9 @@ public final class MrRefinement {
    * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT} ends the exponent's jobs. A p = 1 job that lowered Σ M_i but lifted
    * M_max (the blocks' moves met on the largest working set) is followed by one repair job at p = {@link
    * #REPAIR_EXPONENT} from its result, and the two are kept together where they measure better than {@code cur} by
-   * the same rule. Returns the last kept assignment.
+   * the same rule. A dropped try is tried again with smaller shares of the headroom, and after a p = 1 try that lifted
+   * M_max by d, with every part kept 2·d below M_max ({@link ChunkReducer#MAX_MARGIN}, doubled per such try). Returns
+   * the last kept assignment.
    */
   private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
@@ -656,6 +658,10 @@ public final class MrRefinement {
       // until a round lifts M_max: their moves seldom meet on the largest working set; the chunk V-cycles' moves did,
       // on cnr-2000 every uncapped V-cycle round lifted M_max by 4–13 %)
       int damping = p > 1 || conf.getBoolean(ChunkReducer.VCYCLES, true) ? 1 : 0;
+      // keys every part stays below M_max: set where a p = 1 try lifted M_max, as the headroom's shares cannot keep the
+      // blocks from meeting on the largest part (it has no headroom to share; at 3·10^7 non-zeros two tries lifted it by
+      // 190 and 479 keys of 1,386,269 while lowering T_sum by 17 %, and were dropped)
+      long margin = 0;
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
         Map<String, Object> e = new LinkedHashMap<>();
@@ -663,7 +669,10 @@ public final class MrRefinement {
         e.put("exponent", p);
         e.put("round", round);
         cur = verified(cur); // the chunk job reads the count job's counts
-        Measure next = chunkJob(cur, p, damping, rounds, n, e);
+        if (margin > 0) {
+          e.put("maxMargin", margin);
+        }
+        Measure next = chunkJob(cur, p, damping, margin, rounds, n, e);
         if (next == null) {
           e.put("kept", false);
           e.put("seconds", secs(tr));
@@ -679,7 +688,7 @@ public final class MrRefinement {
           // the blocks met on the largest working set: one repair job from the result, the two kept together or not
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
-          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, 1, rounds, n, r);
+          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, 1, 0, rounds, n, r);
           if (repaired != null) {
             double both = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", both);
@@ -711,8 +720,12 @@ public final class MrRefinement {
         if (!kept) {
           discard(next, null);
           if (numBlocks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > cur.maxWorkingSet())) {
-            // the blocks' moves met: the next try gives each a (smaller) share of every part's headroom
+            // the blocks' moves met: the next try gives each a (smaller) share of every part's headroom, and where
+            // they lifted M_max at p = 1, keeps every part twice that lift below it
             damping = damping == 0 ? 1 : damping * 4;
+            if (p <= 1 && next.maxWorkingSet() > cur.maxWorkingSet()) {
+              margin = Math.max(2 * margin, 2 * (next.maxWorkingSet() - cur.maxWorkingSet()));
+            }
             continue;
           }
           break;
@@ -738,8 +751,8 @@ public final class MrRefinement {
    * damping) of every part's headroom (damping 0: all of it), its moves applied and measured; null if it moved no
    * row. Its counters go to {@code e}.
    */
-  private Measure chunkJob(Measure cur, double p, int damping, int rounds, long n, Map<String, Object> e)
-      throws Exception {
+  private Measure chunkJob(Measure cur, double p, int damping, long margin, int rounds, long n,
+      Map<String, Object> e) throws Exception {
     Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
         IntWritable.class);
     Configuration c = job.getConfiguration();
@@ -749,6 +762,7 @@ public final class MrRefinement {
     c.setDouble(ChunkReducer.EXPONENT, p);
     c.setInt(ChunkReducer.ROUNDS, rounds);
     c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
+    c.setLong(ChunkReducer.MAX_MARGIN, margin);
     Path dir = next("chunks");
     Path moves = new Path(dir, "moves");
     FileOutputFormat.setOutputPath(job, moves);

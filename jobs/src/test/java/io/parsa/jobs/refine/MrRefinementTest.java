@@ -439,6 +439,62 @@ class MrRefinementTest {
     assertEquals(rows.size(), Jobs.readAvroDir(fs, out, UAssignment.class).size());
   }
 
+  /**
+   * A row whose keys alone outgrow a slice's budget ({@link ChunkReducer#SLICE_BYTES}; the generated 3·10^7-non-zero
+   * set had a row of 1.3·10^6 keys): the chunk rounds refine every other row and leave that one in its part, each
+   * round reports it (rowsTooLarge), and every row is kept once with the rows per part unchanged.
+   */
+  @Test
+  void aRowTooLargeForASliceStaysInItsPart() throws Exception {
+    Random rnd = new Random(29);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 4;
+    Path dir = TestData.tempDir("mr-chunk-huge-row");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    long hugeId = 3L * 37;
+    for (int i = 0; i < 160; i++) {
+      long id = 3L * i;
+      int community = rnd.nextInt(k);
+      long[] keys = new long[id == hugeId ? 5000 : 3];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = id == hugeId ? 1000 + j : community * 40L + rnd.nextInt(40);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      start.put(id, i % k);
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    Path out = new Path(dir, "refined");
+    Configuration c = new Configuration(conf);
+    long budget = 200_000;
+    assertTrue(ChunkReducer.sliceBytes(1, 5000, k, true) > budget, "the huge row fits a slice: no test");
+    assertTrue(ChunkReducer.sliceBytes(80, 240, k, true) <= budget, "a block's other rows do not fit a slice");
+    c.setLong(ChunkReducer.SLICE_BYTES, budget);
+    assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given",
+        "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0", "--capped-vcycles", "0"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    int chunkRounds = 0;
+    for (JsonNode r : report.get("rounds")) {
+      if (r.path("phase").asText().equals("chunk round")) {
+        chunkRounds++;
+        assertEquals(1, r.path("rowsTooLarge").asInt(), r.toString());
+      }
+    }
+    assertTrue(chunkRounds > 0, report.toString());
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+    assertEquals(start.get(hugeId), refined.get(hugeId), "the huge row stayed in its part");
+    assertTrue(start.entrySet().stream().anyMatch(e -> !e.getValue().equals(refined.get(e.getKey()))),
+        "no row moved");
+  }
+
   @Test
   void mapreduceModeNeedsAnAlignedAssignment() throws Exception {
     assertUsageError(conf, "mr-refine-unaligned", false, "one file per block");
