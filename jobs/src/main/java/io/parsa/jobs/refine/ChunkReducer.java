@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * lowers Σ M_i without raising M_max), and the swap rounds go on from there ({@link #VCYCLES}).
  *
  * <p>Every part keeps its rows of the block, so rows stay balanced exactly as they were. A block too large
- * for the task's heap is refined in slices of its rows ({@link #SLICES}, or the fewest that fit), one after the other,
- * each seeing the moves of those before it.
+ * for the task's heap is refined in slices of its rows, one after the other, each seeing the moves of those before it:
+ * {@link #SLICES} equal ones, or each the most rows whose keys fit ({@link #cut}); a row whose keys alone do not fit
+ * stays in its part (CHUNK_ROWS_TOO_LARGE).
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows),
  * CHUNK_MOVES (= the apply job's moves), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT. Memory: one block, its
