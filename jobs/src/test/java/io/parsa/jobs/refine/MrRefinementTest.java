@@ -19,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -398,29 +399,38 @@ class MrRefinementTest {
   }
 
   /**
-   * Reducers too small for two parts' rows: a warning, and the rounds refine each block's rows among all parts with the
-   * other rows fixed (chunk rounds), still a refined assignment.
+   * 160 rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys, except row {@code hugeId}
+   * (−1: none) with 5,000 keys of its own, into {@code rows}; started round robin over the parts into
+   * {@code start}; written to {@code dir}/blocks in two blocks with their aligned U in {@code dir}/u.
    */
-  @Test
-  void withoutRoomForTwoPartsTheRoundsRunInChunks() throws Exception {
-    Random rnd = new Random(23);
-    FileSystem fs = FileSystem.getLocal(conf);
-    int k = 4;
-    Path dir = TestData.tempDir("mr-group-fallback");
-    List<GraphRow> rows = new ArrayList<>();
-    Map<Long, Integer> start = new HashMap<>();
+  private static void communityRowsInTwoBlocks(FileSystem fs, Path dir, Random rnd, int k, long hugeId,
+      List<GraphRow> rows, Map<Long, Integer> start) throws IOException {
     for (int i = 0; i < 160; i++) {
       long id = 3L * i;
       int community = rnd.nextInt(k);
-      long[] keys = new long[3];
+      long[] keys = new long[id == hugeId ? 5000 : 3];
       for (int j = 0; j < keys.length; j++) {
-        keys[j] = community * 40L + rnd.nextInt(40);
+        keys[j] = id == hugeId ? 1000 + j : community * 40L + rnd.nextInt(40);
       }
       rows.add(TestData.libsvmRow(id, keys));
       start.put(id, i % k);
     }
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+  }
+
+  /**
+   * Reducers too small for two parts' rows: a warning, and the rounds refine each block's rows among all parts with the
+   * other rows fixed (chunk rounds), still a refined assignment.
+   */
+  @Test
+  void withoutRoomForTwoPartsTheRoundsRunInChunks() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 4;
+    Path dir = TestData.tempDir("mr-group-fallback");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    communityRowsInTwoBlocks(fs, dir, new Random(23), k, -1, rows, start);
     Path out = new Path(dir, "refined");
     Configuration tiny = new Configuration(conf);
     tiny.set("mapreduce.framework.name", "local");
@@ -446,25 +456,13 @@ class MrRefinementTest {
    */
   @Test
   void aRowTooLargeForASliceStaysInItsPart() throws Exception {
-    Random rnd = new Random(29);
     FileSystem fs = FileSystem.getLocal(conf);
     int k = 4;
     Path dir = TestData.tempDir("mr-chunk-huge-row");
     List<GraphRow> rows = new ArrayList<>();
     Map<Long, Integer> start = new HashMap<>();
     long hugeId = 3L * 37;
-    for (int i = 0; i < 160; i++) {
-      long id = 3L * i;
-      int community = rnd.nextInt(k);
-      long[] keys = new long[id == hugeId ? 5000 : 3];
-      for (int j = 0; j < keys.length; j++) {
-        keys[j] = id == hugeId ? 1000 + j : community * 40L + rnd.nextInt(40);
-      }
-      rows.add(TestData.libsvmRow(id, keys));
-      start.put(id, i % k);
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    communityRowsInTwoBlocks(fs, dir, new Random(29), k, hugeId, rows, start);
     Path out = new Path(dir, "refined");
     Configuration c = new Configuration(conf);
     long budget = 200_000;
