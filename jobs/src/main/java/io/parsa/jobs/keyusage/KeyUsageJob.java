@@ -3,9 +3,10 @@ package io.parsa.jobs.keyusage;
 import io.parsa.common.JsonFiles;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.AlignedRowKeysMapper;
+import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
+import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
-import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.jobs.mr.RowJoinJob;
@@ -21,7 +22,6 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 
@@ -144,7 +144,7 @@ public final class KeyUsageJob {
           joinReducers, joinDir);
       Jobs.run(join);
       RowJoinJob.check(join);
-      usage.setInputFormatClass(SequenceFileInputFormat.class);
+      usage.setInputFormatClass(BufferedSequenceFileInputFormat.class);
       FileInputFormat.addInputPath(usage, joinDir);
       usage.setMapperClass(Mapper.class);
     }

@@ -1,5 +1,6 @@
 package io.parsa.jobs.keyusage;
 
+import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.JoinValue;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,6 +11,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileRecordReader;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileRecordReaderWrapper;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.CombineSequenceFileInputFormat;
 
@@ -17,7 +22,8 @@ import org.apache.hadoop.mapreduce.lib.input.CombineSequenceFileInputFormat;
  * Reads a key-usage dataset as {@link #SHARES} splits of whole files: share s holds the record files whose index in
  * name order is s mod shares, read one after another, each in key order. As the dataset's reducers hash keys, every
  * share is a representative sample of the keys, whatever the number of files; with one share a single task reads
- * every key (the paper's one exact sweep), without any extra shuffle.
+ * every key (the paper's one exact sweep), without any extra shuffle. Each file is read through
+ * {@link BufferedSequenceFileInputFormat}'s buffer.
  */
 public class ShareInputFormat extends CombineSequenceFileInputFormat<LongWritable, JoinValue> {
 
@@ -41,5 +47,19 @@ public class ShareInputFormat extends CombineSequenceFileInputFormat<LongWritabl
       splits.add(new CombineFileSplit(paths.toArray(new Path[0]), new long[len.length], len, new String[0]));
     }
     return splits;
+  }
+
+  @Override
+  public RecordReader<LongWritable, JoinValue> createRecordReader(InputSplit split, TaskAttemptContext context)
+      throws IOException {
+    return new CombineFileRecordReader<>((CombineFileSplit) split, context, FileReader.class);
+  }
+
+  /** The reader of one file of a share (constructed by {@link CombineFileRecordReader} through reflection). */
+  static final class FileReader extends CombineFileRecordReaderWrapper<LongWritable, JoinValue> {
+    FileReader(CombineFileSplit split, TaskAttemptContext context, Integer index)
+        throws IOException, InterruptedException {
+      super(new BufferedSequenceFileInputFormat<>(), split, context, index);
+    }
   }
 }

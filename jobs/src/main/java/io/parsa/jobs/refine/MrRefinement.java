@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
@@ -23,7 +24,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.MultipleInputs;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
@@ -1064,7 +1064,7 @@ public final class MrRefinement {
         MrRefinement.class);
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(levels.top(), "part-r-*"));
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(ClusterRow.class);
@@ -1167,11 +1167,11 @@ public final class MrRefinement {
     if (joined == null) {
       c.set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
       MultipleInputs.addInputPath(job, new Path(clusters, CoarsenReducer.MEMBERS + "-r-*"),
-          SequenceFileInputFormat.class, ProjectMapper.class);
+          BufferedSequenceFileInputFormat.class, ProjectMapper.class);
     } else {
-      MultipleInputs.addInputPath(job, moves, SequenceFileInputFormat.class, Mapper.class);
+      MultipleInputs.addInputPath(job, moves, BufferedSequenceFileInputFormat.class, Mapper.class);
     }
-    MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, Mapper.class);
+    MultipleInputs.addInputPath(job, markers, BufferedSequenceFileInputFormat.class, Mapper.class);
     applySide(job, cur.u, u1);
     Jobs.run(job);
     Job projected = joined == null ? job : joined;
@@ -1645,7 +1645,7 @@ public final class MrRefinement {
         c.setInt(GroupMapper.CHUNKS, chunks); // the first level's clusters name their chunk
       }
       new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxWeight, 100L + further.size()).setIn(c);
-      job.setInputFormatClass(SequenceFileInputFormat.class);
+      job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
       FileInputFormat.addInputPath(job, new Path(top, "part-r-*"));
       job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class);
       job.setMapOutputKeyClass(IntWritable.class);
@@ -1704,7 +1704,7 @@ public final class MrRefinement {
   private long sharedKeysOnly(Path in, Path out, long numClusters, long pins) throws Exception {
     Path pieces = new Path(out.getParent(), out.getName() + "-pieces");
     Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys", MrRefinement.class);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
     job.setMapperClass(SharedKeys.HolderMapper.class);
     job.setMapOutputKeyClass(LongWritable.class);
@@ -1722,9 +1722,9 @@ public final class MrRefinement {
 
     Job merge = Jobs.newJob(conf, step, "multilevel start: the clusters with their shared keys listed",
         MrRefinement.class);
-    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), SequenceFileInputFormat.class,
+    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
         SharedKeys.HeaderMapper.class);
-    MultipleInputs.addInputPath(merge, pieces, SequenceFileInputFormat.class, Mapper.class);
+    MultipleInputs.addInputPath(merge, pieces, BufferedSequenceFileInputFormat.class, Mapper.class);
     merge.setMapOutputKeyClass(LongWritable.class);
     merge.setMapOutputValueClass(ClusterRow.class);
     merge.setReducerClass(SharedKeys.MergeReducer.class);
@@ -1758,7 +1758,7 @@ public final class MrRefinement {
       if (PartJoin.mapSide(conf, placed)) {
         job = Jobs.newJob(conf, step, what, MrRefinement.class);
         job.getConfiguration().set(ProjectMapper.PLACEMENT, fs.makeQualified(placement).toString());
-        job.setInputFormatClass(SequenceFileInputFormat.class);
+        job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
         FileInputFormat.addInputPath(job, members);
         job.setMapperClass(DescendMapper.class);
         job.setNumReduceTasks(0);
@@ -1789,9 +1789,9 @@ public final class MrRefinement {
   private Job joinJob(String what, Path placement, Path members, Class<? extends Mapper> memberMapper,
       Class<? extends Reducer> reducer, Class<?> outKey, Class<?> outValue, Path out) throws IOException {
     Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
-    MultipleInputs.addInputPath(job, new Path(placement, "part-*"), SequenceFileInputFormat.class,
+    MultipleInputs.addInputPath(job, new Path(placement, "part-*"), BufferedSequenceFileInputFormat.class,
         PartJoin.PlacementMapper.class);
-    MultipleInputs.addInputPath(job, members, SequenceFileInputFormat.class, memberMapper);
+    MultipleInputs.addInputPath(job, members, BufferedSequenceFileInputFormat.class, memberMapper);
     PartJoin.configureShuffle(job);
     job.setReducerClass(reducer);
     job.setNumReduceTasks(reducers);
@@ -2093,8 +2093,8 @@ public final class MrRefinement {
     c.set(GainReducer.BLOCKS, blocks.getFileSystem(c).makeQualified(blocks).toString());
     c.set(GainReducer.U, m.u.getFileSystem(c).makeQualified(m.u).toString());
     Jobs.readsInTasks(job, blocks, m.u);
-    MultipleInputs.addInputPath(job, m.counts, SequenceFileInputFormat.class, Mapper.class);
-    MultipleInputs.addInputPath(job, markers, SequenceFileInputFormat.class, MarkerMapper.class);
+    MultipleInputs.addInputPath(job, m.counts, BufferedSequenceFileInputFormat.class, Mapper.class);
+    MultipleInputs.addInputPath(job, markers, BufferedSequenceFileInputFormat.class, MarkerMapper.class);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(KeyCounts.class);
     job.setReducerClass(reducer);
@@ -2121,7 +2121,7 @@ public final class MrRefinement {
       Class<? extends org.apache.hadoop.mapreduce.Reducer<SwapKey, Move, IntWritable, Move>> reducer, int pairs)
       throws IOException {
     Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, candidates);
     job.setMapperClass(Mapper.class);
     job.setMapOutputKeyClass(SwapKey.class);
@@ -2166,7 +2166,7 @@ public final class MrRefinement {
   /** The apply job: the assignment {@code u} with the {@code moved} rows of {@code moves} moved, one file per block. */
   private Path apply(Path u, Path moves, long moved, long rows) throws Exception {
     Job job = Jobs.newJob(conf, step, "apply the swaps per block", MrRefinement.class);
-    job.setInputFormatClass(SequenceFileInputFormat.class);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, moves);
     FileInputFormat.addInputPath(job, markers);
     job.setMapperClass(Mapper.class);

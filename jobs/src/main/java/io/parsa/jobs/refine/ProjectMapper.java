@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
@@ -42,7 +43,7 @@ public class ProjectMapper extends Mapper<LongWritable, Move, IntWritable, Move>
     LongWritable cluster = new LongWritable();
     IntWritable part = new IntWritable();
     for (FileStatus f : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
-      try (SequenceFile.Reader r = new SequenceFile.Reader(conf, SequenceFile.Reader.file(f.getPath()))) {
+      try (SequenceFile.Reader r = BufferedSequenceFileInputFormat.open(f.getPath(), conf)) {
         while (r.next(cluster, part)) {
           partOf.put(cluster.get(), part.get());
         }

@@ -6,10 +6,11 @@ import io.parsa.common.ParsaTool;
 import io.parsa.common.UsageException;
 import io.parsa.jobs.common.AvroFiles;
 import io.parsa.jobs.mr.AlignedJoin;
+import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.ConsistencyException;
+import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
-import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.RowJoinJob;
 import java.io.IOException;
@@ -26,7 +27,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.slf4j.Logger;
@@ -198,7 +198,7 @@ public class ReshuffleTool extends ParsaTool {
       if (aligned) {
         AlignedJoin.configureMapSide(shards, blocks, uAssign, AlignedShardMapper.class);
       } else {
-        shards.setInputFormatClass(SequenceFileInputFormat.class);
+        shards.setInputFormatClass(BufferedSequenceFileInputFormat.class);
         FileInputFormat.addInputPath(shards, joinDir);
         shards.setMapperClass(Mapper.class);
       }
