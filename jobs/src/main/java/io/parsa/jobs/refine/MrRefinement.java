@@ -688,7 +688,8 @@ public final class MrRefinement {
           // the blocks met on the largest working set: one repair job from the result, the two kept together or not
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
-          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, 1, 0, rounds, n, r);
+          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, conf.getInt(REPAIR_DAMPING, 1), 0, rounds, n,
+              r);
           if (repaired != null) {
             double both = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", both);
@@ -745,6 +746,9 @@ public final class MrRefinement {
 
   /** Exponent of the job that repairs a p = 1 chunk job's lifted M_max ({@link #chunkRounds}). */
   static final double REPAIR_EXPONENT = 8;
+
+  /** Damping of the repair job: each block may grow a part by 1 / (blocks · damping) of its headroom. */
+  static final String REPAIR_DAMPING = "parsa.refine.chunk.repair-damping";
 
   /**
    * One chunk job from {@code cur} (its counts verified) at exponent {@code p}, each block given 1 / (blocks ·
