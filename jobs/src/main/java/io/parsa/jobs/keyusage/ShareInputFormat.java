@@ -13,10 +13,10 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileRecordReader;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileRecordReaderWrapper;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
-import org.apache.hadoop.mapreduce.lib.input.CombineSequenceFileInputFormat;
 
 /**
  * Reads a key-usage dataset as {@link #SHARES} splits of whole files: share s holds the record files whose index in
@@ -25,7 +25,7 @@ import org.apache.hadoop.mapreduce.lib.input.CombineSequenceFileInputFormat;
  * every key (the paper's one exact sweep), without any extra shuffle. Each file is read through
  * {@link BufferedSequenceFileInputFormat}'s buffer.
  */
-public class ShareInputFormat extends CombineSequenceFileInputFormat<LongWritable, JoinValue> {
+public class ShareInputFormat extends CombineFileInputFormat<LongWritable, JoinValue> {
 
   /** Number of shares (int, default 1). */
   public static final String SHARES = "parsa.keyusage.shares";
