@@ -81,6 +81,17 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * keys, which each block's share of the headroom cannot prevent on the largest part (it has none).
    */
   public static final String MAX_MARGIN = "parsa.refine.chunk.max-margin";
+  /**
+   * Parts whose rows only one block may change ({@link #FROZEN_OWNER}); every other block keeps its rows in them where
+   * they are and moves none in (default: none). A part's working set is the union of its rows' keys, so each block's
+   * count of it is exact only while no other block changes its rows: blocks that each kept it under M_max, one moving
+   * out a row whose keys another's incoming rows relied on, had together lifted M_max in every p = 1 job at 3·10^7
+   * non-zeros (docs/quality.md §39). The driver sets it where it runs such a job again ({@link
+   * MrRefinement#FREEZE_MAX}).
+   */
+  public static final String FROZEN_PARTS = "parsa.refine.chunk.frozen-parts";
+  /** The block that may change the rows of the {@link #FROZEN_PARTS} (default −1: none). */
+  public static final String FROZEN_OWNER = "parsa.refine.chunk.frozen-owner";
 
   private BlockCounts blockCounts;
   private Long2IntOpenHashMap partOf;
@@ -98,6 +109,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private int blocksAtOnce;
   private boolean vcycles;
   private long maxMargin;
+  private boolean[] frozen;
+  private int frozenOwner;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -116,6 +129,15 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
+    frozen = new boolean[k];
+    for (int p : conf.getInts(FROZEN_PARTS)) {
+      if (p < 0 || p >= k) {
+        throw new IllegalStateException(FROZEN_PARTS + " must name parts 0.." + (k - 1) + ", was " + conf.get(
+            FROZEN_PARTS));
+      }
+      frozen[p] = true;
+    }
+    frozenOwner = conf.getInt(FROZEN_OWNER, -1);
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
   }
@@ -127,17 +149,25 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blockCounts.read(b, values, context);
     BlockData d = blockCounts.data;
     // the block's rows with a part, each with its distinct keys
+    // (its rows in a part another block owns stay fixed: as no row leaves such a part, the rounds move none in)
     IntArrayList rows = new IntArrayList();
     long pairs = 0;
+    long held = 0;
     for (int r = 0; r < d.numRows(); r++) {
-      if (partOf.get(d.rowIds[r]) < 0) {
+      int part = partOf.get(d.rowIds[r]);
+      if (part < 0) {
         context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
+        continue;
+      }
+      if (frozen[part] && b != frozenOwner) {
+        held++;
         continue;
       }
       rows.add(r);
       pairs += d.rowStart[r + 1] - d.rowStart[r];
     }
-    context.getCounter(MrRefinement.Counters.CHUNK_ROWS).increment(rows.size());
+    context.getCounter(MrRefinement.Counters.CHUNK_ROWS).increment(rows.size() + held);
+    context.getCounter(MrRefinement.Counters.CHUNK_ROWS_FROZEN).increment(held);
     if (rows.isEmpty()) {
       return;
     }

@@ -134,6 +134,8 @@ public final class MrRefinement {
      * could not move anyway: every part keeps its rows of the block).
      */
     CHUNK_ROWS_TOO_LARGE,
+    /** Chunk job: rows kept in a part another block owns ({@link ChunkReducer#FROZEN_PARTS}), counted in CHUNK_ROWS. */
+    CHUNK_ROWS_FROZEN,
     /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (the rounds at p = 1). */
     CHUNK_VCYCLES,
     /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
@@ -648,8 +650,9 @@ public final class MrRefinement {
    * M_max (the blocks' moves met on the largest working set) is followed by one repair job at p = {@link
    * #REPAIR_EXPONENT} from its result, and the two are kept together where they measure better than {@code cur} by
    * the same rule. A dropped try is tried again with smaller shares of the headroom, and after a p = 1 try that lifted
-   * M_max by d, with every part kept 2·d below M_max ({@link ChunkReducer#MAX_MARGIN}, doubled per such try). Returns
-   * the last kept assignment.
+   * M_max by d, with every part kept 2·d below M_max ({@link ChunkReducer#MAX_MARGIN}, doubled per such try). Beside
+   * the repair job, a p = 1 job that lifted M_max is run again with the parts it lifted changed by one block only
+   * ({@link #frozenRetry}), and the better of the two by the balanced rule is kept. Returns the last kept assignment.
    */
   private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
@@ -672,7 +675,7 @@ public final class MrRefinement {
         if (margin > 0) {
           e.put("maxMargin", margin);
         }
-        Measure next = chunkJob(cur, p, damping, margin, rounds, n, e);
+        Measure next = chunkJob(cur, p, damping, margin, null, -1, rounds, n, e);
         if (next == null) {
           e.put("kept", false);
           e.put("seconds", secs(tr));
@@ -685,32 +688,51 @@ public final class MrRefinement {
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         if (!kept && p <= 1 && change < 0) {
-          // the blocks met on the largest working set: one repair job from the result, the two kept together or not
+          // the blocks met on the largest working set: the same job again with the parts they met on changed by one
+          // block only, and a repair job from the try's result; of the two, each kept where it measures better than
+          // the round's start by the rule above, the one that measures better by the balanced rule is kept
+          Measure frozen = null;
+          if (numBlocks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
+            frozen = frozenRetry(cur, next, p, damping, margin, rounds, n, e);
+          }
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
-          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, conf.getInt(REPAIR_DAMPING, 1), 0, rounds, n,
-              r);
+          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, conf.getInt(REPAIR_DAMPING, 1), 0, null, -1,
+              rounds, n, r);
           if (repaired != null) {
             double both = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", both);
             repaired.putFigures(r);
             boolean fixed = keeps(cur, repaired, both);
+            r.put("kept", fixed);
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
                 next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), REPAIR_EXPONENT, repaired.maxWorkingSet(),
                 repaired.sumTraffic(), String.format("%+.2f", both), fixed ? "both kept" : "both dropped");
-            if (fixed) {
-              discard(next, null);
-              next = repaired;
-              change = both;
-              kept = true;
-              e.put("objectiveChangePercent", both); // the round's figures are the two jobs' together
-              next.putFigures(e);
-            } else {
+            if (!fixed) {
               discard(repaired, null);
+              repaired = null;
             }
           }
           e.put("repair", r);
+          Measure best = frozen;
+          if (repaired != null && (best == null || repaired.measuresBetterThan(best))) {
+            best = repaired;
+          }
+          for (Measure other : new Measure[] {frozen, repaired}) {
+            if (other != null && other != best) {
+              discard(other, null);
+            }
+          }
+          if (best != null) {
+            discard(next, null);
+            next = best;
+            change = cur.changePercent(best, p, k);
+            kept = true;
+            e.put("keptBy", best == frozen ? "frozen retry" : "repair");
+            e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
+            next.putFigures(e);
+          }
         }
         e.put("kept", kept);
         e.put("seconds", secs(tr));
@@ -744,6 +766,63 @@ public final class MrRefinement {
     return cur;
   }
 
+  /**
+   * Whether a p = 1 chunk job that lowered Σ M_i but lifted M_max is also run again from the same start with the parts
+   * at or above the start's M_max changed by one block only ({@link ChunkReducer#FROZEN_PARTS}, {@link #frozenRetry};
+   * default true), beside its repair job.
+   */
+  public static final String FREEZE_MAX = "parsa.refine.chunk.freeze-max";
+
+  /** The frozen retries run so far: the next one's owner block is this, modulo the blocks. */
+  private long frozenTries;
+
+  /**
+   * A p = 1 chunk job {@code lifted} from {@code cur} lowered Σ M_i and lifted M_max: its blocks met on the largest
+   * parts (a part's working set is the union of its rows' keys, so each block's count of it is exact only while no
+   * other block changes its rows). The same job again from {@code cur}, with the parts at cur's M_max and those the
+   * try lifted above it frozen for every block but one, in turn; that one's count of them is exact. Returns its result
+   * where it moved rows and measures better than {@code cur} ({@link #keeps}), else null (its files discarded); logged
+   * in {@code e}. At 3·10^7 non-zeros every p = 1 try had lifted M_max by 0.1–0.2 % on the part holding a row of
+   * 1.3·10^6 keys, and the repair job at p = 8 then gave back most of the T_sum it had won (docs/quality.md §40).
+   */
+  private Measure frozenRetry(Measure cur, Measure lifted, double p, int damping, long margin, int rounds, long n,
+      Map<String, Object> e) throws Exception {
+    int[] frozen = partsToFreeze(cur.workingSets, lifted.workingSets);
+    int owner = (int) (frozenTries++ % numBlocks);
+    Map<String, Object> f = new LinkedHashMap<>();
+    f.put("frozenParts", frozen);
+    f.put("frozenOwner", owner);
+    e.put("frozenRetry", f);
+    Measure again = chunkJob(verified(cur), p, damping, margin, frozen, owner, rounds, n, f);
+    if (again == null) {
+      f.put("kept", false);
+      return null;
+    }
+    double change = cur.changePercent(again, p, k);
+    boolean kept = keeps(cur, again, change);
+    f.put("objectiveChangePercent", change);
+    again.putFigures(f);
+    f.put("kept", kept);
+    LOG.info("{}: p={} chunk job: M_max {} -> {}, T_sum {} -> {}; again with parts {} changed by block {} alone: M_max"
+        + " {}, T_sum {}, objective {}% against the round's start", step, p, cur.maxWorkingSet(),
+        lifted.maxWorkingSet(), cur.sumTraffic(), lifted.sumTraffic(), Arrays.toString(frozen), owner,
+        again.maxWorkingSet(), again.sumTraffic(), String.format("%+.2f", change));
+    if (!kept) {
+      discard(again, null);
+      return null;
+    }
+    return again;
+  }
+
+  /**
+   * The parts a {@link #frozenRetry} freezes: those at the largest of the working sets {@code start}, and those
+   * {@code lifted} holds above it.
+   */
+  static int[] partsToFreeze(long[] start, long[] lifted) {
+    long max = Arrays.stream(start).max().orElse(0);
+    return java.util.stream.IntStream.range(0, start.length).filter(i -> start[i] == max || lifted[i] > max).toArray();
+  }
+
   /** Exponent of the job that repairs a p = 1 chunk job's lifted M_max ({@link #chunkRounds}). */
   static final double REPAIR_EXPONENT = 8;
 
@@ -755,8 +834,8 @@ public final class MrRefinement {
    * damping) of every part's headroom (damping 0: all of it), its moves applied and measured; null if it moved no
    * row. Its counters go to {@code e}.
    */
-  private Measure chunkJob(Measure cur, double p, int damping, long margin, int rounds, long n,
-      Map<String, Object> e) throws Exception {
+  private Measure chunkJob(Measure cur, double p, int damping, long margin, int[] frozen, int owner, int rounds,
+      long n, Map<String, Object> e) throws Exception {
     Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
         IntWritable.class);
     Configuration c = job.getConfiguration();
@@ -767,6 +846,10 @@ public final class MrRefinement {
     c.setInt(ChunkReducer.ROUNDS, rounds);
     c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
+    if (frozen != null && frozen.length > 0) {
+      c.setStrings(ChunkReducer.FROZEN_PARTS, Arrays.stream(frozen).mapToObj(Integer::toString).toArray(String[]::new));
+      c.setInt(ChunkReducer.FROZEN_OWNER, owner);
+    }
     Path dir = next("chunks");
     Path moves = new Path(dir, "moves");
     FileOutputFormat.setOutputPath(job, moves);
@@ -779,6 +862,9 @@ public final class MrRefinement {
     e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
     if (Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE) > 0) {
       e.put("rowsTooLarge", Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE));
+    }
+    if (Jobs.count(job, Counters.CHUNK_ROWS_FROZEN) > 0) {
+      e.put("rowsFrozen", Jobs.count(job, Counters.CHUNK_ROWS_FROZEN));
     }
     if (Jobs.count(job, Counters.CHUNK_VCYCLES) > 0) {
       e.put("vcycles", Jobs.count(job, Counters.CHUNK_VCYCLES));

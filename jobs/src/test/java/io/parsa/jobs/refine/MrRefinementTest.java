@@ -239,9 +239,13 @@ class MrRefinementTest {
           assertTrue(r.path("vcycles").asLong() > 0, r.toString());
         }
         if (r.has("repair") && r.get("kept").asBoolean()) {
-          // a p = 1 job that lifted M_max, kept only with its repair job: the two together measured better
+          // a p = 1 job that lifted M_max, kept only through its repair job or its frozen retry, whichever measured
+          // better: the round's figures are that job's
           assertTrue(r.get("maxWorkingSet").asLong() <= maxBefore, r.toString());
-          assertEquals(r.get("repair").get("sumTraffic").asLong(), r.get("sumTraffic").asLong(), r.toString());
+          String by = r.get("keptBy").asText();
+          JsonNode kept = r.get(by.equals("repair") ? "repair" : "frozenRetry");
+          assertEquals(kept.get("sumTraffic").asLong(), r.get("sumTraffic").asLong(), r.toString());
+          assertTrue(kept.get("kept").asBoolean(), r.toString());
         }
         if (index == shapes.length - 1 && r.has("slices")) {
           assertEquals(2 * files, r.get("slices").asInt(), r.toString());
@@ -400,11 +404,15 @@ class MrRefinementTest {
 
   /**
    * 160 rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys, except row {@code hugeId}
-   * (−1: none) with 5,000 keys of its own, into {@code rows}; started round robin over the parts into
-   * {@code start}; written to {@code dir}/blocks in two blocks with their aligned U in {@code dir}/u.
+   * (−1: none) with 5,000 keys of its own, started round robin over the parts, written to a new local directory
+   * {@code dir}/blocks in two blocks (rows alternating) with their aligned U in {@code dir}/u.
    */
-  private static void communityRowsInTwoBlocks(FileSystem fs, Path dir, Random rnd, int k, long hugeId,
-      List<GraphRow> rows, Map<Long, Integer> start) throws IOException {
+  private TwoBlocks communityRowsInTwoBlocks(String name, long seed, int k, long hugeId) throws IOException {
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path dir = TestData.tempDir(name);
+    Random rnd = new Random(seed);
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
     for (int i = 0; i < 160; i++) {
       long id = 3L * i;
       int community = rnd.nextInt(k);
@@ -417,7 +425,11 @@ class MrRefinementTest {
     }
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 2);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 2, start);
+    return new TwoBlocks(fs, dir, rows, start);
   }
+
+  /** The rows of {@link #communityRowsInTwoBlocks}, their start, and where they were written. */
+  private record TwoBlocks(FileSystem fs, Path dir, List<GraphRow> rows, Map<Long, Integer> start) {}
 
   /**
    * Reducers too small for two parts' rows: a warning, and the rounds refine each block's rows among all parts with the
@@ -425,12 +437,12 @@ class MrRefinementTest {
    */
   @Test
   void withoutRoomForTwoPartsTheRoundsRunInChunks() throws Exception {
-    FileSystem fs = FileSystem.getLocal(conf);
     int k = 4;
-    Path dir = TestData.tempDir("mr-group-fallback");
-    List<GraphRow> rows = new ArrayList<>();
-    Map<Long, Integer> start = new HashMap<>();
-    communityRowsInTwoBlocks(fs, dir, new Random(23), k, -1, rows, start);
+    TwoBlocks t = communityRowsInTwoBlocks("mr-group-fallback", 23, k, -1);
+    FileSystem fs = t.fs();
+    Path dir = t.dir();
+    List<GraphRow> rows = t.rows();
+    Map<Long, Integer> start = t.start();
     Path out = new Path(dir, "refined");
     Configuration tiny = new Configuration(conf);
     tiny.set("mapreduce.framework.name", "local");
@@ -456,13 +468,13 @@ class MrRefinementTest {
    */
   @Test
   void aRowTooLargeForASliceStaysInItsPart() throws Exception {
-    FileSystem fs = FileSystem.getLocal(conf);
     int k = 4;
-    Path dir = TestData.tempDir("mr-chunk-huge-row");
-    List<GraphRow> rows = new ArrayList<>();
-    Map<Long, Integer> start = new HashMap<>();
     long hugeId = 3L * 37;
-    communityRowsInTwoBlocks(fs, dir, new Random(29), k, hugeId, rows, start);
+    TwoBlocks t = communityRowsInTwoBlocks("mr-chunk-huge-row", 29, k, hugeId);
+    FileSystem fs = t.fs();
+    Path dir = t.dir();
+    List<GraphRow> rows = t.rows();
+    Map<Long, Integer> start = t.start();
     Path out = new Path(dir, "refined");
     Configuration c = new Configuration(conf);
     long budget = 200_000;
@@ -491,6 +503,64 @@ class MrRefinementTest {
     assertEquals(start.get(hugeId), refined.get(hugeId), "the huge row stayed in its part");
     assertTrue(start.entrySet().stream().anyMatch(e -> !e.getValue().equals(refined.get(e.getKey()))),
         "no row moved");
+  }
+
+  /**
+   * A chunk job with a part frozen for every block but one ({@link ChunkReducer#FROZEN_PARTS}, set here as the driver's
+   * frozen retry sets it, {@link MrRefinement#FREEZE_MAX}): k = 3 and two blocks, the part holding a row of 5,000 keys
+   * frozen, block 0 its owner. Block 1's rows in it stay there (rowsFrozen), none of block 1's rows enters it, and the
+   * rest of the rows are still refined.
+   */
+  @Test
+  void aChunkJobLetsOneBlockChangeAFrozenPart() throws Exception {
+    int k = 3;
+    long hugeId = 3L; // row 1: block 1 (rows alternate between the two blocks), part 1
+    TwoBlocks t = communityRowsInTwoBlocks("mr-chunk-frozen", 41, k, hugeId);
+    FileSystem fs = t.fs();
+    Map<Long, Integer> start = t.start();
+    int hot = start.get(hugeId);
+    Path out = new Path(t.dir(), "refined");
+    Configuration c = new Configuration(conf);
+    c.setInt(ChunkReducer.FROZEN_PARTS, hot);
+    c.setInt(ChunkReducer.FROZEN_OWNER, 0);
+    assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
+        new Path(t.dir(), "blocks").toString(), "--u-assignment", new Path(t.dir(), "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "1", "--schedule", "1",
+        "--starts", "given", "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0",
+        "--capped-vcycles", "0"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    JsonNode round = null;
+    for (JsonNode r : report.get("rounds")) {
+      if (r.path("phase").asText().equals("chunk round")) {
+        round = r;
+      }
+    }
+    assertTrue(round != null && round.get("kept").asBoolean() && !round.has("repair"), report.toString());
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+    long held = 0;
+    long movedInBlock1 = 0;
+    for (int i = 1; i < t.rows().size(); i += 2) { // block 1
+      long id = t.rows().get(i).getId();
+      assertEquals(start.get(id) == hot, refined.get(id) == hot, "row " + id + " of block 1 in or out of part " + hot);
+      held += start.get(id) == hot ? 1 : 0;
+      movedInBlock1 += start.get(id).equals(refined.get(id)) ? 0 : 1;
+    }
+    assertEquals(held, round.get("rowsFrozen").asLong(), round.toString());
+    assertTrue(movedInBlock1 > 0, "block 1 moved none of its other rows");
+    assertTrue(round.get("maxWorkingSet").asLong() <= report.get("startMaxWorkingSet").asLong(), report.toString());
+  }
+
+  /** A frozen retry freezes the parts at the start's M_max and those the lifted try took above it. */
+  @Test
+  void aFrozenRetryFreezesThePartsAtAndAboveTheStartsMmax() {
+    assertArrayEquals(new int[] {1, 3}, MrRefinement.partsToFreeze(new long[] {5, 9, 7, 9}, new long[] {6, 8, 7, 9}));
+    assertArrayEquals(new int[] {0, 1, 2}, MrRefinement.partsToFreeze(new long[] {8, 9, 7, 6},
+        new long[] {10, 9, 11, 9}));
   }
 
   @Test
