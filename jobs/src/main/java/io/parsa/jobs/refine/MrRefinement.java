@@ -708,7 +708,7 @@ public final class MrRefinement {
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
                 next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), REPAIR_EXPONENT, repaired.maxWorkingSet(),
-                repaired.sumTraffic(), String.format("%+.2f", both), fixed ? "both kept" : "both dropped");
+                repaired.sumTraffic(), String.format("%+.2f", both), fixed ? "a candidate" : "dropped");
             if (!fixed) {
               discard(repaired, null);
               repaired = null;
@@ -725,11 +725,18 @@ public final class MrRefinement {
             }
           }
           if (best != null) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("rowsMoved", e.get("rowsMoved"));
+            next.putFigures(t);
+            e.put("liftedTry", t);
             discard(next, null);
             next = best;
             change = cur.changePercent(best, p, k);
             kept = true;
             e.put("keptBy", best == frozen ? "frozen retry" : "repair");
+            if (best == frozen) {
+              e.put("rowsMoved", ((Map<?, ?>) e.get("frozenRetry")).get("rowsMoved"));
+            }
             e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
             next.putFigures(e);
           }

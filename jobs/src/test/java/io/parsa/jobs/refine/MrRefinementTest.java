@@ -246,6 +246,7 @@ class MrRefinementTest {
           JsonNode kept = r.get(by.equals("repair") ? "repair" : "frozenRetry");
           assertEquals(kept.get("sumTraffic").asLong(), r.get("sumTraffic").asLong(), r.toString());
           assertTrue(kept.get("kept").asBoolean(), r.toString());
+          assertTrue(r.get("liftedTry").get("maxWorkingSet").asLong() > r.get("maxWorkingSet").asLong(), r.toString());
         }
         if (index == shapes.length - 1 && r.has("slices")) {
           assertEquals(2 * files, r.get("slices").asInt(), r.toString());
@@ -553,6 +554,77 @@ class MrRefinementTest {
     assertEquals(held, round.get("rowsFrozen").asLong(), round.toString());
     assertTrue(movedInBlock1 > 0, "block 1 moved none of its other rows");
     assertTrue(round.get("maxWorkingSet").asLong() <= report.get("startMaxWorkingSet").asLong(), report.toString());
+  }
+
+  /**
+   * A p = 1 chunk job whose blocks met on the largest part (300 rows of four communities with some shared keys, three
+   * blocks, k = 4, after two p = 8 jobs; found by a search over seeds): it lowered Σ M_i and lifted M_max, so it ran
+   * again with that part frozen for all blocks but one, beside its repair job. The retry did not lift M_max; both were
+   * candidates, the round kept the one better by the balanced rule, with that one's figures, and reports the try.
+   */
+  @Test
+  void aP1ChunkJobThatLiftedMmaxIsRetriedWithThePartFrozenBesideItsRepair() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    Random rnd = new Random(3);
+    int k = 4;
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 300; i++) {
+      long id = 3L * i;
+      int community = rnd.nextInt(k);
+      long[] keys = new long[2 + rnd.nextInt(4)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = rnd.nextInt(5) == 0 ? 50_000 + rnd.nextInt(60) : community * 1000L + rnd.nextInt(40);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      start.put(id, i % k);
+    }
+    Path dir = TestData.tempDir("mr-chunk-lift");
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path out = new Path(dir, "refined");
+    assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1",
+        "--starts", "given", "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0",
+        "--capped-vcycles", "0"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    long before = -1;
+    JsonNode lifted = null;
+    for (JsonNode r : report.get("rounds")) {
+      if (r.has("frozenRetry")) {
+        lifted = r;
+        break;
+      }
+      if (r.get("kept").asBoolean()) {
+        before = r.get("maxWorkingSet").asLong();
+      }
+    }
+    assertTrue(lifted != null && before > 0, "no p = 1 job lifted M_max here: " + report);
+    assertEquals(1.0, lifted.get("exponent").asDouble(), lifted.toString());
+    assertTrue(lifted.get("liftedTry").get("maxWorkingSet").asLong() > before, lifted.toString());
+    JsonNode retry = lifted.get("frozenRetry");
+    JsonNode repair = lifted.get("repair");
+    assertTrue(retry.get("maxWorkingSet").asLong() <= before, "the frozen retry lifted M_max: " + lifted);
+    assertTrue(retry.get("rowsFrozen").asLong() > 0 && retry.get("frozenParts").size() > 0, lifted.toString());
+    assertTrue(retry.get("kept").asBoolean() && repair.get("kept").asBoolean(), lifted.toString());
+    // the balanced rule between the two: M_max / least + T_sum / least
+    double m = Math.min(retry.get("maxWorkingSet").asDouble(), repair.get("maxWorkingSet").asDouble());
+    double t = Math.min(retry.get("sumTraffic").asDouble(), repair.get("sumTraffic").asDouble());
+    double retryScore = retry.get("maxWorkingSet").asDouble() / m + retry.get("sumTraffic").asDouble() / t;
+    double repairScore = repair.get("maxWorkingSet").asDouble() / m + repair.get("sumTraffic").asDouble() / t;
+    String by = repairScore < retryScore ? "repair" : "frozen retry";
+    assertEquals(by, lifted.get("keptBy").asText(), lifted.toString());
+    JsonNode kept = by.equals("repair") ? repair : retry;
+    assertTrue(lifted.get("kept").asBoolean(), lifted.toString());
+    assertEquals(kept.get("maxWorkingSet").asLong(), lifted.get("maxWorkingSet").asLong(), lifted.toString());
+    assertEquals(kept.get("sumTraffic").asLong(), lifted.get("sumTraffic").asLong(), lifted.toString());
+    Map<Long, Integer> refined = new HashMap<>();
+    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
+      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
+    }
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
   }
 
   /** A frozen retry freezes the parts at the start's M_max and those the lifted try took above it. */
