@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.parsa.avro.GraphRow;
-import io.parsa.avro.UAssignment;
 import io.parsa.common.JsonFiles;
-import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.TestData;
 import io.parsa.jobs.testing.SharedMiniCluster;
 import java.util.ArrayList;
@@ -72,10 +70,7 @@ class MrRefinementIT {
         "--vcycles", "0", "--capped-vcycles", "0", "--group-size", "4", "--distributed-rounds", "chunks",
         "--multilevel", "on"});
     assertEquals(0, rc);
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet());
     long[] before = new long[k];
     long[] after = new long[k];

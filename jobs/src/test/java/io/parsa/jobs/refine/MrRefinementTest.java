@@ -198,10 +198,7 @@ class MrRefinementTest {
           "--distributed-rounds", mode, "--vcycles", swaps ? "0" : "1", "--capped-vcycles",
           swaps ? "0" : "1"});
       assertEquals(0, rc);
-      Map<Long, Integer> refined = new HashMap<>();
-      for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-        assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-      }
+      Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
       assertEquals(start.keySet(), refined.keySet(), "every row once");
       assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
       for (int b = 0; b < files; b++) {
@@ -292,10 +289,7 @@ class MrRefinementTest {
           new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
           out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "0", "--starts", "given", "--multilevel", "off",
           "--vcycles", "2", "--capped-vcycles", "1", "--group-size", String.valueOf(shape[1]), "--reducers", "2"}));
-      Map<Long, Integer> refined = new HashMap<>();
-      for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-        assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-      }
+      Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
       assertEquals(start.keySet(), refined.keySet(), "every row once");
       long[] sizesBefore = sizes(start, k);
       long[] sizesAfter = sizes(refined, k);
@@ -495,10 +489,7 @@ class MrRefinementTest {
       }
     }
     assertTrue(chunkRounds > 0, report.toString());
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
     assertEquals(start.get(hugeId), refined.get(hugeId), "the huge row stayed in its part");
@@ -537,10 +528,7 @@ class MrRefinementTest {
       }
     }
     assertTrue(round != null && round.get("kept").asBoolean() && !round.has("repair"), report.toString());
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
     long held = 0;
@@ -619,10 +607,7 @@ class MrRefinementTest {
     assertTrue(lifted.get("kept").asBoolean(), lifted.toString());
     assertEquals(kept.get("maxWorkingSet").asLong(), lifted.get("maxWorkingSet").asLong(), lifted.toString());
     assertEquals(kept.get("sumTraffic").asLong(), lifted.get("sumTraffic").asLong(), lifted.toString());
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
   }
@@ -1288,10 +1273,7 @@ class MrRefinementTest {
       }
     }
     assertTrue(ml != null && ml.get("clusters").asLong() > 0 && ml.get("clusters").asLong() < n, report.toString());
-    Map<Long, Integer> refined = new HashMap<>();
-    for (UAssignment a : Jobs.readAvroDir(fs, out, UAssignment.class)) {
-      assertNull(refined.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
-    }
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     for (long size : sizes(refined, k)) {
       assertEquals(n / k, size, java.util.Arrays.toString(sizes(refined, k)));

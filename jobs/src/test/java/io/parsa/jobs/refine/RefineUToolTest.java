@@ -33,7 +33,7 @@ class RefineUToolTest {
   }
 
   /** Row id → part of a u-assignment directory; fails on a row assigned twice. */
-  private static Map<Long, Integer> readParts(FileSystem fs, Path dir) throws java.io.IOException {
+  static Map<Long, Integer> readParts(FileSystem fs, Path dir) throws java.io.IOException {
     Map<Long, Integer> m = new HashMap<>();
     for (UAssignment a : Jobs.readAvroDir(fs, dir, UAssignment.class)) {
       assertNull(m.put(a.getId(), a.getPart()), "row " + a.getId() + " assigned twice");
