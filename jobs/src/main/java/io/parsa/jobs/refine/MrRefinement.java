@@ -692,8 +692,10 @@ public final class MrRefinement {
           // block only, and a repair job from the try's result; of the two, each kept where it measures better than
           // the round's start by the rule above, the one that measures better by the balanced rule is kept
           Measure frozen = null;
+          Map<String, Object> f = new LinkedHashMap<>();
           if (numBlocks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
-            frozen = frozenRetry(cur, next, p, damping, margin, rounds, n, e);
+            e.put("frozenRetry", f);
+            frozen = frozenRetry(cur, next, p, damping, margin, rounds, n, f);
           }
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
@@ -735,7 +737,7 @@ public final class MrRefinement {
             kept = true;
             e.put("keptBy", best == frozen ? "frozen retry" : "repair");
             if (best == frozen) {
-              e.put("rowsMoved", ((Map<?, ?>) e.get("frozenRetry")).get("rowsMoved"));
+              e.put("rowsMoved", f.get("rowsMoved"));
             }
             e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
             next.putFigures(e);
@@ -789,18 +791,16 @@ public final class MrRefinement {
    * other block changes its rows). The same job again from {@code cur}, with the parts at cur's M_max and those the
    * try lifted above it frozen for every block but one, in turn; that one's count of them is exact. Returns its result
    * where it moved rows and measures better than {@code cur} ({@link #keeps}), else null (its files discarded); logged
-   * in {@code e}. At 3·10^7 non-zeros every p = 1 try had lifted M_max by 0.1–0.2 % on the part holding a row of
+   * in {@code f}. At 3·10^7 non-zeros every p = 1 try had lifted M_max by 0.1–0.2 % on the part holding a row of
    * 1.3·10^6 keys, and the repair job at p = 8 then gave back most of the T_sum it had won (docs/quality.md §40).
    */
   private Measure frozenRetry(Measure cur, Measure lifted, double p, int damping, long margin, int rounds, long n,
-      Map<String, Object> e) throws Exception {
+      Map<String, Object> f) throws Exception {
     int[] frozen = partsToFreeze(cur.workingSets, lifted.workingSets);
     int owner = (int) (frozenTries++ % numBlocks);
-    Map<String, Object> f = new LinkedHashMap<>();
     f.put("frozenParts", frozen);
     f.put("frozenOwner", owner);
-    e.put("frozenRetry", f);
-    Measure again = chunkJob(verified(cur), p, damping, margin, frozen, owner, rounds, n, f);
+    Measure again = chunkJob(cur, p, damping, margin, frozen, owner, rounds, n, f); // cur verified by the round
     if (again == null) {
       f.put("kept", false);
       return null;
