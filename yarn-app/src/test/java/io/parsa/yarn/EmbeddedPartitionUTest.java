@@ -24,9 +24,7 @@ import org.junit.jupiter.api.Test;
 class EmbeddedPartitionUTest {
 
   static Path tempDir(String name) throws Exception {
-    File d = Files.createTempDirectory("parsa-" + name).toFile();
-    d.deleteOnExit();
-    return new Path(d.toURI());
+    return TestDirs.fresh(name);
   }
 
   static Set<Long> assignedIds(FileSystem fs, Path uDir, int k) throws Exception {

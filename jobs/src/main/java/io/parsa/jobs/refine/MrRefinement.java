@@ -691,26 +691,33 @@ public final class MrRefinement {
           // the blocks met on the largest working set: the same job again with the parts they met on changed by one
           // block only, and a repair job from the try's result; of the two, each kept where it measures better than
           // the round's start by the rule above, the one that measures better by the balanced rule is kept
-          Measure frozen = null;
+          // (independent chains of jobs: run side by side where CONCURRENT_CANDIDATES allows)
           Map<String, Object> f = new LinkedHashMap<>();
+          final Measure start = cur;
+          final Measure lifted = next;
+          final int d = damping;
+          final long mg = margin;
+          java.util.concurrent.Callable<Measure> retry = null;
           if (numBlocks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
             e.put("frozenRetry", f);
-            frozen = frozenRetry(cur, next, p, damping, margin, rounds, n, f);
+            retry = () -> frozenRetry(start, lifted, p, d, mg, rounds, n, f);
           }
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
-          Measure repaired = chunkJob(verified(next), REPAIR_EXPONENT, conf.getInt(REPAIR_DAMPING, 1), 0, null, -1,
-              rounds, n, r);
+          Measure[] both = sideBySide(retry, () -> chunkJob(verified(lifted), REPAIR_EXPONENT,
+              conf.getInt(REPAIR_DAMPING, 1), 0, null, -1, rounds, n, r));
+          Measure frozen = both[0];
+          Measure repaired = both[1];
           if (repaired != null) {
-            double both = cur.changePercent(repaired, p, k);
-            r.put("objectiveChangePercent", both);
+            double fixedChange = cur.changePercent(repaired, p, k);
+            r.put("objectiveChangePercent", fixedChange);
             repaired.putFigures(r);
-            boolean fixed = keeps(cur, repaired, both);
+            boolean fixed = keeps(cur, repaired, fixedChange);
             r.put("kept", fixed);
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
                 next.maxWorkingSet(), cur.sumTraffic(), next.sumTraffic(), REPAIR_EXPONENT, repaired.maxWorkingSet(),
-                repaired.sumTraffic(), String.format("%+.2f", both), fixed ? "a candidate" : "dropped");
+                repaired.sumTraffic(), String.format("%+.2f", fixedChange), fixed ? "a candidate" : "dropped");
             if (!fixed) {
               discard(repaired, null);
               repaired = null;
@@ -773,6 +780,63 @@ public final class MrRefinement {
       }
     }
     return cur;
+  }
+
+  /**
+   * Whether independent chains of jobs of the distributed rounds run side by side (default true): a p = 1 chunk job's
+   * frozen retry and its repair job ({@link #chunkRounds}), each a chunk job, its apply job and its count job. On a
+   * cluster with room for both the round takes the longer chain's time instead of the sum; false runs them in turn.
+   */
+  public static final String CONCURRENT_CANDIDATES = "parsa.refine.concurrent-candidates";
+
+  /**
+   * The results of {@code first} (none where null) and {@code second}: {@code first} on a thread of its own while
+   * {@code second} runs on this one where {@link #CONCURRENT_CANDIDATES} allows, else one after the other. Where
+   * either throws, the other is still waited for (its files discarded), so no job of the refinement outlives it; the
+   * first failure is thrown.
+   */
+  private Measure[] sideBySide(java.util.concurrent.Callable<Measure> first,
+      java.util.concurrent.Callable<Measure> second) throws Exception {
+    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, true)) {
+      Measure a = first == null ? null : first.call();
+      return new Measure[] {a, second.call()};
+    }
+    java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newSingleThreadExecutor(t -> {
+      Thread th = new Thread(t, step + " side job");
+      th.setDaemon(true);
+      return th;
+    });
+    try {
+      java.util.concurrent.Future<Measure> a = ex.submit(first);
+      Measure b;
+      try {
+        b = second.call();
+      } catch (Exception | Error failed) {
+        try {
+          Measure lost = a.get();
+          if (lost != null) {
+            discard(lost, null);
+          }
+        } catch (java.util.concurrent.ExecutionException other) {
+          failed.addSuppressed(other.getCause());
+        }
+        throw failed;
+      }
+      try {
+        return new Measure[] {a.get(), b};
+      } catch (java.util.concurrent.ExecutionException failed) {
+        if (b != null) {
+          discard(b, null);
+        }
+        Throwable cause = failed.getCause();
+        if (cause instanceof Exception x) {
+          throw x;
+        }
+        throw (Error) cause;
+      }
+    } finally {
+      ex.shutdown();
+    }
   }
 
   /**
@@ -2115,7 +2179,7 @@ public final class MrRefinement {
     }
   }
 
-  private Path next(String what) {
+  private synchronized Path next(String what) {
     return new Path(work, String.format("j%03d-%s", ++jobNo, what));
   }
 
@@ -2139,11 +2203,13 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": key counts vs (row, key) pairs", Jobs.count(job, Counters.ROW_KEY_PAIRS),
         Jobs.count(job, Counters.COUNTED_PAIRS));
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
-    for (Map<String, long[]> t : st.values()) {
-      long[] range = t.get(CountMapper.ID_RANGE);
-      if (range != null) {
-        minId = Math.min(minId, range[0]);
-        maxId = Math.max(maxId, range[1]);
+    synchronized (this) { // count jobs may run side by side (CONCURRENT_CANDIDATES)
+      for (Map<String, long[]> t : st.values()) {
+        long[] range = t.get(CountMapper.ID_RANGE);
+        if (range != null) {
+          minId = Math.min(minId, range[0]);
+          maxId = Math.max(maxId, range[1]);
+        }
       }
     }
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),

@@ -570,13 +570,24 @@ class MrRefinementTest {
     Path dir = TestData.tempDir("mr-chunk-lift");
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    // the retry and the repair run side by side by default; one after the other they must give the same result
     Path out = new Path(dir, "refined");
-    assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
-        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1",
-        "--starts", "given", "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0",
-        "--capped-vcycles", "0"}));
+    Path inTurn = new Path(dir, "refined-in-turn");
+    for (Path o : new Path[] {out, inTurn}) {
+      Configuration c = new Configuration(conf);
+      c.setBoolean(MrRefinement.CONCURRENT_CANDIDATES, o == out);
+      assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
+          new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+          o.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1",
+          "--starts", "given", "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0",
+          "--capped-vcycles", "0"}));
+    }
     JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    JsonNode reportInTurn = JsonFiles.MAPPER.readTree(fs.open(new Path(inTurn, "_refine.json")));
+    for (String figure : new String[] {"workingSets", "sumTraffic"}) {
+      assertEquals(report.get(figure), reportInTurn.get(figure), figure);
+    }
+    assertEquals(RefineUToolTest.readParts(fs, out), RefineUToolTest.readParts(fs, inTurn), "the same assignment");
     long before = -1;
     JsonNode lifted = null;
     for (JsonNode r : report.get("rounds")) {

@@ -5,20 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.nio.file.Files;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DoneLedgerTest {
+  @TempDir
+  java.nio.file.Path tmp;
 
   @Test
   void aLaterAttemptReadsBackWhatTheSchedulerRecordedAndResumesFromIt() throws Exception {
-    File dir = Files.createTempDirectory("ledger").toFile();
-    dir.deleteOnExit();
-    String ckpt = dir.getPath();
+    String ckpt = tmp.toString();
     FileSystem fs = FileSystem.getLocal(new Configuration());
     assertNull(DoneLedger.read(fs, ckpt), "no ledger before the first write");
 

@@ -22,8 +22,7 @@ class SizingTest {
 
   /** Ingest-like statistics of {@code blocks} blocks of {@code rows} rows and {@code nnz} non-zeros each. */
   private static BlockStats stats(int blocks, long rows, long nnz, long distinctKeys) throws Exception {
-    File dir = Files.createTempDirectory("sizing").toFile();
-    dir.deleteOnExit();
+    File dir = new File(io.parsa.yarn.TestDirs.fresh("sizing").toUri());
     long[] r = new long[blocks];
     long[] n = new long[blocks];
     Arrays.fill(r, rows);

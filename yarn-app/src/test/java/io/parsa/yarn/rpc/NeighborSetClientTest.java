@@ -12,7 +12,6 @@ import io.parsa.yarn.am.BlockScheduler;
 import io.parsa.yarn.am.SchedulerService;
 import io.parsa.yarn.am.ServerRegistry;
 import io.parsa.yarn.server.NeighborSetService;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.ipc.Server;
@@ -44,7 +43,7 @@ class NeighborSetClientTest {
   @Test
   void aPushWaitsForARestartedServerAndNothingAcknowledgedIsLost() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    Path ckpt = new Path(Files.createTempDirectory("parsa-client").toUri());
+    Path ckpt = io.parsa.yarn.TestDirs.fresh("client");
     JobSpec job = new JobSpec();
     job.k = 3;
     job.blockPaths = List.of("b0");

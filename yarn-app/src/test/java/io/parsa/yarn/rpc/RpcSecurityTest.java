@@ -16,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
@@ -40,7 +39,7 @@ class RpcSecurityTest {
   @BeforeEach
   void start() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    Path ckpt = new Path(Files.createTempDirectory("parsa-tls").toUri());
+    Path ckpt = io.parsa.yarn.TestDirs.fresh("tls");
     NeighborSetService service = new NeighborSetService(0, 1, K, SECRET, 100, fs, ckpt);
     server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));
   }

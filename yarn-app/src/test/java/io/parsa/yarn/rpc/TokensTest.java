@@ -23,7 +23,6 @@ import io.parsa.yarn.am.SchedulerService;
 import io.parsa.yarn.am.ServerRegistry;
 import io.parsa.yarn.server.NeighborSetService;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.HexFormat;
 import java.util.List;
 import javax.crypto.Mac;
@@ -65,7 +64,7 @@ class TokensTest {
   @Test
   void theNeighborSetServerChecksTheNamedWorkerAndKeepsControlForTheMaster() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    Path ckpt = new Path(Files.createTempDirectory("parsa-tokens").toUri());
+    Path ckpt = io.parsa.yarn.TestDirs.fresh("tokens");
     NeighborSetService service = new NeighborSetService(0, 1, 3, SECRET, 100, fs, ckpt);
     service.startLog();
     Server server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));

@@ -18,7 +18,6 @@ import io.parsa.yarn.rpc.Longs;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.Tokens;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.ipc.Server;
@@ -28,6 +27,7 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The neighbor-set server over real loopback Avro RPC: security, validation, idempotence, checkpoints. */
 class NeighborSetServiceTest {
@@ -39,11 +39,13 @@ class NeighborSetServiceTest {
   private NeighborSetService service;
   private Server server;
   private Rpc.Client<NeighborSetProtocol> client;
+  @TempDir
+  java.nio.file.Path tmp;
 
   @BeforeEach
   void start() throws Exception {
     fs = FileSystem.getLocal(new Configuration());
-    ckpt = new Path(Files.createTempDirectory("parsa-ckpt").toUri());
+    ckpt = new Path(tmp.toUri());
     service = new NeighborSetService(1, 2, K, SECRET, 100, fs, ckpt);
     service.startLog();
     server = Rpc.serve(NeighborSetProtocol.class, service, "127.0.0.1", RpcSecurity.forSecret(SECRET));
