@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * {@link #SLICES} equal ones, or each the most rows whose keys fit ({@link #cut}); a row whose keys alone do not fit
  * stays in its part (CHUNK_ROWS_TOO_LARGE).
  *
- * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Counters: CHUNK_ROWS (= rows),
- * CHUNK_MOVES (= the apply job's moves), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT. Memory: one block, its
+ * <p>Output: the moved rows as {@link Move}s keyed by block (block b's in reducer b mod the reducers,
+ * {@link BlockPartitioner}), which the next count job applies ({@link CountMapper#MOVES}). Counters: CHUNK_ROWS
+ * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT. Memory: one block, its
  * keys' counts, one slice's refinement ({@link #sliceBytes}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {

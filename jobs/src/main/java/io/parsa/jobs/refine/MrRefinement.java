@@ -95,17 +95,17 @@ public final class MrRefinement {
     PAIR_BUFFER_FULL,
     /** Pair job: swaps (two moved rows each). */
     SWAPS,
-    /** Error (apply job): a row moved twice. */
+    /** Error (apply job, or a count job applying moves): a row moved twice. */
     DUPLICATE_MOVE,
     /** Error (apply job): a move for a block that does not exist. */
     MOVE_OUTSIDE_BLOCKS,
-    /** Error (apply job): a move whose row is not in the move's source part. */
+    /** Error (apply job, or a count job applying moves): a move whose row is not in the move's source part. */
     STALE_MOVE,
-    /** Error (apply job): a move whose row is not in its block's assignment file. */
+    /** Error (apply job, or a count job applying moves): a move whose row is not in its block's assignment. */
     MOVE_WITHOUT_ROW,
-    /** Apply job: moves applied (= 2 · SWAPS). */
+    /** Apply job, or a count job applying moves: moves applied (= 2 · SWAPS, or CHUNK_MOVES). */
     MOVES_APPLIED,
-    /** Apply job: assignment records written (= rows). */
+    /** Apply job, or a count job applying moves: assignment records written (= rows). */
     ROWS_WRITTEN,
     /** Group V-cycle job: rows of parts in no group (k not a multiple of the group size); they stay. */
     ROWS_OUTSIDE_GROUPS,
@@ -125,7 +125,7 @@ public final class MrRefinement {
     GROUPS_UNBALANCED,
     /** Chunk job: rows refined among all parts with the other rows fixed (= rows). */
     CHUNK_ROWS,
-    /** Chunk job: rows moved (= the apply job's MOVES_APPLIED). */
+    /** Chunk job: rows moved (= MOVES_APPLIED of the count job that applies them). */
     CHUNK_MOVES,
     /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
     CHUNK_SLICES,
@@ -783,9 +783,10 @@ public final class MrRefinement {
   }
 
   /**
-   * Whether independent chains of jobs of the distributed rounds run side by side (default true): a p = 1 chunk job's
-   * frozen retry and its repair job ({@link #chunkRounds}), each a chunk job, its apply job and its count job. On a
-   * cluster with room for both the round takes the longer chain's time instead of the sum; false runs them in turn.
+   * Whether independent chains of jobs of the distributed rounds run side by side: a p = 1 chunk job's frozen retry
+   * and its repair job ({@link #chunkRounds}), each a chunk job and the count job that applies its moves. On a cluster
+   * with room for both the round takes the longer chain's time instead of the sum (default true there); false runs
+   * them in turn, the default in local mode, whose tasks share one JVM's heap and the machine's cores.
    */
   public static final String CONCURRENT_CANDIDATES = "parsa.refine.concurrent-candidates";
 
@@ -797,7 +798,7 @@ public final class MrRefinement {
    */
   private Measure[] sideBySide(java.util.concurrent.Callable<Measure> first,
       java.util.concurrent.Callable<Measure> second) throws Exception {
-    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, true)) {
+    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, !io.parsa.jobs.common.LocalJobs.isLocal(conf))) {
       Measure a = first == null ? null : first.call();
       return new Measure[] {a, second.call()};
     }
@@ -943,7 +944,16 @@ public final class MrRefinement {
     }
     e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (numBlocks * damping));
     try {
-      return moved == 0 ? null : movedAndCounted(cur, moves, moved, n, "a chunk round");
+      if (moved == 0) {
+        return null;
+      }
+      // the moves applied in the count job's maps (block b's in one file, BlockPartitioner): no apply job
+      Measure next = count(cur.u, moves, job.getNumReduceTasks(), moved);
+      if (!Arrays.equals(next.rows, cur.rows)) {
+        throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a chunk round: "
+            + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
+      }
+      return next;
     } finally {
       fs.delete(dir, true);
     }
@@ -2185,9 +2195,24 @@ public final class MrRefinement {
 
   /** The count job on {@code u}: its exact working sets and rows per part, and the counts for the gain job. */
   Measure count(Path u) throws Exception {
-    Job job = Jobs.newJob(conf, step, "count keys per part", MrRefinement.class);
+    return count(u, null, 0, 0);
+  }
+
+  /**
+   * The count job on {@code u} with the {@code moved} moves of {@code moves} (a per-block job's output over
+   * {@code movesFiles} reducers, {@link BlockPartitioner}; none where null) applied in its maps
+   * ({@link CountMapper#MOVES}): the new assignment (in a directory of its own) measured.
+   */
+  Measure count(Path u, Path moves, int movesFiles, long moved) throws Exception {
+    Job job = Jobs.newJob(conf, step, moves == null ? "count keys per part" : "apply the moves and count keys per part",
+        MrRefinement.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
+    if (moves != null) {
+      c.set(CountMapper.MOVES, fs.makeQualified(moves).toString());
+      c.setInt(CountMapper.MOVES_FILES, movesFiles);
+      Jobs.readsInTasks(job, moves);
+    }
     AlignedJoin.configureMapSide(job, blocks, u, CountMapper.class);
     job.setMapOutputKeyClass(LongWritable.class);
     job.setMapOutputValueClass(KeyCounts.class);
@@ -2199,9 +2224,18 @@ public final class MrRefinement {
     Path out = next("counts");
     FileOutputFormat.setOutputPath(job, out);
     Jobs.run(job);
-    AlignedJoin.check(job);
+    long joined = AlignedJoin.check(job);
     Jobs.checkEqual(step + ": key counts vs (row, key) pairs", Jobs.count(job, Counters.ROW_KEY_PAIRS),
         Jobs.count(job, Counters.COUNTED_PAIRS));
+    if (moves != null) {
+      checkApplied(job, moved, joined);
+      Path applied = next("u");
+      if (!fs.rename(new Path(out, CountMapper.U_OUT), applied)) {
+        throw new IOException(step + ": could not move the count job's new assignment " + new Path(out,
+            CountMapper.U_OUT) + " to " + applied);
+      }
+      u = applied;
+    }
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, out);
     synchronized (this) { // count jobs may run side by side (CONCURRENT_CANDIDATES)
       for (Map<String, long[]> t : st.values()) {
@@ -2260,6 +2294,7 @@ public final class MrRefinement {
     MultipleInputs.addInputPath(job, markers, BufferedSequenceFileInputFormat.class, MarkerMapper.class);
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(KeyCounts.class);
+    job.setPartitionerClass(BlockPartitioner.class);
     job.setReducerClass(reducer);
     job.setNumReduceTasks(Math.min(reducers, numBlocks));
     job.setOutputKeyClass(outKey);

@@ -570,7 +570,7 @@ class MrRefinementTest {
     Path dir = TestData.tempDir("mr-chunk-lift");
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
-    // the retry and the repair run side by side by default; one after the other they must give the same result
+    // the retry and the repair side by side (the default on a cluster) and one after the other: the same result
     Path out = new Path(dir, "refined");
     Path inTurn = new Path(dir, "refined-in-turn");
     for (Path o : new Path[] {out, inTurn}) {
@@ -621,6 +621,67 @@ class MrRefinementTest {
     Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+  }
+
+  /**
+   * The count job applies a per-block job's moves in its maps (block b's in file b mod the files): the new assignment
+   * in a directory of its own, measured as the count job measures a written one; a move from a part its row is not in
+   * fails the job by name.
+   */
+  @Test
+  void theCountJobAppliesTheMovesOfEachBlockFromItsOwnFile() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 3;
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, Integer> start = new HashMap<>();
+    for (int i = 0; i < 30; i++) {
+      rows.add(TestData.libsvmRow(10L + i, i % 7, 100 + i % 5, 200 + i));
+      start.put(10L + i, i % k);
+    }
+    Path dir = TestData.tempDir("mr-count-moves");
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3); // row i in block i % 3
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    // two files: blocks 0 and 2 in part-r-00000, block 1 in part-r-00001; rows 10 (block 0) and 11 (block 1) swap
+    // parts 0 and 1, row 12 (block 2) moves 2 -> 0 and row 13 (block 0) 0 -> 2
+    Path moves = new Path(dir, "moves");
+    long[][] mv = {{10, 0, 0, 1}, {11, 1, 1, 0}, {12, 2, 2, 0}, {13, 0, 0, 2}};
+    writeMoves(fs, moves, 2, mv);
+    MrRefinement mr = new MrRefinement(conf, "test", new Path(dir, "blocks"), new Path(dir, "work"), k, 2);
+    MrRefinement.Measure before = mr.count(new Path(dir, "u"));
+    MrRefinement.Measure after = mr.count(new Path(dir, "u"), moves, 2, mv.length);
+    Map<Long, Integer> expected = new HashMap<>(start);
+    for (long[] m : mv) {
+      expected.put(m[0], (int) m[3]);
+    }
+    assertEquals(expected, RefineUToolTest.readParts(fs, after.u()), "every move applied, every row once");
+    assertNotEquals(new Path(dir, "u"), after.u());
+    assertEquals(start, RefineUToolTest.readParts(fs, new Path(dir, "u")), "the start untouched");
+    assertArrayEquals(before.rows(), after.rows(), "swaps keep the rows per part");
+    MrRefinement.Measure written = mr.count(after.u());
+    assertArrayEquals(written.workingSets(), after.workingSets(), "measured as the written assignment");
+    assertEquals(written.keys(), after.keys());
+
+    Path stale = new Path(dir, "stale");
+    writeMoves(fs, stale, 2, new long[][] {{10, 0, 1, 2}}); // row 10 is in part 0, not 1
+    Exception e = assertThrows(Exception.class, () -> mr.count(new Path(dir, "u"), stale, 2, 1));
+    assertTrue(e.getMessage().contains("STALE_MOVE"), e.getMessage());
+  }
+
+  /** Moves {row, block, from, to} written as a per-block job over {@code files} reducers writes them. */
+  private static void writeMoves(FileSystem fs, Path dir, int files, long[][] moves) throws IOException {
+    for (int f = 0; f < files; f++) {
+      try (org.apache.hadoop.io.SequenceFile.Writer w = org.apache.hadoop.io.SequenceFile.createWriter(fs.getConf(),
+          org.apache.hadoop.io.SequenceFile.Writer.file(BlockPartitioner.fileOf(dir, f, files)),
+          org.apache.hadoop.io.SequenceFile.Writer.keyClass(org.apache.hadoop.io.IntWritable.class),
+          org.apache.hadoop.io.SequenceFile.Writer.valueClass(Move.class))) {
+        for (long[] m : moves) {
+          if (m[1] % files == f) {
+            w.append(new org.apache.hadoop.io.IntWritable((int) m[1]),
+                new Move().set(m[0], (int) m[1], (int) m[2], (int) m[3]));
+          }
+        }
+      }
+    }
   }
 
   /** A frozen retry freezes the parts at the start's M_max and those the lifted try took above it. */
