@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block (block b's in reducer b mod the reducers,
  * {@link BlockPartitioner}), which the next count job applies ({@link CountMapper#MOVES}). Counters: CHUNK_ROWS
- * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT. Memory: one block, its
- * keys' counts, one slice's refinement ({@link #sliceBytes}).
+ * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT.
+ * Memory: one block, its keys' counts, one slice's refinement ({@link #sliceBytes}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
