@@ -783,10 +783,11 @@ public final class MrRefinement {
   }
 
   /**
-   * Whether independent chains of jobs of the distributed rounds run side by side: a p = 1 chunk job's frozen retry
-   * and its repair job ({@link #chunkRounds}), each a chunk job and the count job that applies its moves. On a cluster
-   * with room for both the round takes the longer chain's time instead of the sum (default true there); false runs
-   * them in turn, the default in local mode, whose tasks share one JVM's heap and the machine's cores.
+   * Whether independent chains of jobs of the distributed rounds run side by side (default false): a p = 1 chunk job's
+   * frozen retry and its repair job ({@link #chunkRounds}), each a chunk job and the count job that applies its moves.
+   * Where the cluster has free containers and cores for both, the round takes the longer chain's time instead of the
+   * sum; where it has not, their tasks contend: on the 2-core pseudo-cluster at 3·10^7 non-zeros the two chains took
+   * 509 s side by side against 399 s in turn (docs/quality.md §41).
    */
   public static final String CONCURRENT_CANDIDATES = "parsa.refine.concurrent-candidates";
 
@@ -798,7 +799,7 @@ public final class MrRefinement {
    */
   private Measure[] sideBySide(java.util.concurrent.Callable<Measure> first,
       java.util.concurrent.Callable<Measure> second) throws Exception {
-    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, !io.parsa.jobs.common.LocalJobs.isLocal(conf))) {
+    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, false)) {
       Measure a = first == null ? null : first.call();
       return new Measure[] {a, second.call()};
     }

@@ -570,7 +570,8 @@ class MrRefinementTest {
     Path dir = TestData.tempDir("mr-chunk-lift");
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
-    // the retry and the repair side by side (the default on a cluster) and one after the other: the same result
+    // the retry and the repair side by side (parsa.refine.concurrent-candidates) and one after the other: the same
+    // result
     Path out = new Path(dir, "refined");
     Path inTurn = new Path(dir, "refined-in-turn");
     for (Path o : new Path[] {out, inTurn}) {
