@@ -623,10 +623,14 @@ public final class MrRefinement {
 
   /**
    * {@code cur}'s assignment with the {@code moved} moves of {@code moves} applied, measured by the count job; throws
-   * if any part's number of rows changed ({@code what}, the swap and chunk rounds, moves rows in swaps only).
+   * if any part's number of rows changed ({@code what}, the swap rounds, moves rows in swaps only).
    */
   private Measure movedAndCounted(Measure cur, Path moves, long moved, long n, String what) throws Exception {
-    Measure next = count(apply(cur.u, moves, moved, n));
+    return sameRows(cur, count(apply(cur.u, moves, moved, n)), what);
+  }
+
+  /** {@code next}, measured after {@code what} moved rows of {@code cur} in swaps; throws if any part's rows changed. */
+  private Measure sameRows(Measure cur, Measure next, String what) {
     if (!Arrays.equals(next.rows, cur.rows)) {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by " + what + ": "
           + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
@@ -949,12 +953,7 @@ public final class MrRefinement {
         return null;
       }
       // the moves applied in the count job's maps (block b's in one file, BlockPartitioner): no apply job
-      Measure next = count(cur.u, moves, job.getNumReduceTasks(), moved);
-      if (!Arrays.equals(next.rows, cur.rows)) {
-        throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by a chunk round: "
-            + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
-      }
-      return next;
+      return sameRows(cur, count(cur.u, moves, job.getNumReduceTasks(), moved), "a chunk round");
     } finally {
       fs.delete(dir, true);
     }
