@@ -549,6 +549,7 @@ class MrRefinementTest {
    * blocks, k = 4, after two p = 8 jobs; found by a search over seeds): it lowered Σ M_i and lifted M_max, so it ran
    * again with that part frozen for all blocks but one, beside its repair job. The retry did not lift M_max; both were
    * candidates, the round kept the one better by the balanced rule, with that one's figures, and reports the try.
+   * Where the retry kept enough of the try's gain the repair is skipped and the retry is the round's result.
    */
   @Test
   void aP1ChunkJobThatLiftedMmaxIsRetriedWithThePartFrozenBesideItsRepair() throws Exception {
@@ -571,12 +572,14 @@ class MrRefinementTest {
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
     // the retry and the repair side by side (parsa.refine.concurrent-candidates) and one after the other: the same
-    // result
+    // result; in turn with the repair skipped wherever the retry is kept: the retry's result
     Path out = new Path(dir, "refined");
     Path inTurn = new Path(dir, "refined-in-turn");
-    for (Path o : new Path[] {out, inTurn}) {
+    Path retryOnly = new Path(dir, "refined-retry-only");
+    for (Path o : new Path[] {out, inTurn, retryOnly}) {
       Configuration c = new Configuration(conf);
       c.setBoolean(MrRefinement.CONCURRENT_CANDIDATES, o == out);
+      c.setDouble(MrRefinement.REPAIR_UNLESS_RETRY_KEEPS, o == retryOnly ? 0 : 2);
       assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
           new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
           o.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1",
@@ -622,6 +625,27 @@ class MrRefinementTest {
     Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+
+    // the repair skipped: the same try and retry, the retry kept as the round's result
+    JsonNode alone = null;
+    for (JsonNode r : JsonFiles.MAPPER.readTree(fs.open(new Path(retryOnly, "_refine.json"))).get("rounds")) {
+      if (r.has("frozenRetry")) {
+        alone = r;
+        break;
+      }
+    }
+    assertTrue(alone != null, "no frozen retry in turn");
+    assertEquals(lifted.get("liftedTry"), alone.get("liftedTry"), alone.toString());
+    assertEquals(retry, alone.get("frozenRetry"), alone.toString());
+    JsonNode skipped = alone.get("repair");
+    assertTrue(skipped.get("skipped").asBoolean() && !skipped.has("maxWorkingSet"), alone.toString());
+    assertTrue(skipped.get("retryShareOfTheTrysGain").asDouble() > 0, alone.toString());
+    assertEquals("frozen retry", alone.get("keptBy").asText(), alone.toString());
+    assertEquals(retry.get("maxWorkingSet"), alone.get("maxWorkingSet"), alone.toString());
+    assertEquals(retry.get("sumTraffic"), alone.get("sumTraffic"), alone.toString());
+    Map<Long, Integer> retried = RefineUToolTest.readParts(fs, retryOnly);
+    assertEquals(start.keySet(), retried.keySet(), "every row once");
+    assertArrayEquals(sizes(start, k), sizes(retried, k), "rows per part unchanged");
   }
 
   /**
