@@ -1,6 +1,7 @@
 package io.parsa.jobs.ingest;
 
 import io.parsa.avro.GraphRow;
+import io.parsa.jobs.mr.LongKeyComparator;
 import it.unimi.dsi.fastutil.longs.Long2LongMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
 import java.io.BufferedReader;
@@ -119,7 +120,7 @@ public final class KeyStatsJob {
     job.setMapperClass(KeyCountMapper.class);
     job.setCombinerClass(SumCombiner.class);
     job.setReducerClass(KeyStatsReducer.class);
-    job.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(job);
     job.setMapOutputValueClass(LongWritable.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(NullWritable.class);

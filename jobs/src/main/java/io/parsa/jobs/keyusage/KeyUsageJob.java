@@ -7,6 +7,7 @@ import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.JoinCounters;
 import io.parsa.jobs.mr.JoinValue;
+import io.parsa.jobs.mr.LongKeyComparator;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.jobs.mr.RowJoinJob;
@@ -148,7 +149,7 @@ public final class KeyUsageJob {
       FileInputFormat.addInputPath(usage, joinDir);
       usage.setMapperClass(Mapper.class);
     }
-    usage.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(usage);
     usage.setMapOutputValueClass(JoinValue.class);
     usage.setCombinerClass(UsageCombiner.class);
     usage.setReducerClass(KeyUsageReducer.class);

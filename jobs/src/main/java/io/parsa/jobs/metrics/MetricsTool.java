@@ -14,6 +14,7 @@ import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.ConsistencyException;
 import io.parsa.jobs.mr.Jobs;
 import io.parsa.jobs.mr.JoinValue;
+import io.parsa.jobs.mr.LongKeyComparator;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.jobs.partitionv.PartitionVTool;
@@ -173,7 +174,7 @@ public class MetricsTool extends ParsaTool {
         MultipleInputs.addInputPath(keys, variantDir, AvroInputs.VAssignments.class, VPartMapper.Variant.class);
         kc.setBoolean(KeyMetricsReducer.WITH_VARIANT, true);
       }
-      keys.setMapOutputKeyClass(LongWritable.class);
+      LongKeyComparator.mapOutputKeys(keys);
       keys.setMapOutputValueClass(JoinValue.class);
       keys.setReducerClass(KeyMetricsReducer.class);
       // the per-key job reads |V| usage records and two v-assignments: as many reducers as the key usage has files

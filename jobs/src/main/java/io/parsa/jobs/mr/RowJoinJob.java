@@ -56,7 +56,7 @@ public final class RowJoinJob {
     AvroJob.setDataModelClass(job, SpecificData.class);
     MultipleInputs.addInputPath(job, blocks, AvroInputs.GraphRows.class, RowMapper.class);
     MultipleInputs.addInputPath(job, uAssignment, AvroInputs.UAssignments.class, AssignmentMapper.class);
-    job.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(job);
     job.setMapOutputValueClass(JoinValue.class);
   }
 

@@ -3,6 +3,7 @@ package io.parsa.jobs.refine;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.Jobs;
+import io.parsa.jobs.mr.LongKeyComparator;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import io.parsa.yarn.io.BlockFiles;
@@ -1912,7 +1913,7 @@ public final class MrRefinement {
     job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
     job.setMapperClass(SharedKeys.HolderMapper.class);
-    job.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(job);
     job.setMapOutputValueClass(LongWritable.class);
     job.setReducerClass(SharedKeys.HolderReducer.class);
     job.setNumReduceTasks(reducers);
@@ -1930,7 +1931,7 @@ public final class MrRefinement {
     MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
         SharedKeys.HeaderMapper.class);
     MultipleInputs.addInputPath(merge, pieces, BufferedSequenceFileInputFormat.class, Mapper.class);
-    merge.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(merge);
     merge.setMapOutputValueClass(ClusterRow.class);
     merge.setReducerClass(SharedKeys.MergeReducer.class);
     merge.setNumReduceTasks(reducers);
@@ -2248,7 +2249,7 @@ public final class MrRefinement {
       Jobs.readsInTasks(job, moves);
     }
     AlignedJoin.configureMapSide(job, blocks, u, CountMapper.class);
-    job.setMapOutputKeyClass(LongWritable.class);
+    LongKeyComparator.mapOutputKeys(job);
     job.setMapOutputValueClass(KeyCounts.class);
     job.setReducerClass(CountReducer.class);
     job.setNumReduceTasks(reducers);
