@@ -698,7 +698,7 @@ public final class MrRefinement {
           // the blocks met on the largest working set: the same job again with the parts they met on changed by one
           // block only, and a repair job from the try's result; of the two, each kept where it measures better than
           // the round's start by the rule above, the one that measures better by the balanced rule is kept
-          // (independent chains of jobs: run side by side where CONCURRENT_CANDIDATES allows)
+          // (independent chains of jobs: run side by side where CONCURRENT_CANDIDATES allows, else in turn)
           Map<String, Object> f = new LinkedHashMap<>();
           final Measure start = cur;
           final Measure lifted = next;
@@ -715,9 +715,13 @@ public final class MrRefinement {
               conf.getInt(REPAIR_DAMPING, 1), 0, null, -1, rounds, n, r);
           Measure frozen;
           Measure repaired;
-          if (retry != null && !conf.getBoolean(CONCURRENT_CANDIDATES, false)) {
+          if (retry != null && conf.getBoolean(CONCURRENT_CANDIDATES, false)) {
+            Measure[] both = sideBySide(retry, repair);
+            frozen = both[0];
+            repaired = both[1];
+          } else {
             // in turn: the retry first, and the repair only where the retry lost much of the try's gain
-            frozen = retry.call();
+            frozen = retry == null ? null : retry.call();
             double share = frozen == null ? 0 : cur.changePercent(frozen, p, k) / change;
             double skipAt = conf.getDouble(REPAIR_UNLESS_RETRY_KEEPS, DEFAULT_REPAIR_UNLESS_RETRY_KEEPS);
             if (frozen != null && share >= skipAt) {
@@ -729,10 +733,6 @@ public final class MrRefinement {
             } else {
               repaired = repair.call();
             }
-          } else {
-            Measure[] both = sideBySide(retry, repair);
-            frozen = both[0];
-            repaired = both[1];
           }
           if (repaired != null) {
             double fixedChange = cur.changePercent(repaired, p, k);
@@ -818,17 +818,12 @@ public final class MrRefinement {
   public static final String CONCURRENT_CANDIDATES = "parsa.refine.concurrent-candidates";
 
   /**
-   * The results of {@code first} (none where null) and {@code second}: {@code first} on a thread of its own while
-   * {@code second} runs on this one where {@link #CONCURRENT_CANDIDATES} allows, else one after the other. Where
-   * either throws, the other is still waited for (its files discarded), so no job of the refinement outlives it; the
-   * first failure is thrown.
+   * The results of {@code first} and {@code second}, {@code first} on a thread of its own while {@code second} runs on
+   * this one ({@link #CONCURRENT_CANDIDATES}; the caller runs them in turn otherwise). Where either throws, the other
+   * is still waited for (its files discarded), so no job of the refinement outlives it; the first failure is thrown.
    */
   private Measure[] sideBySide(java.util.concurrent.Callable<Measure> first,
       java.util.concurrent.Callable<Measure> second) throws Exception {
-    if (first == null || !conf.getBoolean(CONCURRENT_CANDIDATES, false)) {
-      Measure a = first == null ? null : first.call();
-      return new Measure[] {a, second.call()};
-    }
     java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newSingleThreadExecutor(t -> {
       Thread th = new Thread(t, step + " side job");
       th.setDaemon(true);
