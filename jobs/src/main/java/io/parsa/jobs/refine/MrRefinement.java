@@ -672,6 +672,9 @@ public final class MrRefinement {
       // blocks from meeting on the largest part (it has no headroom to share; at 3·10^7 non-zeros two tries lifted it by
       // 190 and 479 keys of 1,386,269 while lowering T_sum by 17 %, and were dropped)
       long margin = 0;
+      // set once a p = 1 round kept its frozen retry: later tries of this exponent freeze the parts at M_max at once
+      // (FREEZE_AHEAD)
+      boolean freezeAhead = false;
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
         Map<String, Object> e = new LinkedHashMap<>();
@@ -682,7 +685,17 @@ public final class MrRefinement {
         if (margin > 0) {
           e.put("maxMargin", margin);
         }
-        Measure next = chunkJob(cur, p, damping, margin, null, -1, rounds, n, e);
+        int[] ahead = null;
+        int aheadOwner = -1;
+        if (freezeAhead && numBlocks > 1) {
+          ahead = partsToFreeze(cur.workingSets, cur.workingSets);
+          aheadOwner = (int) (frozenTries++ % numBlocks);
+          Map<String, Object> a = new LinkedHashMap<>();
+          a.put("frozenParts", ahead);
+          a.put("frozenOwner", aheadOwner);
+          e.put("frozenAhead", a);
+        }
+        Measure next = chunkJob(cur, p, damping, margin, ahead, aheadOwner, rounds, n, e);
         if (next == null) {
           e.put("kept", false);
           e.put("seconds", secs(tr));
@@ -771,6 +784,7 @@ public final class MrRefinement {
             e.put("keptBy", best == frozen ? "frozen retry" : "repair");
             if (best == frozen) {
               e.put("rowsMoved", f.get("rowsMoved"));
+              freezeAhead = conf.getBoolean(FREEZE_AHEAD, true);
             }
             e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
             next.putFigures(e);
@@ -779,8 +793,9 @@ public final class MrRefinement {
         e.put("kept", kept);
         e.put("seconds", secs(tr));
         log.add(e);
-        LOG.info("{}: p={} chunk round {}: {} rows moved, objective {}%, M_max {} -> {}, T_sum {} -> {}: {} ({} s)", step,
-            p, round, e.get("rowsMoved"), String.format("%+.2f", change), cur.maxWorkingSet(), next.maxWorkingSet(),
+        LOG.info("{}: p={} chunk round {}{}: {} rows moved, objective {}%, M_max {} -> {}, T_sum {} -> {}: {} ({} s)",
+            step, p, round, ahead == null ? "" : " (parts " + Arrays.toString(ahead) + " changed by block " + aheadOwner
+            + " alone)", e.get("rowsMoved"), String.format("%+.2f", change), cur.maxWorkingSet(), next.maxWorkingSet(),
             cur.sumTraffic(), next.sumTraffic(), kept ? "kept" : "dropped", secs(tr));
         if (!kept) {
           discard(next, null);
@@ -869,7 +884,17 @@ public final class MrRefinement {
    */
   public static final String FREEZE_MAX = "parsa.refine.chunk.freeze-max";
 
-  /** The frozen retries run so far: the next one's owner block is this, modulo the blocks. */
+  /**
+   * Whether, once a p = 1 chunk round kept its frozen retry ({@link #FREEZE_MAX}), the later tries of that exponent's
+   * rounds run with the parts at M_max frozen from the start (changed by one block only, the owner turning as the
+   * retries' does; default true). Where the blocks met on the largest part once they meet there again: at 3·10^7
+   * non-zeros every p = 1 try lifted M_max on the same part and only its frozen retry was kept, so each round ran two
+   * chains of jobs for one result (docs/quality.md §43). A frozen try that still lifts M_max (on a part below it) is
+   * retried and repaired as any other.
+   */
+  public static final String FREEZE_AHEAD = "parsa.refine.chunk.freeze-ahead";
+
+  /** The frozen retries and frozen tries run so far: the next one's owner block is this, modulo the blocks. */
   private long frozenTries;
 
   /**

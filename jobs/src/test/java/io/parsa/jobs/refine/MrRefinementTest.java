@@ -549,7 +549,9 @@ class MrRefinementTest {
    * blocks, k = 4, after two p = 8 jobs; found by a search over seeds): it lowered Σ M_i and lifted M_max, so it ran
    * again with that part frozen for all blocks but one, beside its repair job. The retry did not lift M_max; both were
    * candidates, the round kept the one better by the balanced rule, with that one's figures, and reports the try.
-   * Where the retry kept enough of the try's gain the repair is skipped and the retry is the round's result.
+   * Where the retry kept enough of the try's gain the repair is skipped and the retry is the round's result; the next
+   * p = 1 round's try then freezes the parts at M_max from the start (with the next owner), and none does after a kept
+   * repair.
    */
   @Test
   void aP1ChunkJobThatLiftedMmaxIsRetriedWithThePartFrozenBesideItsRepair() throws Exception {
@@ -626,15 +628,35 @@ class MrRefinementTest {
     assertEquals(start.keySet(), refined.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
 
+    // the repair kept: the later p = 1 tries are not frozen
+    boolean after = false;
+    for (JsonNode r : report.get("rounds")) {
+      after |= r == lifted;
+      assertFalse(r.has("frozenAhead") && !(after && by.equals("frozen retry")), r.toString());
+    }
+
     // the repair skipped: the same try and retry, the retry kept as the round's result
     JsonNode alone = null;
+    JsonNode ahead = null;
     for (JsonNode r : JsonFiles.MAPPER.readTree(fs.open(new Path(retryOnly, "_refine.json"))).get("rounds")) {
+      if (alone != null && r.get("exponent").asDouble() == 1.0) {
+        ahead = r;
+        break;
+      }
+      assertFalse(r.has("frozenAhead"), r.toString());
       if (r.has("frozenRetry")) {
         alone = r;
-        break;
       }
     }
     assertTrue(alone != null, "no frozen retry in turn");
+    // the next p = 1 round's try froze the parts at M_max from the start, the owner turning from the retry's
+    assertTrue(ahead != null, "no p = 1 round after the kept retry");
+    JsonNode a = ahead.get("frozenAhead");
+    assertTrue(a != null && a.get("frozenParts").size() > 0 && ahead.get("rowsFrozen").asLong() > 0, ahead.toString());
+    assertEquals((alone.get("frozenRetry").get("frozenOwner").asInt() + 1) % 3, a.get("frozenOwner").asInt(),
+        ahead.toString());
+    assertTrue(!ahead.get("kept").asBoolean()
+        || ahead.get("maxWorkingSet").asLong() <= alone.get("maxWorkingSet").asLong(), ahead.toString());
     assertEquals(lifted.get("liftedTry"), alone.get("liftedTry"), alone.toString());
     assertEquals(retry, alone.get("frozenRetry"), alone.toString());
     JsonNode skipped = alone.get("repair");
