@@ -672,8 +672,8 @@ public final class MrRefinement {
       // blocks from meeting on the largest part (it has no headroom to share; at 3·10^7 non-zeros two tries lifted it by
       // 190 and 479 keys of 1,386,269 while lowering T_sum by 17 %, and were dropped)
       long margin = 0;
-      // set once a p = 1 round kept its frozen retry: later tries of this exponent freeze the parts at M_max at once
-      // (FREEZE_AHEAD)
+      // set once a p = 1 round kept a frozen retry that held most of the try's gain: later tries of this exponent freeze
+      // the parts at M_max at once (FREEZE_AHEAD)
       boolean freezeAhead = false;
       for (int round = 1; round <= rounds; round++) {
         long tr = System.nanoTime();
@@ -715,6 +715,7 @@ public final class MrRefinement {
           Map<String, Object> f = new LinkedHashMap<>();
           final Measure start = cur;
           final Measure lifted = next;
+          final double tryChange = change;
           final int d = damping;
           final long mg = margin;
           java.util.concurrent.Callable<Measure> retry = null;
@@ -784,7 +785,10 @@ public final class MrRefinement {
             e.put("keptBy", best == frozen ? "frozen retry" : "repair");
             if (best == frozen) {
               e.put("rowsMoved", f.get("rowsMoved"));
-              freezeAhead = conf.getBoolean(FREEZE_AHEAD, true);
+              // where freezing cost little of the try's gain, the exponent's later tries freeze at once
+              freezeAhead = cur.changePercent(frozen, p, k) / tryChange >= conf.getDouble(FREEZE_AHEAD,
+                  DEFAULT_FREEZE_AHEAD);
+              e.put("freezeAhead", freezeAhead);
             }
             e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
             next.putFigures(e);
@@ -885,14 +889,19 @@ public final class MrRefinement {
   public static final String FREEZE_MAX = "parsa.refine.chunk.freeze-max";
 
   /**
-   * Whether, once a p = 1 chunk round kept its frozen retry ({@link #FREEZE_MAX}), the later tries of that exponent's
+   * Once a p = 1 chunk round kept its frozen retry ({@link #FREEZE_MAX}) and the retry held at least this share of the
+   * try's gain in Σ M_i (default {@link #DEFAULT_FREEZE_AHEAD}; above 1: never), the later tries of that exponent's
    * rounds run with the parts at M_max frozen from the start (changed by one block only, the owner turning as the
-   * retries' does; default true). Where the blocks met on the largest part once they meet there again: at 3·10^7
-   * non-zeros every p = 1 try lifted M_max on the same part and only its frozen retry was kept, so each round ran two
-   * chains of jobs for one result (docs/quality.md §43). A frozen try that still lifts M_max (on a part below it) is
-   * retried and repaired as any other.
+   * retries' does). Where the blocks met on the largest part once, they meet there again: at 3·10^7 non-zeros every
+   * p = 1 try lifted M_max on the same part and only its frozen retry, at 95–99.8 % of the try's gain, was kept, so
+   * each round ran two chains of jobs for one result. Where the retry held less, freezing costs: on cnr-2000 with
+   * 8 MiB reducers (76 %) two frozen tries ended the refinement at T_sum 20,188 instead of 19,434 (docs/quality.md
+   * §43). A frozen try that still lifts M_max (on a part below it) is retried and repaired as any other.
    */
   public static final String FREEZE_AHEAD = "parsa.refine.chunk.freeze-ahead";
+
+  /** Default of {@link #FREEZE_AHEAD}: as {@link #DEFAULT_REPAIR_UNLESS_RETRY_KEEPS}, where the retry needs no repair. */
+  static final double DEFAULT_FREEZE_AHEAD = 0.9;
 
   /** The frozen retries and frozen tries run so far: the next one's owner block is this, modulo the blocks. */
   private long frozenTries;

@@ -549,9 +549,9 @@ class MrRefinementTest {
    * blocks, k = 4, after two p = 8 jobs; found by a search over seeds): it lowered Σ M_i and lifted M_max, so it ran
    * again with that part frozen for all blocks but one, beside its repair job. The retry did not lift M_max; both were
    * candidates, the round kept the one better by the balanced rule, with that one's figures, and reports the try.
-   * Where the retry kept enough of the try's gain the repair is skipped and the retry is the round's result; the next
-   * p = 1 round's try then freezes the parts at M_max from the start (with the next owner), and none does after a kept
-   * repair.
+   * Where the retry kept enough of the try's gain the repair is skipped and the retry is the round's result; where it
+   * kept enough for {@link MrRefinement#FREEZE_AHEAD}, the next p = 1 round's try freezes the parts at M_max from the
+   * start (with the next owner); none does below that share or after a kept repair.
    */
   @Test
   void aP1ChunkJobThatLiftedMmaxIsRetriedWithThePartFrozenBesideItsRepair() throws Exception {
@@ -578,10 +578,14 @@ class MrRefinementTest {
     Path out = new Path(dir, "refined");
     Path inTurn = new Path(dir, "refined-in-turn");
     Path retryOnly = new Path(dir, "refined-retry-only");
-    for (Path o : new Path[] {out, inTurn, retryOnly}) {
+    Path retryNotAhead = new Path(dir, "refined-retry-not-ahead");
+    for (Path o : new Path[] {out, inTurn, retryOnly, retryNotAhead}) {
       Configuration c = new Configuration(conf);
       c.setBoolean(MrRefinement.CONCURRENT_CANDIDATES, o == out);
-      c.setDouble(MrRefinement.REPAIR_UNLESS_RETRY_KEEPS, o == retryOnly ? 0 : 2);
+      c.setDouble(MrRefinement.REPAIR_UNLESS_RETRY_KEEPS, o == retryOnly || o == retryNotAhead ? 0 : 2);
+      if (o == retryOnly) {
+        c.setDouble(MrRefinement.FREEZE_AHEAD, 0.5); // the retry here holds 80 % of the try's gain
+      }
       assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
           new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
           o.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1",
@@ -650,6 +654,9 @@ class MrRefinementTest {
     }
     assertTrue(alone != null, "no frozen retry in turn");
     // the next p = 1 round's try froze the parts at M_max from the start, the owner turning from the retry's
+    double share = alone.get("repair").get("retryShareOfTheTrysGain").asDouble();
+    assertTrue(share >= 0.5 && share < MrRefinement.DEFAULT_FREEZE_AHEAD, alone.toString());
+    assertTrue(alone.get("freezeAhead").asBoolean(), alone.toString());
     assertTrue(ahead != null, "no p = 1 round after the kept retry");
     JsonNode a = ahead.get("frozenAhead");
     assertTrue(a != null && a.get("frozenParts").size() > 0 && ahead.get("rowsFrozen").asLong() > 0, ahead.toString());
@@ -668,6 +675,18 @@ class MrRefinementTest {
     Map<Long, Integer> retried = RefineUToolTest.readParts(fs, retryOnly);
     assertEquals(start.keySet(), retried.keySet(), "every row once");
     assertArrayEquals(sizes(start, k), sizes(retried, k), "rows per part unchanged");
+
+    // at the default share a retry that held 80 % of the try's gain freezes nothing ahead: the next round tries unfrozen
+    boolean seen = false;
+    for (JsonNode r : JsonFiles.MAPPER.readTree(fs.open(new Path(retryNotAhead, "_refine.json"))).get("rounds")) {
+      assertFalse(r.has("frozenAhead"), r.toString());
+      if (r.has("frozenRetry")) {
+        assertEquals(alone.get("frozenRetry"), r.get("frozenRetry"), r.toString());
+        assertFalse(r.get("freezeAhead").asBoolean(), r.toString());
+        seen = true;
+      }
+    }
+    assertTrue(seen, "no frozen retry at the default share");
   }
 
   /**
