@@ -658,8 +658,9 @@ public final class MrRefinement {
    * M_max by d, with every part kept 2·d below M_max ({@link ChunkReducer#MAX_MARGIN}, doubled per such try). Beside
    * the repair job, a p = 1 job that lifted M_max is run again with the parts it lifted changed by one block only
    * ({@link #frozenRetry}), and the better of the two by the balanced rule is kept; in turn, the retry runs first and
-   * the repair only where the retry lost much of the try's gain ({@link #REPAIR_UNLESS_RETRY_KEEPS}). Returns the last
-   * kept assignment.
+   * the repair only where the retry lost much of the try's gain ({@link #REPAIR_UNLESS_RETRY_KEEPS}). Once a kept retry
+   * held most of the try's gain, the exponent's later tries freeze the parts at M_max from the start
+   * ({@link #FREEZE_AHEAD}). Returns the last kept assignment.
    */
   private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
