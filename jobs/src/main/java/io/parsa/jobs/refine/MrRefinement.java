@@ -716,7 +716,6 @@ public final class MrRefinement {
           Map<String, Object> f = new LinkedHashMap<>();
           final Measure start = cur;
           final Measure lifted = next;
-          final double tryChange = change;
           final int d = damping;
           final long mg = margin;
           java.util.concurrent.Callable<Measure> retry = null;
@@ -729,22 +728,25 @@ public final class MrRefinement {
           java.util.concurrent.Callable<Measure> repair = () -> chunkJob(verified(lifted), REPAIR_EXPONENT,
               conf.getInt(REPAIR_DAMPING, 1), 0, null, -1, rounds, n, r);
           Measure frozen;
-          Measure repaired;
-          if (retry != null && conf.getBoolean(CONCURRENT_CANDIDATES, false)) {
+          Measure repaired = null;
+          boolean concurrent = retry != null && conf.getBoolean(CONCURRENT_CANDIDATES, false);
+          if (concurrent) {
             Measure[] both = sideBySide(retry, repair);
             frozen = both[0];
             repaired = both[1];
           } else {
-            // in turn: the retry first, and the repair only where the retry lost much of the try's gain
             frozen = retry == null ? null : retry.call();
-            double share = frozen == null ? 0 : cur.changePercent(frozen, p, k) / change;
+          }
+          // the retry's share of the try's gain: whether the repair is needed, and whether later tries freeze ahead
+          double share = frozen == null ? 0 : cur.changePercent(frozen, p, k) / change;
+          if (!concurrent) {
+            // in turn: the retry first, and the repair only where the retry lost much of the try's gain
             double skipAt = conf.getDouble(REPAIR_UNLESS_RETRY_KEEPS, DEFAULT_REPAIR_UNLESS_RETRY_KEEPS);
             if (frozen != null && share >= skipAt) {
               r.put("skipped", true);
               r.put("retryShareOfTheTrysGain", share);
               LOG.info("{}: p={} chunk round {}: the frozen retry kept {}% of the try's gain (at least {}%): no repair"
                   + " job", step, p, round, String.format("%.1f", 100 * share), String.format("%.0f", 100 * skipAt));
-              repaired = null;
             } else {
               repaired = repair.call();
             }
@@ -787,8 +789,7 @@ public final class MrRefinement {
             if (best == frozen) {
               e.put("rowsMoved", f.get("rowsMoved"));
               // where freezing cost little of the try's gain, the exponent's later tries freeze at once
-              freezeAhead = cur.changePercent(frozen, p, k) / tryChange >= conf.getDouble(FREEZE_AHEAD,
-                  DEFAULT_FREEZE_AHEAD);
+              freezeAhead = share >= conf.getDouble(FREEZE_AHEAD, DEFAULT_FREEZE_AHEAD);
               e.put("freezeAhead", freezeAhead);
             }
             e.put("objectiveChangePercent", change); // the round's figures are the kept job's (with the try's repair)
