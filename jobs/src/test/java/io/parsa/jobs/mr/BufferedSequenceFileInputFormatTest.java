@@ -23,7 +23,10 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The buffered reader gives exactly Hadoop's records, split by split, whatever the split and buffer sizes. */
+/**
+ * The buffered reader gives exactly Hadoop's records, split by split, whatever the split and buffer sizes; the
+ * progress of either never falls and ends at 1.
+ */
 class BufferedSequenceFileInputFormatTest {
 
   @TempDir
@@ -81,7 +84,12 @@ class BufferedSequenceFileInputFormatTest {
     List<String> out = new ArrayList<>();
     try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(split, context)) {
       r.initialize(split, context);
+      float progress = r.getProgress();
+      assertTrue(progress >= 0 && progress <= 1, "progress " + progress);
       while (r.nextKeyValue()) {
+        float now = r.getProgress();
+        assertTrue(now >= progress && now <= 1, "progress " + progress + " then " + now + " in " + split);
+        progress = now;
         BytesWritable v = r.getCurrentValue();
         int sum = 0;
         for (int j = 0; j < v.getLength(); j++) {
@@ -89,6 +97,7 @@ class BufferedSequenceFileInputFormatTest {
         }
         out.add(r.getCurrentKey().get() + ":" + v.getLength() + ":" + sum);
       }
+      assertEquals(1.0f, r.getProgress(), "progress at the end of " + split);
     }
     return out;
   }
