@@ -7,7 +7,6 @@ import io.parsa.yarn.io.BlockStats;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,14 +24,6 @@ final class BlockCounts {
   private final IntArrayList start = new IntArrayList();
   private final IntArrayList parts = new IntArrayList();
   private final IntArrayList counts = new IntArrayList();
-  /**
-   * Rows that moved into a part for which the count job sent a key no count (no row of it was there): the key's
-   * position and the part, one entry per row and key ({@link #move}).
-   */
-  private final IntArrayList addedKeys = new IntArrayList();
-  private final IntArrayList addedParts = new IntArrayList();
-  /** For each key position, a slot a reader may set and must reset to −1 ({@link #slots}). */
-  private final IntArrayList slots = new IntArrayList();
   /** The part of every row of the block, by id (−1: none). */
   final Long2IntOpenHashMap partOf = new Long2IntOpenHashMap();
   private final List<Path> blockFiles;
@@ -67,8 +58,6 @@ final class BlockCounts {
     start.clear();
     parts.clear();
     counts.clear();
-    addedKeys.clear();
-    addedParts.clear();
     for (KeyCounts v : values) {
       if (v.size() == 0) {
         continue; // the block's marker (MarkerMapper)
@@ -83,9 +72,6 @@ final class BlockCounts {
       }
     }
     start.add(parts.size());
-    slots.clear();
-    slots.size(start.size() - 1);
-    Arrays.fill(slots.elements(), 0, slots.size(), -1);
     data = counted == null ? BlockFiles.read(blocksFs, blockFiles.get(b))
         : BlockFiles.read(blocksFs, blockFiles.get(b), counted.rowsPerBlock[b], counted.nonZerosPerBlock[b]);
     AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
@@ -113,48 +99,5 @@ final class BlockCounts {
   /** The rows of each count's part that use its key. */
   int[] counts() {
     return counts.elements();
-  }
-
-  /**
-   * Records that one of the block's rows, which uses the key at position {@code j}, moved from part {@code from} to
-   * part {@code to}: the key's counts change in place, and where the count job sent none for {@code to} the row is
-   * added to {@link #addedKeys()}. So the counts stay exact for the block's later slices without walking its earlier
-   * moves again. Returns false if the key had no count in {@code from} (the counts do not match the parts: stale).
-   */
-  boolean move(int j, int from, int to) {
-    int[] s = start.elements();
-    int[] ps = parts.elements();
-    int[] cs = counts.elements();
-    boolean left = false;
-    boolean arrived = false;
-    for (int t = s[j]; t < s[j + 1]; t++) {
-      if (ps[t] == from) {
-        cs[t]--;
-        left = true;
-      } else if (ps[t] == to) {
-        cs[t]++;
-        arrived = true;
-      }
-    }
-    if (!arrived) {
-      addedKeys.add(j);
-      addedParts.add(to);
-    }
-    return left;
-  }
-
-  /** The key positions of the rows {@link #move} added to parts without a count; {@link #addedParts()} beside. */
-  IntArrayList addedKeys() {
-    return addedKeys;
-  }
-
-  /** The parts of {@link #addedKeys()}. */
-  IntArrayList addedParts() {
-    return addedParts;
-  }
-
-  /** One int per key position, all −1 between uses: a caller's map from key positions to its own numbering. */
-  int[] slots() {
-    return slots.elements();
   }
 }

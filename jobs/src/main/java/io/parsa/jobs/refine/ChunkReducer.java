@@ -39,8 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Output: the moved rows as {@link Move}s keyed by block (block b's in reducer b mod the reducers,
  * {@link BlockPartitioner}), which the next count job applies ({@link CountMapper#MOVES}). Counters: CHUNK_ROWS
  * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT.
- * Memory: one block, its keys' counts (with an int per key, and an entry per row and key that moved to a part the
- * counts had none of), one slice's refinement ({@link #sliceBytes}).
+ * Memory: one block, its keys' counts, one slice's refinement ({@link #sliceBytes}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
@@ -190,10 +189,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
           rows.size(), pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20, plan(cum, 0, k, vcycles, budget));
     }
-    // the rows earlier slices of this block moved change the key counts in place (BlockCounts#move): each later slice
-    // sees them. (Keeping the changed counts beside them, an int[k] per key, then a map entry per key and part, had
-    // grown past the heap the slices were sized for where half the rows moved; walking every earlier move again for
-    // each slice took a sixth of the reduce task at 3·10^7 non-zeros, docs/quality.md §43.)
+    // the rows that earlier slices of this block moved (their index in the block) and the parts they left: every
+    // slice corrects the count job's counts by them. Keeping the changed counts themselves (an int[k] per key, then a
+    // map entry per key and part) had grown past the heap the slices were sized for where half the rows moved.
+    IntArrayList movedRows = new IntArrayList();
+    IntArrayList movedFrom = new IntArrayList();
     long moved = 0;
     long tooLarge = 0;
     // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
@@ -237,7 +237,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
           continue;
         }
       }
-      moved += refineSlice(b, d, rows, from, to, seen, caps, context);
+      moved += refineSlice(b, d, rows, from, to, movedRows, movedFrom, seen, caps, context);
       ran++;
       from = to;
       context.progress();
@@ -353,8 +353,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed, from the working sets
    * {@code seen} (updated to the slice's result) under {@code caps} (or none); returns the rows moved.
    */
-  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, long[] seen, long[] caps,
-      Context context) throws IOException, InterruptedException {
+  private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, IntArrayList movedRows,
+      IntArrayList movedFrom, long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
     int n = to - from;
     long[] ids = new long[n];
     int[] rowStart = new int[n + 1];
@@ -385,35 +385,35 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     int[] start = blockCounts.start();
     int[] parts = blockCounts.parts();
     int[] counts = blockCounts.counts();
-    int[] jOf = new int[nk];
     for (int v = 0; v < nk; v++) {
       int j = blockCounts.indexOf(keyOf[v]);
       if (j < 0) {
         context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
         return 0;
       }
-      jOf[v] = j;
       for (int t = start[j]; t < start[j + 1]; t++) {
         fixed[parts[t] * nk + v] += counts[t];
       }
     }
-    IntArrayList addedKeys = blockCounts.addedKeys();
-    if (!addedKeys.isEmpty()) {
-      // the block's earlier slices moved rows into parts the count job sent no count of a key for (the counts it did
-      // send were corrected in place, BlockCounts#move)
-      int[] slot = blockCounts.slots();
+    if (!movedRows.isEmpty()) {
+      // the rows earlier slices moved are counted in the parts they left: each of their keys this slice has moves
+      Long2IntOpenHashMap local = new Long2IntOpenHashMap(nk);
+      local.defaultReturnValue(-1);
       for (int v = 0; v < nk; v++) {
-        slot[jOf[v]] = v;
+        local.put(keyOf[v], v);
       }
-      IntArrayList addedParts = blockCounts.addedParts();
-      for (int a = 0; a < addedKeys.size(); a++) {
-        int v = slot[addedKeys.getInt(a)];
-        if (v >= 0) {
-          fixed[addedParts.getInt(a) * nk + v]++;
+      for (int m = 0; m < movedRows.size(); m++) {
+        int r = movedRows.getInt(m);
+        int left = movedFrom.getInt(m);
+        int now = partOf.get(d.rowIds[r]);
+        distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
+        for (int t = 0; t < distinct.size(); t++) {
+          int v = local.get(distinct.get(t));
+          if (v >= 0) {
+            fixed[left * nk + v]--;
+            fixed[now * nk + v]++;
+          }
         }
-      }
-      for (int v = 0; v < nk; v++) {
-        slot[jOf[v]] = -1;
       }
     }
     int[] rs = graph.rowStart();
@@ -465,11 +465,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       context.write(outKey, out.set(ids[i], b, given[i], after[i]));
       partOf.put(ids[i], after[i]);
       moved++;
-      for (int t = rs[i]; t < rs[i + 1]; t++) {
-        if (!blockCounts.move(jOf[gk[t]], given[i], after[i])) {
-          context.getCounter(MrRefinement.Counters.STALE_KEY_COUNTS).increment(1);
-        }
-      }
+      movedRows.add(rows.getInt(from + i));
+      movedFrom.add(given[i]);
     }
     LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
     System.arraycopy(ref.workingSets(), 0, seen, 0, k);
