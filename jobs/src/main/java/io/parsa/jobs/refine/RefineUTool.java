@@ -23,7 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -493,26 +496,16 @@ public class RefineUTool extends ParsaTool {
     boolean multilevelFirst = multilevelReason.startsWith("run");
     List<Candidate> multilevelCandidates = new ArrayList<>();
     List<Map<String, Object>> notRefined = new ArrayList<>();
+    boolean leaderPolished = false;
     if (multilevelFirst) {
-      multilevelCandidates = multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule,
-          rounds, guard);
-      if (rawTSum[0] >= 0) { // the default starts, measured above
-        long best = multilevelCandidates.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(-1);
-        for (String start : List.copyOf(toRun)) {
-          long startRaw = rawTSum[start.equals(START_ORDER) ? 1 : 0];
-          if (best >= 0 && startRaw > FAR_START_RATIO * best) {
-            LOG.info("refine-u: start '{}' not refined: its T_sum {} is more than {} times the multilevel start's"
-                + " refined {} (--starts given,order refines it anyway)", start, String.format("%,d", startRaw),
-                FAR_START_RATIO, String.format("%,d", best));
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("start", start);
-            e.put("sumTraffic", startRaw);
-            e.put("multilevelSumTraffic", best);
-            notRefined.add(e);
-            toRun.remove(start);
-          }
-        }
-      }
+      // the seeds first; the other starts on the threads the seeds leave, the leader's capped V-cycles beside them
+      MultilevelFirst first = multilevelFirst(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
+          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective);
+      candidates.addAll(first.others());
+      multilevelCandidates = first.multilevel();
+      notRefined.addAll(first.notRefined());
+      leaderPolished = postCycles > 0;
+      toRun.clear();
     }
     if (!toRun.isEmpty()) {
       int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
@@ -522,9 +515,8 @@ public class RefineUTool extends ParsaTool {
       try {
         List<Future<Candidate>> running = new ArrayList<>();
         for (String start : toRun) {
-          running.add(pool.submit(() -> refine(start, k, blocks, graph, vcycles(start, k, blocks, graph,
-              weighted ? 0 : preCycles, start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule,
-              rounds, guard, true, roundThreads)));
+          running.add(pool.submit(() -> refineStart(start, k, blocks, graph, weighted ? 0 : preCycles, parts,
+              orderStart, schedule, rounds, guard, roundThreads)));
         }
         for (Future<Candidate> f : running) {
           candidates.add(joined(f));
@@ -543,7 +535,7 @@ public class RefineUTool extends ParsaTool {
     }
     candidates.addAll(multilevelCandidates); // after the given and the input-order start, as the tie rule expects
     LOG.info("refine-u: multilevel start: {}", multilevelReason);
-    if (!weighted && postCycles > 0) {
+    if (!weighted && postCycles > 0 && !leaderPolished) {
       try {
         polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
       } finally {
@@ -761,6 +753,7 @@ public class RefineUTool extends ParsaTool {
     List<Map<String, Object>> log = new ArrayList<>(c.log);
     Result res = c.ref;
     for (int cycle = 1; cycle <= cycles; cycle++) {
+      stopIfCancelled(start);
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
@@ -810,6 +803,7 @@ public class RefineUTool extends ParsaTool {
     // T_max's floor is always held in the connectivity phase (p = 1)
     ref.setFloorGuard(p == 1.0 || floorInMaxPhase);
     for (int round = 1; round <= rounds; round++) {
+      stopIfCancelled(start);
       long tr = System.nanoTime();
       URefinement.RoundStats st = ref.round();
       double secs = (System.nanoTime() - tr) / 1e9;
@@ -929,6 +923,172 @@ public class RefineUTool extends ParsaTool {
     } finally {
       mlPool.shutdownNow();
     }
+  }
+
+  /** What the multilevel-first order refined: the other starts (in their order), the seeds, the starts not refined. */
+  private record MultilevelFirst(List<Candidate> others, List<Candidate> multilevel,
+      List<Map<String, Object>> notRefined) {}
+
+  /**
+   * The multilevel-first order (short rows, or {@code --multilevel on}): the multilevel seeds, then those other starts of
+   * {@code toRun} whose raw T_sum is not far above the best seed's ({@link #FAR_START_RATIO}, where it is known), then
+   * the capped V-cycles of the leading start. Done in that order on two cores, one core idled while the slower
+   * seed finished and again while the leader's capped V-cycles ran single-threaded. So once a seed is done while
+   * another still runs, the other starts that this seed alone does not rule out are refined on the thread it left;
+   * and once every seed is done, the leading seed's capped V-cycles run beside them. Nothing is decided on a partial
+   * view: a start is dropped by the best seed only, as before (an early one is cancelled, its result unused), and the
+   * early capped V-cycles are used only if their seed leads once every start is refined; else the leader is polished
+   * afterwards. Every result is thread-count independent, so the U is the one of the order above (docs/quality.md §45).
+   */
+  private static MultilevelFirst multilevelFirst(Configuration conf, FileSystem fs, Path blocksDir, int k,
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, boolean guard,
+      List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int postCycles,
+      Objective objective) throws Exception {
+    int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
+    ExecutorService pool = pool(mlThreads, "refine-u-start");
+    try {
+      CompletionService<Candidate> seeds = new ExecutorCompletionService<>(pool);
+      List<Future<Candidate>> seedRuns = new ArrayList<>();
+      for (int i = 0; i < multilevelSeeds; i++) {
+        final int seedIndex = i;
+        seedRuns.add(seeds.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
+            roundThreads(mlThreads))));
+      }
+      Candidate[] ml = new Candidate[multilevelSeeds];
+      Map<String, Future<Candidate>> early = new LinkedHashMap<>();
+      for (int done = 0; done < multilevelSeeds; done++) {
+        Future<Candidate> f = seeds.take();
+        Candidate seed = joined(f);
+        ml[seedRuns.indexOf(f)] = seed;
+        if (done == 0 && multilevelSeeds > 1 && mlThreads > 1) {
+          for (String start : toRun) {
+            if (!farAbove(start, rawTSum, seed.ref.sumTrafficIfHome())) {
+              early.put(start, pool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts, orderStart,
+                  schedule, rounds, guard, roundThreads(mlThreads))));
+            }
+          }
+          if (!early.isEmpty()) {
+            LOG.info("refine-u: start(s) {} refined beside the multilevel start(s) still running, on the thread '{}'"
+                + " left", String.join(", ", early.keySet()), seed.start);
+          }
+        }
+      }
+      List<Candidate> multilevel = List.of(ml);
+      long best = multilevel.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(-1);
+      List<Map<String, Object>> notRefined = new ArrayList<>();
+      List<String> refined = new ArrayList<>();
+      for (String start : toRun) {
+        if (farAbove(start, rawTSum, best)) {
+          long startRaw = rawTSum[start.equals(START_ORDER) ? 1 : 0];
+          LOG.info("refine-u: start '{}' not refined: its T_sum {} is more than {} times the multilevel start's"
+              + " refined {} (--starts given,order refines it anyway)", start, String.format("%,d", startRaw),
+              FAR_START_RATIO, String.format("%,d", best));
+          Map<String, Object> e = new LinkedHashMap<>();
+          e.put("start", start);
+          e.put("sumTraffic", startRaw);
+          e.put("multilevelSumTraffic", best);
+          notRefined.add(e);
+          Future<Candidate> dropped = early.remove(start);
+          if (dropped != null) {
+            dropped.cancel(true);
+          }
+        } else {
+          refined.add(start);
+        }
+      }
+      // the leading seed's capped V-cycles beside the starts still refining (used if it leads them all)
+      Candidate leadingSeed = multilevel.get(objective.best(multilevel.stream().map(c -> figures(c.ref)).toList()));
+      Future<Candidate> earlyPolish = null;
+      if (postCycles > 0 && early.values().stream().anyMatch(f -> !f.isDone())) {
+        LOG.info("refine-u: capped V-cycles on the leading multilevel start ({}) beside start(s) {}; kept if it still"
+            + " leads after them", leadingSeed.start, String.join(", ", early.keySet()));
+        earlyPolish = pool.submit(() -> {
+          try {
+            return polish(leadingSeed, k, blocks, graph, rounds, guard, postCycles, objective, roundThreads(1));
+          } finally {
+            WORKSPACE.remove();
+          }
+        });
+      }
+      List<String> late = refined.stream().filter(s -> !early.containsKey(s)).toList();
+      Map<String, Candidate> others = new LinkedHashMap<>();
+      if (!late.isEmpty()) {
+        int threads = startThreads(conf, fs, blocksDir, k, late.size());
+        LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", late.size(), threads,
+            roundThreads(threads));
+        ExecutorService latePool = pool(threads, "refine-u-start");
+        try {
+          Map<String, Future<Candidate>> running = new LinkedHashMap<>();
+          for (String start : late) {
+            running.put(start, latePool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts,
+                orderStart, schedule, rounds, guard, roundThreads(threads))));
+          }
+          for (Map.Entry<String, Future<Candidate>> e : running.entrySet()) {
+            others.put(e.getKey(), joined(e.getValue()));
+          }
+        } finally {
+          latePool.shutdownNow();
+        }
+      }
+      for (Map.Entry<String, Future<Candidate>> e : early.entrySet()) {
+        others.put(e.getKey(), joined(e.getValue()));
+      }
+      List<Candidate> all = new ArrayList<>();
+      for (String start : refined) {
+        all.add(others.get(start));
+      }
+      int othersCount = all.size();
+      all.addAll(multilevel); // after the given and the input-order start, as the tie rule expects
+      if (postCycles > 0) {
+        Candidate leader = all.get(objective.best(all.stream().map(c -> figures(c.ref)).toList()));
+        Candidate polished;
+        if (earlyPolish != null && leader == leadingSeed) {
+          polished = joined(earlyPolish);
+        } else {
+          // the seeds' threads end first, so their workspaces are not held through the capped V-cycles
+          pool.shutdownNow();
+          if (earlyPolish != null) {
+            earlyPolish.cancel(true);
+            LOG.info("refine-u: start '{}' leads '{}' after its swap rounds: its capped V-cycles are not used",
+                leader.start, leadingSeed.start);
+          }
+          if (all.size() > 1) {
+            LOG.info("refine-u: capped V-cycles on the leading start after the swap rounds ({}); not on {}",
+                leader.start, String.join(", ", all.stream().filter(c -> c != leader).map(c -> c.start).toList()));
+          }
+          try {
+            polished = polish(leader, k, blocks, graph, rounds, guard, postCycles, objective, roundThreads(1));
+          } finally {
+            WORKSPACE.remove();
+          }
+        }
+        all.set(all.indexOf(leader), polished);
+      }
+      return new MultilevelFirst(List.copyOf(all.subList(0, othersCount)),
+          List.copyOf(all.subList(othersCount, all.size())), notRefined);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Ends a start's refinement whose result is no longer wanted (its thread interrupted, {@link #multilevelFirst}). */
+  private static void stopIfCancelled(String start) {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new CancellationException("refine-u: start '" + start + "' cancelled");
+    }
+  }
+
+  /** Whether {@code start}'s raw T_sum is known and more than {@link #FAR_START_RATIO} times {@code multilevel}. */
+  private static boolean farAbove(String start, long[] rawTSum, long multilevel) {
+    long startRaw = rawTSum[start.equals(START_ORDER) ? 1 : 0];
+    return startRaw >= 0 && multilevel >= 0 && startRaw > FAR_START_RATIO * multilevel;
+  }
+
+  /** The given or the input-order start: its V-cycles, then its swap rounds. */
+  private static Candidate refineStart(String start, int k, List<Block> blocks, RowKeyGraph graph, int preCycles,
+      int[][] parts, int[][] orderStart, double[] schedule, int rounds, boolean guard, int roundThreads) {
+    return refine(start, k, blocks, graph, vcycles(start, k, blocks, graph, preCycles,
+        start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds, guard, true, roundThreads);
   }
 
   /**

@@ -335,6 +335,63 @@ class RefineUToolTest {
   }
 
   /**
+   * With two multilevel seeds on two threads the other starts are refined on the thread the first seed leaves, and the
+   * leading seed's capped V-cycles run beside them: the U is the one refined start by start on one thread, whether a
+   * seed leads (a round-robin given start refined by swap rounds alone) or the given start does (the communities
+   * themselves: the early capped V-cycles are not used, and the given start gets its own).
+   */
+  @Test
+  void startsRefinedBesideTheMultilevelSeedsGiveTheSameU() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-beside");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    writeShuffledCommunities(fs, dir, new Random(13), k, keysOf, assign);
+    Map<Long, Integer> communities = new HashMap<>();
+    keysOf.forEach((id, keys) -> communities.put(id, (int) ((keys[0] - 1) / 200)));
+    TestData.writeUAssignment(fs, new Path(dir, "u-communities"), communities);
+    for (String u : new String[] {"u", "u-communities"}) {
+      boolean seedLeads = u.equals("u");
+      Map<Integer, Map<Long, Integer>> byThreads = new HashMap<>();
+      Map<Integer, JsonNode> reports = new HashMap<>();
+      for (int threads : new int[] {1, 2}) {
+        Configuration c = new Configuration(conf);
+        c.setInt(RefineUTool.THREADS, threads);
+        Path out = new Path(dir, u + "-out-" + threads);
+        assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+            "--u-assignment", dir + "/" + u, "--output", out.toString(), "--k", "" + k, "--starts",
+            seedLeads ? "given" : "given,order", "--vcycles", seedLeads ? "0" : "1", "--multilevel", "on",
+            "--multilevel-seeds", "2", "--capped-vcycles", "2"}));
+        byThreads.put(threads, readParts(fs, out));
+        reports.put(threads, JsonFiles.read(fs, new Path(out, "_refine.json"), JsonNode.class));
+      }
+      assertEquals(assign.keySet(), byThreads.get(2).keySet());
+      assertEquals(byThreads.get(1), byThreads.get(2), u);
+      assertEquals(List.of(100, 100, 100, 100), partSizes(byThreads.get(2), k));
+      for (int threads : new int[] {1, 2}) {
+        JsonNode json = reports.get(threads);
+        assertEquals(seedLeads ? 3 : 4, json.get("starts").size(), json.toString());
+        int polished = 0;
+        for (JsonNode st : json.get("starts")) {
+          polished += st.get("cappedVcyclesRan").asBoolean() ? 1 : 0;
+          if (st.get("kept").asBoolean()) {
+            assertTrue(st.get("cappedVcyclesRan").asBoolean(), json.toString());
+          }
+        }
+        assertEquals(1, polished, json.toString());
+      }
+      assertEquals(reports.get(1).get("start").asText(), reports.get(2).get("start").asText());
+      if (seedLeads) {
+        assertTrue(reports.get(2).get("start").asText().startsWith("multilevel"), reports.get(2).toString());
+      } else {
+        assertEquals("given", reports.get(2).get("start").asText(), reports.get(2).toString());
+        assertEquals(communities, byThreads.get(2));
+      }
+    }
+  }
+
+  /**
    * --objective decides which refined start is kept: the three figures on balance, the two maxima, or the total (the
    * ego-twitter figures of docs/quality.md §10, plus a start with lower maxima and a higher total).
    */
