@@ -138,6 +138,10 @@ public final class MultilevelPartitioner {
   private boolean mergeNets = true;
   /** Nets of the level the last initial placement ran on (after merging), for the log and tests. */
   private int initialNets;
+  /** Tries the last initial placement made. */
+  private int initialTriesRun;
+  /** Whether the initial placement only grows where the coarsest level allows it ({@link #growOnly(boolean)}). */
+  private boolean growOnly;
   private int initialPins;
 
   public MultilevelPartitioner(int k, Settings settings, Consumer<String> log) {
@@ -158,6 +162,19 @@ public final class MultilevelPartitioner {
       throw new IllegalArgumentException("threads must be >= 1, was " + threads);
     }
     this.threads = threads;
+    return this;
+  }
+
+  /**
+   * Whether a fresh partition's initial placement makes all its tries by greedy growing (half as many) where the
+   * coarsest level is small enough to grow, instead of alternating growings with greedy assignments. For refine-u's
+   * multilevel start: there a greedy assignment never placed best (ego-twitter, cnr-2000, email-enron at k = 16: two
+   * seeds each, 384 greedy tries), and they took 37–58 % of ego-twitter's 2.1–3.0 s of initial placement. Not where
+   * the distributed start places clusters from a sample of their keys: there growing alone ended cnr-2000 with 8 MiB
+   * reducers at T_sum 22,492 against 19,434 (docs/quality.md §46).
+   */
+  public MultilevelPartitioner growOnly(boolean growOnly) {
+    this.growOnly = growOnly;
     return this;
   }
 
@@ -624,7 +641,7 @@ public final class MultilevelPartitioner {
     int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
         ? "given placement" : String.format(Locale.ROOT, "initial placement (best of %d tries, %,d distinct nets, %,d pins)",
-            initialTries(), initialNets, initialPins), connectivity(coarsest, part), secs(t1)));
+            initialTriesRun, initialNets, initialPins), connectivity(coarsest, part), secs(t1)));
     // one state per level, kept from the projection through its balancing, refinement and FM (at the finest level
     // on through the exact balance and its refinement): building a level's part counts and gain cache had been a
     // sixth of a V-cycle, and the finest level had been counted three times
@@ -1075,7 +1092,8 @@ public final class MultilevelPartitioner {
    * least {@link #MIN_TRIES}). A try costs more with k (a coarsest level of 10·k vertices, a gain counted per 64 parts)
    * and varies less (its many parts average out): on ego-twitter at k = 256 the best of 8 tries ended as well as the
    * best of 128 (T_sum 552,516 / 558,134 against 557,198 for two seeds) in 7.6 s instead of 102 s; at k = 16 on
-   * cnr-2000 8 tries had spread the initial connectivity 3× (docs/quality.md §9 and §15).
+   * cnr-2000 8 tries had spread the initial connectivity 3× (docs/quality.md §9 and §15). With {@link #growOnly}, where
+   * the coarsest level is small enough to grow, half as many tries are made, all of them growings (§46).
    */
   int initialTries() {
     return Math.max(MIN_TRIES, (int) ((long) settings.initialTries() * 16 / Math.max(16, k)));
@@ -1088,10 +1106,13 @@ public final class MultilevelPartitioner {
     initialPins = h.vStart[h.n];
     int[] best = null;
     long bestCut = Long.MAX_VALUE;
-    int tries = initialTries();
+    // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size, where it alternates
+    // with greedy assignments, or makes every try with growOnly (half as many tries)
+    boolean growing = h.n <= GROW_LIMIT;
+    int tries = growing && growOnly ? (initialTries() + 1) / 2 : initialTries();
+    initialTriesRun = tries;
     for (int t = 0; t < tries; t++) {
-      // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size
-      int[] p = (t % 2 == 0 && h.n <= GROW_LIMIT) ? grow(h, rnd) : greedy(h, cap, rnd);
+      int[] p = growing && (growOnly || t % 2 == 0) ? grow(h, rnd) : greedy(h, cap, rnd);
       // the gain cache kept even where its account says it costs more than counting: on a coarsest level of a few
       // hundred vertices of thousands of keys each, counting one vertex's keys outweighs the updates (ego-twitter: the
       // 128 tries of each multilevel start in 2.6–3.5 s instead of 3.8–4.3 s, the same placement)

@@ -141,6 +141,28 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * refine-u's multilevel start grows every try of its initial placement, half as many as when growings alternate with
+   * greedy assignments: it says so in its log and finds the planted groups as well, rows balanced and every row placed.
+   */
+  @Test
+  void growOnlyMakesHalfTheTriesAllGrowingsAndFindsThePlantedGroups() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    int k = 4;
+    int rows = 2000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, k, 300, 12, 0.3, 5, groupOf);
+    for (boolean growOnly : new boolean[] {false, true}) {
+      List<String> lines = new ArrayList<>();
+      MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), lines::add)
+          .growOnly(growOnly);
+      assertFindsPlantedGroups(ml, k, blocks, groupOf, 1.05, 5, 5);
+      int tries = growOnly ? ml.initialTries() / 2 : ml.initialTries();
+      assertTrue(lines.stream().anyMatch(l -> l.contains("initial placement (best of " + tries + " tries")),
+          lines.toString());
+    }
+  }
+
+  /**
    * The distributed start's two halves in one JVM: clusters of planted groups stay within one group, under the weight
    * cap, far fewer than the rows; and the clusters, placed as weighted vertices with the union of their rows' keys,
    * give every row its cluster's part with parts within the partitioner's weight tolerance (plus a cluster) and under

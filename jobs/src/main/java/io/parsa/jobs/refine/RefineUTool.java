@@ -1101,7 +1101,7 @@ public class RefineUTool extends ParsaTool {
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     MultilevelPartitioner.Counted from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
-        line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get())
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
         .counted(blocks, graph, null, Double.NaN, -1);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
     return refine(name, k, blocks, graph, new Start(from), schedule, rounds, guard, false, roundThreads);
