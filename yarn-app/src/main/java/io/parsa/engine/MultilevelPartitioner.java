@@ -1093,7 +1093,8 @@ public final class MultilevelPartitioner {
    * and varies less (its many parts average out): on ego-twitter at k = 256 the best of 8 tries ended as well as the
    * best of 128 (T_sum 552,516 / 558,134 against 557,198 for two seeds) in 7.6 s instead of 102 s; at k = 16 on
    * cnr-2000 8 tries had spread the initial connectivity 3× (docs/quality.md §9 and §15). With {@link #growOnly}, where
-   * the coarsest level is small enough to grow, half as many tries are made, all of them growings (§46).
+   * the coarsest level is small enough to grow, half as many tries are made (still at least {@link #MIN_TRIES}), all of
+   * them growings (§46).
    */
   int initialTries() {
     return Math.max(MIN_TRIES, (int) ((long) settings.initialTries() * 16 / Math.max(16, k)));
@@ -1109,7 +1110,7 @@ public final class MultilevelPartitioner {
     // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size, where it alternates
     // with greedy assignments, or makes every try with growOnly (half as many tries)
     boolean growing = h.n <= GROW_LIMIT;
-    int tries = growing && growOnly ? (initialTries() + 1) / 2 : initialTries();
+    int tries = growing && growOnly ? Math.max(MIN_TRIES, (initialTries() + 1) / 2) : initialTries();
     initialTriesRun = tries;
     for (int t = 0; t < tries; t++) {
       int[] p = growing && (growOnly || t % 2 == 0) ? grow(h, rnd) : greedy(h, cap, rnd);
