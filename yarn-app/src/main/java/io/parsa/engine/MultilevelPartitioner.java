@@ -138,8 +138,6 @@ public final class MultilevelPartitioner {
   private boolean mergeNets = true;
   /** Nets of the level the last initial placement ran on (after merging), for the log and tests. */
   private int initialNets;
-  /** Tries the last initial placement made. */
-  private int initialTriesRun;
   /** Whether the initial placement only grows where the coarsest level allows it ({@link #growOnly(boolean)}). */
   private boolean growOnly;
   private int initialPins;
@@ -641,7 +639,7 @@ public final class MultilevelPartitioner {
     int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
         ? "given placement" : String.format(Locale.ROOT, "initial placement (best of %d tries, %,d distinct nets, %,d pins)",
-            initialTriesRun, initialNets, initialPins), connectivity(coarsest, part), secs(t1)));
+            initialTries(coarsest.n), initialNets, initialPins), connectivity(coarsest, part), secs(t1)));
     // one state per level, kept from the projection through its balancing, refinement and FM (at the finest level
     // on through the exact balance and its refinement): building a level's part counts and gain cache had been a
     // sixth of a V-cycle, and the finest level had been counted three times
@@ -1100,6 +1098,16 @@ public final class MultilevelPartitioner {
     return Math.max(MIN_TRIES, (int) ((long) settings.initialTries() * 16 / Math.max(16, k)));
   }
 
+  /** Whether the initial placement grows the parts of a coarsest level of {@code n} vertices (in some tries or all). */
+  private static boolean grows(int n) {
+    return n <= GROW_LIMIT;
+  }
+
+  /** Tries of the initial placement of a coarsest level of {@code n} vertices ({@link #initialTries()}, §46). */
+  private int initialTries(int n) {
+    return grows(n) && growOnly ? Math.max(MIN_TRIES, (initialTries() + 1) / 2) : initialTries();
+  }
+
   /** Initial placement of the coarsest level: the best of several greedy growings and greedy assignments. */
   private int[] initial(Level coarsest, long cap, SplittableRandom rnd) {
     Level h = mergeNets ? mergeIdenticalNets(coarsest) : coarsest;
@@ -1109,9 +1117,8 @@ public final class MultilevelPartitioner {
     long bestCut = Long.MAX_VALUE;
     // growing scans all vertices per pick (quadratic): only on a coarsest level of moderate size, where it alternates
     // with greedy assignments, or makes every try with growOnly (half as many tries)
-    boolean growing = h.n <= GROW_LIMIT;
-    int tries = growing && growOnly ? Math.max(MIN_TRIES, (initialTries() + 1) / 2) : initialTries();
-    initialTriesRun = tries;
+    boolean growing = grows(h.n);
+    int tries = initialTries(h.n);
     for (int t = 0; t < tries; t++) {
       int[] p = growing && (growOnly || t % 2 == 0) ? grow(h, rnd) : greedy(h, cap, rnd);
       // the gain cache kept even where its account says it costs more than counting: on a coarsest level of a few

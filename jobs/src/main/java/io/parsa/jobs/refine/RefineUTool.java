@@ -494,52 +494,30 @@ public class RefineUTool extends ParsaTool {
     // first, and with the default starts a start whose raw T_sum is far above its result is not refined (§34)
     String multilevelReason = multilevelReason(multilevel, weighted, -1, -1, rows, nonZeros);
     boolean multilevelFirst = multilevelReason.startsWith("run");
-    List<Candidate> multilevelCandidates = new ArrayList<>();
     List<Map<String, Object>> notRefined = new ArrayList<>();
-    boolean leaderPolished = false;
     if (multilevelFirst) {
       // the seeds first; the other starts on the threads the seeds leave, the leader's capped V-cycles beside them
       MultilevelFirst first = multilevelFirst(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
           guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective);
-      candidates.addAll(first.others());
-      multilevelCandidates = first.multilevel();
+      candidates.addAll(first.candidates());
       notRefined.addAll(first.notRefined());
-      leaderPolished = postCycles > 0;
-      toRun.clear();
-    }
-    if (!toRun.isEmpty()) {
-      int threads = startThreads(conf, fs, blocksDir, k, toRun.size());
-      int roundThreads = roundThreads(threads);
-      LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", toRun.size(), threads, roundThreads);
-      ExecutorService pool = pool(threads, "refine-u-start");
-      try {
-        List<Future<Candidate>> running = new ArrayList<>();
-        for (String start : toRun) {
-          running.add(pool.submit(() -> refineStart(start, k, blocks, graph, weighted ? 0 : preCycles, parts,
-              orderStart, schedule, rounds, guard, roundThreads)));
-        }
-        for (Future<Candidate> f : running) {
-          candidates.add(joined(f));
-        }
-      } finally {
-        pool.shutdownNow();
-      }
-    }
-    if (!multilevelFirst) {
+      LOG.info("refine-u: multilevel start: {}", multilevelReason);
+    } else {
+      candidates.addAll(refineStarts(conf, fs, blocksDir, k, toRun, blocks, graph, weighted ? 0 : preCycles, parts,
+          orderStart, schedule, rounds, guard));
       multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
           startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
       if (multilevelReason.startsWith("run")) {
-        multilevelCandidates = multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule,
-            rounds, guard);
+        candidates.addAll(multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
+            guard));
       }
-    }
-    candidates.addAll(multilevelCandidates); // after the given and the input-order start, as the tie rule expects
-    LOG.info("refine-u: multilevel start: {}", multilevelReason);
-    if (!weighted && postCycles > 0 && !leaderPolished) {
-      try {
-        polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
-      } finally {
-        WORKSPACE.remove(); // the calling thread outlives refine-u (a pipeline runs on in it)
+      LOG.info("refine-u: multilevel start: {}", multilevelReason);
+      if (!weighted && postCycles > 0) {
+        try {
+          polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
+        } finally {
+          WORKSPACE.remove(); // the calling thread outlives refine-u (a pipeline runs on in it)
+        }
       }
     }
     Candidate best = choose(candidates, objective);
@@ -925,9 +903,11 @@ public class RefineUTool extends ParsaTool {
     }
   }
 
-  /** What the multilevel-first order refined: the other starts (in their order), the seeds, the starts not refined. */
-  private record MultilevelFirst(List<Candidate> others, List<Candidate> multilevel,
-      List<Map<String, Object>> notRefined) {}
+  /**
+   * What the multilevel-first order refined: the other starts (in their order), then the seeds, as the tie rule expects;
+   * and the starts not refined.
+   */
+  private record MultilevelFirst(List<Candidate> candidates, List<Map<String, Object>> notRefined) {}
 
   /**
    * The multilevel-first order (short rows, or {@code --multilevel on}): the multilevel seeds, then those other starts of
@@ -1012,23 +992,10 @@ public class RefineUTool extends ParsaTool {
       }
       List<String> late = refined.stream().filter(s -> !early.containsKey(s)).toList();
       Map<String, Candidate> others = new LinkedHashMap<>();
-      if (!late.isEmpty()) {
-        int threads = startThreads(conf, fs, blocksDir, k, late.size());
-        LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", late.size(), threads,
-            roundThreads(threads));
-        ExecutorService latePool = pool(threads, "refine-u-start");
-        try {
-          Map<String, Future<Candidate>> running = new LinkedHashMap<>();
-          for (String start : late) {
-            running.put(start, latePool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts,
-                orderStart, schedule, rounds, guard, roundThreads(threads))));
-          }
-          for (Map.Entry<String, Future<Candidate>> e : running.entrySet()) {
-            others.put(e.getKey(), joined(e.getValue()));
-          }
-        } finally {
-          latePool.shutdownNow();
-        }
+      List<Candidate> lateDone = refineStarts(conf, fs, blocksDir, k, late, blocks, graph, preCycles, parts,
+          orderStart, schedule, rounds, guard);
+      for (int i = 0; i < late.size(); i++) {
+        others.put(late.get(i), lateDone.get(i));
       }
       for (Map.Entry<String, Future<Candidate>> e : early.entrySet()) {
         others.put(e.getKey(), joined(e.getValue()));
@@ -1037,13 +1004,11 @@ public class RefineUTool extends ParsaTool {
       for (String start : refined) {
         all.add(others.get(start));
       }
-      int othersCount = all.size();
       all.addAll(multilevel); // after the given and the input-order start, as the tie rule expects
       if (postCycles > 0) {
         Candidate leader = all.get(objective.best(all.stream().map(c -> figures(c.ref)).toList()));
-        Candidate polished;
         if (earlyPolish != null && leader == leadingSeed) {
-          polished = joined(earlyPolish);
+          all.set(all.indexOf(leader), joined(earlyPolish));
         } else {
           // the seeds' threads end first, so their workspaces are not held through the capped V-cycles
           pool.shutdownNow();
@@ -1052,20 +1017,14 @@ public class RefineUTool extends ParsaTool {
             LOG.info("refine-u: start '{}' leads '{}' after its swap rounds: its capped V-cycles are not used",
                 leader.start, leadingSeed.start);
           }
-          if (all.size() > 1) {
-            LOG.info("refine-u: capped V-cycles on the leading start after the swap rounds ({}); not on {}",
-                leader.start, String.join(", ", all.stream().filter(c -> c != leader).map(c -> c.start).toList()));
-          }
           try {
-            polished = polish(leader, k, blocks, graph, rounds, guard, postCycles, objective, roundThreads(1));
+            polishLeader(all, k, blocks, graph, rounds, guard, postCycles, objective);
           } finally {
             WORKSPACE.remove();
           }
         }
-        all.set(all.indexOf(leader), polished);
       }
-      return new MultilevelFirst(List.copyOf(all.subList(0, othersCount)),
-          List.copyOf(all.subList(othersCount, all.size())), notRefined);
+      return new MultilevelFirst(all, notRefined);
     } finally {
       pool.shutdownNow();
     }
@@ -1082,6 +1041,33 @@ public class RefineUTool extends ParsaTool {
   private static boolean farAbove(String start, long[] rawTSum, long multilevel) {
     long startRaw = rawTSum[start.equals(START_ORDER) ? 1 : 0];
     return startRaw >= 0 && multilevel >= 0 && startRaw > FAR_START_RATIO * multilevel;
+  }
+
+  /** The given and the input-order starts of {@code starts}, side by side where their copies fit; in their order. */
+  private static List<Candidate> refineStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
+      List<String> starts, List<Block> blocks, RowKeyGraph graph, int preCycles, int[][] parts, int[][] orderStart,
+      double[] schedule, int rounds, boolean guard) throws Exception {
+    if (starts.isEmpty()) {
+      return List.of();
+    }
+    int threads = startThreads(conf, fs, blocksDir, k, starts.size());
+    int roundThreads = roundThreads(threads);
+    LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", starts.size(), threads, roundThreads);
+    ExecutorService pool = pool(threads, "refine-u-start");
+    try {
+      List<Future<Candidate>> running = new ArrayList<>();
+      for (String start : starts) {
+        running.add(pool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts, orderStart, schedule,
+            rounds, guard, roundThreads)));
+      }
+      List<Candidate> done = new ArrayList<>();
+      for (Future<Candidate> f : running) {
+        done.add(joined(f));
+      }
+      return done;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** The given or the input-order start: its V-cycles, then its swap rounds. */
