@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
@@ -885,13 +886,21 @@ public class RefineUTool extends ParsaTool {
       int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, boolean guard)
       throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
-    ExecutorService mlPool = pool(mlThreads, "refine-u-start");
+    List<Callable<Candidate>> seeds = new ArrayList<>();
+    for (int i = 0; i < multilevelSeeds; i++) {
+      final int seedIndex = i;
+      seeds.add(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard, roundThreads(mlThreads)));
+    }
+    return runAll(mlThreads, seeds);
+  }
+
+  /** Runs {@code tasks} on a pool of {@code threads} start threads; their results in the tasks' order. */
+  private static List<Candidate> runAll(int threads, List<Callable<Candidate>> tasks) throws Exception {
+    ExecutorService pool = pool(threads, "refine-u-start");
     try {
       List<Future<Candidate>> running = new ArrayList<>();
-      for (int i = 0; i < multilevelSeeds; i++) {
-        final int seedIndex = i;
-        running.add(mlPool.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
-            roundThreads(mlThreads))));
+      for (Callable<Candidate> task : tasks) {
+        running.add(pool.submit(task));
       }
       List<Candidate> done = new ArrayList<>();
       for (Future<Candidate> f : running) {
@@ -899,7 +908,7 @@ public class RefineUTool extends ParsaTool {
       }
       return done;
     } finally {
-      mlPool.shutdownNow();
+      pool.shutdownNow();
     }
   }
 
@@ -1053,21 +1062,12 @@ public class RefineUTool extends ParsaTool {
     int threads = startThreads(conf, fs, blocksDir, k, starts.size());
     int roundThreads = roundThreads(threads);
     LOG.info("refine-u: {} start(s) on {} thread(s), {} thread(s) per round", starts.size(), threads, roundThreads);
-    ExecutorService pool = pool(threads, "refine-u-start");
-    try {
-      List<Future<Candidate>> running = new ArrayList<>();
-      for (String start : starts) {
-        running.add(pool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts, orderStart, schedule,
-            rounds, guard, roundThreads)));
-      }
-      List<Candidate> done = new ArrayList<>();
-      for (Future<Candidate> f : running) {
-        done.add(joined(f));
-      }
-      return done;
-    } finally {
-      pool.shutdownNow();
+    List<Callable<Candidate>> tasks = new ArrayList<>();
+    for (String start : starts) {
+      tasks.add(() -> refineStart(start, k, blocks, graph, preCycles, parts, orderStart, schedule, rounds, guard,
+          roundThreads));
     }
+    return runAll(threads, tasks);
   }
 
   /** The given or the input-order start: its V-cycles, then its swap rounds. */
