@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * rounds while every other row stays where it is ({@link URefinement#ofChunk}). The count job's part counts of the
  * block's keys (over all blocks) less the block's own are the fixed pins, and the working sets M_i of the whole
  * assignment ({@link #WORKING_SETS}) are the refinement's. So every gain is the whole assignment's, exact while
- * the other blocks stay; the blocks of one job are refined at once against the same counts, so their moves can meet on
- * a key, and the driver keeps a job's moves only where the count job measures them better.
+ * the other blocks stay. A task's blocks are refined in turn, each seeing the moves of those before it (their rows'
+ * keys are kept for it), so they cannot meet; the blocks of different tasks are refined at once against the same
+ * counts, so their moves can meet on a key, and the driver keeps a job's moves only where the count job measures them
+ * better.
  *
  * <p>At p = 1 each slice is first V-cycled among all k parts with the other rows as fixed vertices
  * ({@link MultilevelPartitioner#chunkVCycle}, under the block's share of the headroom where it has one; kept where it
@@ -38,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block (block b's in reducer b mod the reducers,
  * {@link BlockPartitioner}), which the next count job applies ({@link CountMapper#MOVES}). Counters: CHUNK_ROWS
- * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES and CHUNK_VCYCLES_KEPT.
- * Memory: one block, its keys' counts, one slice's refinement ({@link #sliceBytes}).
+ * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES, CHUNK_VCYCLES_KEPT and
+ * CHUNK_SUM_WORKING_SET_CHANGE (each task's count of its moves' change of Σ M_i).
+ * Memory: one block, its keys' counts, one slice's refinement ({@link #sliceBytes}), and the keys of the rows the
+ * task's earlier blocks moved.
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
@@ -65,8 +69,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String SLICE_BYTES = "parsa.refine.chunk.slice-bytes";
   /**
-   * Blocks refined at once (the job's blocks, times a damping factor; 0 or 1: uncapped): each block's moves may lift
-   * part i's working set by at most (M_max − M_i) / this, so that all blocks together cannot lift M_max (at p = 8 on
+   * Tasks refining blocks at once (the job's tasks, times a damping factor; 0: uncapped): each task's moves may lift
+   * part i's working set by at most (M_max − M_i) / this, so that all tasks together cannot lift M_max (at p = 8 on
    * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
    */
   public static final String BLOCKS_AT_ONCE = "parsa.refine.chunk.blocks-at-once";
@@ -83,16 +87,15 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String MAX_MARGIN = "parsa.refine.chunk.max-margin";
   /**
-   * Parts whose rows only one block may change ({@link #FROZEN_OWNER}); every other block keeps its rows in them where
-   * they are and moves none in (default: none). A part's working set is the union of its rows' keys, so each block's
-   * count of it is exact only while no other block changes its rows: blocks that each kept it under M_max, one moving
-   * out a row whose keys another's incoming rows relied on, had together lifted M_max in every p = 1 job at 3·10^7
-   * non-zeros (docs/quality.md §39). The driver sets it where it runs such a job again ({@link
-   * MrRefinement#FREEZE_MAX}).
+   * The block that may change each part's rows, k comma-separated blocks (−1: any; default: every part any block's).
+   * Every other block keeps its rows in the part where they are and moves none in, so a part owned by one block
+   * changes by that block's moves alone and its working set, as that block counts it, is exact: blocks given disjoint
+   * parts cannot meet on a key. The driver's frozen parts
+   * ({@link MrRefinement#FREEZE_MAX}) are parts owned so while every other part is any block's: blocks that each kept
+   * a part under M_max, one moving out a row whose keys another's incoming rows relied on, had together lifted M_max
+   * in every p = 1 job at 3·10^7 non-zeros (docs/quality.md §39).
    */
-  public static final String FROZEN_PARTS = "parsa.refine.chunk.frozen-parts";
-  /** The block that may change the rows of the {@link #FROZEN_PARTS} (default −1: none). */
-  public static final String FROZEN_OWNER = "parsa.refine.chunk.frozen-owner";
+  public static final String PART_OWNERS = "parsa.refine.chunk.part-owners";
 
   private BlockCounts blockCounts;
   private Long2IntOpenHashMap partOf;
@@ -110,8 +113,24 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private int blocksAtOnce;
   private boolean vcycles;
   private long maxMargin;
-  private boolean[] frozen;
-  private int frozenOwner;
+  /** The block that may change each part's rows (−1: any). */
+  private int[] owner;
+  /**
+   * The working sets with this task's moves so far applied: a task's blocks are refined in turn, each from where the
+   * one before it left them (another task's moves are not seen here).
+   */
+  private long[] seen;
+  /** Every part's cap for this task's moves (null: none), the same for all its blocks. */
+  private long[] caps;
+  /**
+   * The rows this task's earlier blocks moved: their distinct keys ({@link #earlierKeys} from
+   * {@code earlierStart[m]} to {@code earlierStart[m + 1]}), the part each left and the one it entered. Every slice of
+   * a later block corrects the count job's counts by them, so the task's blocks cannot meet on a key.
+   */
+  private final LongArrayList earlierKeys = new LongArrayList();
+  private final IntArrayList earlierStart = IntArrayList.of(0);
+  private final IntArrayList earlierFrom = new IntArrayList();
+  private final IntArrayList earlierTo = new IntArrayList();
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -130,17 +149,26 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
-    frozen = new boolean[k];
-    for (int p : conf.getInts(FROZEN_PARTS)) {
-      if (p < 0 || p >= k) {
-        throw new IllegalStateException(FROZEN_PARTS + " must name parts 0.." + (k - 1) + ", was " + conf.get(
-            FROZEN_PARTS));
+    owner = new int[k];
+    Arrays.fill(owner, -1);
+    int[] owners = conf.getInts(PART_OWNERS);
+    if (owners.length > 0) {
+      if (owners.length != k) {
+        throw new IllegalStateException(PART_OWNERS + " must hold " + k + " blocks, was " + conf.get(PART_OWNERS));
       }
-      frozen[p] = true;
+      System.arraycopy(owners, 0, owner, 0, k);
     }
-    frozenOwner = conf.getInt(FROZEN_OWNER, -1);
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
+    seen = workingSets.clone();
+    if (blocksAtOnce >= 1 || maxMargin > 0) {
+      // the task's share of every part's headroom, for all its blocks and slices together, under M_max less the margin
+      long max = Arrays.stream(workingSets).max().orElse(0);
+      caps = new long[k];
+      for (int p = 0; p < k; p++) {
+        caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, blocksAtOnce), max - maxMargin);
+      }
+    }
   }
 
   @Override
@@ -160,7 +188,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         context.getCounter(MrRefinement.Counters.ROW_WITHOUT_PART).increment(1);
         continue;
       }
-      if (frozen[part] && b != frozenOwner) {
+      if (owner[part] != -1 && owner[part] != b) {
         held++;
         continue;
       }
@@ -196,17 +224,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     IntArrayList movedFrom = new IntArrayList();
     long moved = 0;
     long tooLarge = 0;
-    // the working sets as this block sees them, its own moves applied (another block's moves are not seen here)
-    long[] seen = workingSets.clone();
-    long[] caps = null;
-    if (blocksAtOnce > 1 || maxMargin > 0) {
-      // the block's share of every part's headroom, for all its slices together, under M_max less the margin
-      long max = Arrays.stream(workingSets).max().orElse(0);
-      caps = new long[k];
-      for (int p = 0; p < k; p++) {
-        caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, blocksAtOnce), max - maxMargin);
-      }
-    }
+    long[] before = seen.clone();
     int ran = 0;
     int left = Math.max(1, Math.min(forcedSlices, rows.size()));
     for (int from = 0; from < rows.size(); ) {
@@ -237,7 +255,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
           continue;
         }
       }
-      moved += refineSlice(b, d, rows, from, to, movedRows, movedFrom, seen, caps, context);
+      moved += refineSlice(b, d, rows, from, to, movedRows, movedFrom, context);
       ran++;
       from = to;
       context.progress();
@@ -245,9 +263,25 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     context.getCounter(MrRefinement.Counters.CHUNK_SLICES).increment(ran);
     context.getCounter(MrRefinement.Counters.CHUNK_ROWS_TOO_LARGE).increment(tooLarge);
     context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
-    LOG.info("block {}: {} rows in {} slice(s), {} moved, {} too large to refine; working sets as this block sees"
+    LOG.info("block {}: {} rows in {} slice(s), {} moved, {} too large to refine; working sets as this task sees"
         + " them {} -> {} (sum {} -> {})", b, rows.size(), ran, moved, tooLarge, Arrays.toString(workingSets),
-        Arrays.toString(seen), Arrays.stream(workingSets).sum(), Arrays.stream(seen).sum());
+        Arrays.toString(seen), Arrays.stream(before).sum(), Arrays.stream(seen).sum());
+    for (int m = 0; m < movedRows.size(); m++) {
+      int r = movedRows.getInt(m);
+      distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
+      for (int t = 0; t < distinct.size(); t++) {
+        earlierKeys.add(distinct.get(t));
+      }
+      earlierStart.add(earlierKeys.size());
+      earlierFrom.add(movedFrom.getInt(m));
+      earlierTo.add(partOf.get(d.rowIds[r]));
+    }
+  }
+
+  @Override
+  protected void cleanup(Context context) {
+    context.getCounter(MrRefinement.Counters.CHUNK_SUM_WORKING_SET_CHANGE)
+        .increment(Arrays.stream(seen).sum() - Arrays.stream(workingSets).sum());
   }
 
   /** Fewest rows of a slice: a block whose rows cannot be refined in slices of this many fails with a message. */
@@ -351,10 +385,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
 
   /**
    * Refines rows {@code rows[from..to)} of block {@code b} with every other row fixed, from the working sets
-   * {@code seen} (updated to the slice's result) under {@code caps} (or none); returns the rows moved.
+   * {@link #seen} (updated to the slice's result) under {@link #caps} (or none); returns the rows moved.
    */
   private long refineSlice(int b, BlockData d, IntArrayList rows, int from, int to, IntArrayList movedRows,
-      IntArrayList movedFrom, long[] seen, long[] caps, Context context) throws IOException, InterruptedException {
+      IntArrayList movedFrom, Context context) throws IOException, InterruptedException {
     int n = to - from;
     long[] ids = new long[n];
     int[] rowStart = new int[n + 1];
@@ -395,12 +429,24 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         fixed[parts[t] * nk + v] += counts[t];
       }
     }
-    if (!movedRows.isEmpty()) {
-      // the rows earlier slices moved are counted in the parts they left: each of their keys this slice has moves
+    if (!movedRows.isEmpty() || !earlierFrom.isEmpty()) {
+      // the rows earlier slices and blocks moved are counted in the parts they left: each of their keys this slice has
+      // moves
       Long2IntOpenHashMap local = new Long2IntOpenHashMap(nk);
       local.defaultReturnValue(-1);
       for (int v = 0; v < nk; v++) {
         local.put(keyOf[v], v);
+      }
+      for (int m = 0; m < earlierFrom.size(); m++) {
+        int left = earlierFrom.getInt(m);
+        int now = earlierTo.getInt(m);
+        for (int t = earlierStart.getInt(m); t < earlierStart.getInt(m + 1); t++) {
+          int v = local.get(earlierKeys.getLong(t));
+          if (v >= 0) {
+            fixed[left * nk + v]--;
+            fixed[now * nk + v]++;
+          }
+        }
       }
       for (int m = 0; m < movedRows.size(); m++) {
         int r = movedRows.getInt(m);

@@ -135,12 +135,17 @@ public final class MrRefinement {
      * could not move anyway: every part keeps its rows of the block).
      */
     CHUNK_ROWS_TOO_LARGE,
-    /** Chunk job: rows kept in a part another block owns ({@link ChunkReducer#FROZEN_PARTS}), counted in CHUNK_ROWS. */
+    /** Chunk job: rows kept in a part another block owns ({@link ChunkReducer#PART_OWNERS}), counted in CHUNK_ROWS. */
     CHUNK_ROWS_FROZEN,
     /** Chunk job: capped V-cycles of a slice among all parts with the other rows fixed (the rounds at p = 1). */
     CHUNK_VCYCLES,
     /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
     CHUNK_VCYCLES_KEPT,
+    /**
+     * Chunk job: the change of Σ M_i its tasks counted, each from its own moves (negative where they lowered it); with
+     * one task, exactly the change the next count job measures.
+     */
+    CHUNK_SUM_WORKING_SET_CHANGE,
     /** Error (chunk job): a key's counts below the rows of the block that use it (counts from another assignment). */
     STALE_KEY_COUNTS,
     /** Multilevel start, clustering job: clusters of rows made in all groups. */
@@ -259,6 +264,8 @@ public final class MrRefinement {
   private final int k;
   private final int reducers;
   private final int numBlocks;
+  /** Reduce tasks of a chunk job ({@link #CHUNK_TASKS}). */
+  private final int chunkTasks;
   private final FileSystem fs;
   private Path markers;
   private int jobNo;
@@ -284,6 +291,8 @@ public final class MrRefinement {
     this.reducers = Math.max(1, reducers);
     this.fs = work.getFileSystem(conf);
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
+    int tasks = conf.getInt(CHUNK_TASKS, 0);
+    this.chunkTasks = Math.max(1, Math.min(numBlocks, tasks > 0 ? tasks : this.reducers));
   }
 
   /** Whether the last {@link #run} refined in chunk rounds where swap rounds would run ({@link #chunkRounds}). */
@@ -640,6 +649,13 @@ public final class MrRefinement {
   }
 
   /**
+   * Reduce tasks of a chunk job (default 0: as many as the other jobs' reducers, at most one per block). A task
+   * refines its blocks in turn, each seeing the moves of those before it ({@link ChunkReducer}), so only blocks of
+   * different tasks can meet on a key: fewer tasks, fewer such meetings, less parallelism.
+   */
+  public static final String CHUNK_TASKS = "parsa.refine.chunk.tasks";
+
+  /**
    * How far a chunk round at p &gt; 1 that measured worse shrinks each block's share of the parts' headroom before it
    * gives up: a factor of 4 per try, up to this (the blocks' moves meet on the largest working sets, where Σ M_i^p
    * is steepest).
@@ -688,7 +704,7 @@ public final class MrRefinement {
         }
         int[] ahead = null;
         int aheadOwner = -1;
-        if (freezeAhead && numBlocks > 1) {
+        if (freezeAhead && chunkTasks > 1) {
           ahead = partsToFreeze(cur.workingSets, cur.workingSets);
           aheadOwner = (int) (frozenTries++ % numBlocks);
           Map<String, Object> a = new LinkedHashMap<>();
@@ -696,7 +712,7 @@ public final class MrRefinement {
           a.put("frozenOwner", aheadOwner);
           e.put("frozenAhead", a);
         }
-        Measure next = chunkJob(cur, p, damping, margin, ahead, aheadOwner, rounds, n, e);
+        Measure next = chunkJob(cur, p, damping, margin, owners(ahead, aheadOwner), rounds, n, e);
         if (next == null) {
           e.put("kept", false);
           e.put("seconds", secs(tr));
@@ -719,14 +735,14 @@ public final class MrRefinement {
           final int d = damping;
           final long mg = margin;
           java.util.concurrent.Callable<Measure> retry = null;
-          if (numBlocks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
+          if (chunkTasks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
             e.put("frozenRetry", f);
             retry = () -> frozenRetry(start, lifted, p, d, mg, rounds, n, f);
           }
           Map<String, Object> r = new LinkedHashMap<>();
           r.put("exponent", REPAIR_EXPONENT);
           java.util.concurrent.Callable<Measure> repair = () -> chunkJob(verified(lifted), REPAIR_EXPONENT,
-              conf.getInt(REPAIR_DAMPING, 1), 0, null, -1, rounds, n, r);
+              conf.getInt(REPAIR_DAMPING, 1), 0, null, rounds, n, r);
           Measure frozen;
           Measure repaired = null;
           boolean concurrent = retry != null && conf.getBoolean(CONCURRENT_CANDIDATES, false);
@@ -805,7 +821,7 @@ public final class MrRefinement {
             cur.sumTraffic(), next.sumTraffic(), kept ? "kept" : "dropped", secs(tr));
         if (!kept) {
           discard(next, null);
-          if (numBlocks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > cur.maxWorkingSet())) {
+          if (chunkTasks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > cur.maxWorkingSet())) {
             // the blocks' moves met: the next try gives each a (smaller) share of every part's headroom, and where
             // they lifted M_max at p = 1, keeps every part twice that lift below it
             damping = damping == 0 ? 1 : damping * 4;
@@ -885,7 +901,7 @@ public final class MrRefinement {
 
   /**
    * Whether a p = 1 chunk job that lowered Σ M_i but lifted M_max is also run again from the same start with the parts
-   * at or above the start's M_max changed by one block only ({@link ChunkReducer#FROZEN_PARTS}, {@link #frozenRetry};
+   * at or above the start's M_max changed by one block only ({@link ChunkReducer#PART_OWNERS}, {@link #frozenRetry};
    * default true), beside its repair job.
    */
   public static final String FREEZE_MAX = "parsa.refine.chunk.freeze-max";
@@ -923,7 +939,7 @@ public final class MrRefinement {
     int owner = (int) (frozenTries++ % numBlocks);
     f.put("frozenParts", frozen);
     f.put("frozenOwner", owner);
-    Measure again = chunkJob(cur, p, damping, margin, frozen, owner, rounds, n, f); // cur verified by the round
+    Measure again = chunkJob(cur, p, damping, margin, owners(frozen, owner), rounds, n, f); // verified by the round
     if (again == null) {
       f.put("kept", false);
       return null;
@@ -953,6 +969,22 @@ public final class MrRefinement {
     return java.util.stream.IntStream.range(0, start.length).filter(i -> start[i] == max || lifted[i] > max).toArray();
   }
 
+  /**
+   * The {@link ChunkReducer#PART_OWNERS} that leave the parts {@code frozen} to block {@code owner} alone and every
+   * other part to any block; null where none is frozen.
+   */
+  private int[] owners(int[] frozen, int owner) {
+    if (frozen == null || frozen.length == 0) {
+      return null;
+    }
+    int[] owners = new int[k];
+    Arrays.fill(owners, -1);
+    for (int part : frozen) {
+      owners[part] = owner;
+    }
+    return owners;
+  }
+
   /** Exponent of the job that repairs a p = 1 chunk job's lifted M_max ({@link #chunkRounds}). */
   static final double REPAIR_EXPONENT = 8;
 
@@ -977,8 +1009,8 @@ public final class MrRefinement {
    * damping) of every part's headroom (damping 0: all of it), its moves applied and measured; null if it moved no
    * row. Its counters go to {@code e}.
    */
-  private Measure chunkJob(Measure cur, double p, int damping, long margin, int[] frozen, int owner, int rounds,
-      long n, Map<String, Object> e) throws Exception {
+  private Measure chunkJob(Measure cur, double p, int damping, long margin, int[] owners, int rounds, long n,
+      Map<String, Object> e) throws Exception {
     Job job = perBlockJob("refine each block's rows with the others fixed", cur, ChunkReducer.class,
         IntWritable.class);
     Configuration c = job.getConfiguration();
@@ -987,11 +1019,11 @@ public final class MrRefinement {
     c.setLong(ChunkReducer.KEYS, cur.keys);
     c.setDouble(ChunkReducer.EXPONENT, p);
     c.setInt(ChunkReducer.ROUNDS, rounds);
-    c.setInt(ChunkReducer.BLOCKS_AT_ONCE, numBlocks * damping);
+    job.setNumReduceTasks(chunkTasks);
+    c.setInt(ChunkReducer.BLOCKS_AT_ONCE, chunkTasks * damping);
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
-    if (frozen != null && frozen.length > 0) {
-      c.setStrings(ChunkReducer.FROZEN_PARTS, Arrays.stream(frozen).mapToObj(Integer::toString).toArray(String[]::new));
-      c.setInt(ChunkReducer.FROZEN_OWNER, owner);
+    if (owners != null) {
+      c.setStrings(ChunkReducer.PART_OWNERS, Arrays.stream(owners).mapToObj(Integer::toString).toArray(String[]::new));
     }
     Path dir = next("chunks");
     Path moves = new Path(dir, "moves");
@@ -1013,13 +1045,21 @@ public final class MrRefinement {
       e.put("vcycles", Jobs.count(job, Counters.CHUNK_VCYCLES));
       e.put("vcyclesKept", Jobs.count(job, Counters.CHUNK_VCYCLES_KEPT));
     }
-    e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (numBlocks * damping));
+    e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (chunkTasks * damping));
     try {
       if (moved == 0) {
         return null;
       }
       // the moves applied in the count job's maps (block b's in one file, BlockPartitioner): no apply job
-      return sameRows(cur, count(cur.u, moves, job.getNumReduceTasks(), moved), "a chunk round");
+      Measure next = sameRows(cur, count(cur.u, moves, job.getNumReduceTasks(), moved), "a chunk round");
+      long counted = Jobs.count(job, Counters.CHUNK_SUM_WORKING_SET_CHANGE);
+      long measured = next.sumWorkingSet() - cur.sumWorkingSet();
+      e.put("sumWorkingSetChangeCounted", counted);
+      e.put("sumWorkingSetChangeMeasured", measured);
+      // one task saw every move as it made it: its count is the assignment's
+      Jobs.check(chunkTasks > 1 || counted == measured, "%s: the chunk job's one task counted a change of %d in the"
+          + " sum of the working sets, the count job measured %d", step, counted, measured);
+      return next;
     } finally {
       fs.delete(dir, true);
     }

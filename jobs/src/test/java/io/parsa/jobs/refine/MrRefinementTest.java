@@ -498,7 +498,7 @@ class MrRefinementTest {
   }
 
   /**
-   * A chunk job with a part frozen for every block but one ({@link ChunkReducer#FROZEN_PARTS}, set here as the driver's
+   * A chunk job with a part frozen for every block but one ({@link ChunkReducer#PART_OWNERS}, set here as the driver's
    * frozen retry sets it, {@link MrRefinement#FREEZE_MAX}): k = 3 and two blocks, the part holding a row of 5,000 keys
    * frozen, block 0 its owner. Block 1's rows in it stay there (rowsFrozen), none of block 1's rows enters it, and the
    * rest of the rows are still refined.
@@ -513,8 +513,11 @@ class MrRefinementTest {
     int hot = start.get(hugeId);
     Path out = new Path(t.dir(), "refined");
     Configuration c = new Configuration(conf);
-    c.setInt(ChunkReducer.FROZEN_PARTS, hot);
-    c.setInt(ChunkReducer.FROZEN_OWNER, 0);
+    int[] owners = new int[k];
+    java.util.Arrays.fill(owners, -1);
+    owners[hot] = 0;
+    c.setStrings(ChunkReducer.PART_OWNERS, java.util.Arrays.stream(owners).mapToObj(Integer::toString)
+        .toArray(String[]::new));
     assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
         new Path(t.dir(), "blocks").toString(), "--u-assignment", new Path(t.dir(), "u").toString(), "--output",
         out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "1", "--schedule", "1",
@@ -545,6 +548,72 @@ class MrRefinementTest {
   }
 
   /**
+   * 300 rows of four communities with some shared keys in three blocks, each row's part its index mod {@code k} (into
+   * {@code start}): with a task per block, a p = 1 chunk job's blocks meet on the largest part here.
+   */
+  private Path blocksThatMeet(String name, int k, Map<Long, Integer> start) throws IOException {
+    FileSystem fs = FileSystem.getLocal(conf);
+    Random rnd = new Random(3);
+    List<GraphRow> rows = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      long id = 3L * i;
+      int community = rnd.nextInt(k);
+      long[] keys = new long[2 + rnd.nextInt(4)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = rnd.nextInt(5) == 0 ? 50_000 + rnd.nextInt(60) : community * 1000L + rnd.nextInt(40);
+      }
+      rows.add(TestData.libsvmRow(id, keys));
+      start.put(id, i % k);
+    }
+    Path dir = TestData.tempDir(name);
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    return dir;
+  }
+
+  /**
+   * The blocks that meet above, refined by one chunk task ({@link MrRefinement#CHUNK_TASKS}): it refines them in turn,
+   * each seeing the moves of those before it, so they cannot meet. Every job's count of the change of Σ M_i is the
+   * count job's measure (the driver checks it), no try lifts M_max or is retried or repaired, and every row stays
+   * once, rows per part unchanged.
+   */
+  @Test
+  void oneChunkTaskRefinesItsBlocksInTurnAndCountsExactly() throws Exception {
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 4;
+    Map<Long, Integer> start = new HashMap<>();
+    Path dir = blocksThatMeet("mr-chunk-one-task", k, start);
+    Path out = new Path(dir, "refined");
+    Configuration c = new Configuration(conf);
+    c.setInt(MrRefinement.CHUNK_TASKS, 1);
+    assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
+        "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
+        "--mode", "mapreduce", "--rounds", "2", "--schedule", "8,1", "--starts", "given", "--multilevel", "off",
+        "--distributed-rounds", "chunks", "--vcycles", "0", "--capped-vcycles", "0"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    long max = report.get("startMaxWorkingSet").asLong();
+    int jobs = 0;
+    for (JsonNode r : report.get("rounds")) {
+      if (!r.path("phase").asText().equals("chunk round") || !r.has("sumWorkingSetChangeMeasured")) {
+        continue;
+      }
+      jobs++;
+      assertEquals(r.get("sumWorkingSetChangeMeasured"), r.get("sumWorkingSetChangeCounted"), r.toString());
+      assertFalse(r.has("frozenRetry") || r.has("repair") || r.has("liftedTry"), r.toString());
+      assertEquals(1.0, r.get("headroomShare").asDouble(), r.toString());
+      assertTrue(r.get("maxWorkingSet").asLong() <= max, "a job lifted M_max: " + r);
+      if (r.get("kept").asBoolean()) {
+        max = r.get("maxWorkingSet").asLong();
+        assertTrue(r.get("sumWorkingSetChangeMeasured").asLong() <= 0 || r.get("exponent").asDouble() > 1, r.toString());
+      }
+    }
+    assertTrue(jobs >= 2, "fewer than two chunk jobs moved rows: " + report);
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+  }
+
+  /**
    * A p = 1 chunk job whose blocks met on the largest part (300 rows of four communities with some shared keys, three
    * blocks, k = 4, after two p = 8 jobs; found by a search over seeds): it lowered Σ M_i and lifted M_max, so it ran
    * again with that part frozen for all blocks but one, beside its repair job. The retry did not lift M_max; both were
@@ -556,23 +625,9 @@ class MrRefinementTest {
   @Test
   void aP1ChunkJobThatLiftedMmaxIsRetriedWithThePartFrozenBesideItsRepair() throws Exception {
     FileSystem fs = FileSystem.getLocal(conf);
-    Random rnd = new Random(3);
     int k = 4;
-    List<GraphRow> rows = new ArrayList<>();
     Map<Long, Integer> start = new HashMap<>();
-    for (int i = 0; i < 300; i++) {
-      long id = 3L * i;
-      int community = rnd.nextInt(k);
-      long[] keys = new long[2 + rnd.nextInt(4)];
-      for (int j = 0; j < keys.length; j++) {
-        keys[j] = rnd.nextInt(5) == 0 ? 50_000 + rnd.nextInt(60) : community * 1000L + rnd.nextInt(40);
-      }
-      rows.add(TestData.libsvmRow(id, keys));
-      start.put(id, i % k);
-    }
-    Path dir = TestData.tempDir("mr-chunk-lift");
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path dir = blocksThatMeet("mr-chunk-lift", k, start);
     // the retry and the repair side by side (parsa.refine.concurrent-candidates) and one after the other: the same
     // result; in turn with the repair skipped wherever the retry is kept: the retry's result
     Path out = new Path(dir, "refined");
@@ -581,6 +636,7 @@ class MrRefinementTest {
     Path retryNotAhead = new Path(dir, "refined-retry-not-ahead");
     for (Path o : new Path[] {out, inTurn, retryOnly, retryNotAhead}) {
       Configuration c = new Configuration(conf);
+      c.setInt(MrRefinement.CHUNK_TASKS, 3); // a task per block: the blocks are refined at once and meet
       c.setBoolean(MrRefinement.CONCURRENT_CANDIDATES, o == out);
       c.setDouble(MrRefinement.REPAIR_UNLESS_RETRY_KEEPS, o == retryOnly || o == retryNotAhead ? 0 : 2);
       if (o == retryOnly) {
