@@ -73,7 +73,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * part i's working set by at most (M_max − M_i) / this, so that all tasks together cannot lift M_max (at p = 8 on
    * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
    */
-  public static final String BLOCKS_AT_ONCE = "parsa.refine.chunk.blocks-at-once";
+  public static final String TASKS_AT_ONCE = "parsa.refine.chunk.tasks-at-once";
   /**
    * Whether the rounds at p = 1 start each slice with a capped V-cycle among all k parts, the other rows fixed
    * ({@link MultilevelPartitioner#chunkVCycle}): clusters of rows move where the rounds swap single rows (default
@@ -110,7 +110,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private int rounds;
   private int forcedSlices;
   private long fixedBudget;
-  private int blocksAtOnce;
+  private int tasksAtOnce;
   private boolean vcycles;
   private long maxMargin;
   /** The block that may change each part's rows (−1: any). */
@@ -123,14 +123,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   /** Every part's cap for this task's moves (null: none), the same for all its blocks. */
   private long[] caps;
   /**
-   * The rows this task's earlier blocks moved: their distinct keys ({@link #earlierKeys} from
-   * {@code earlierStart[m]} to {@code earlierStart[m + 1]}), the part each left and the one it entered. Every slice of
-   * a later block corrects the count job's counts by them, so the task's blocks cannot meet on a key.
+   * The rows this task's earlier blocks moved: every slice of a later block corrects the count job's counts by them, so
+   * the task's blocks cannot meet on a key. In memory up to a {@link #MOVES_HEAP_SHARE}th of the heap, the rest in a
+   * local file.
    */
-  private final LongArrayList earlierKeys = new LongArrayList();
-  private final IntArrayList earlierStart = IntArrayList.of(0);
-  private final IntArrayList earlierFrom = new IntArrayList();
-  private final IntArrayList earlierTo = new IntArrayList();
+  private TaskMoves earlier;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -146,7 +143,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     fixedBudget = conf.getLong(SLICE_BYTES, 0);
-    blocksAtOnce = conf.getInt(BLOCKS_AT_ONCE, 0);
+    tasksAtOnce = conf.getInt(TASKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
     owner = new int[k];
@@ -161,12 +158,13 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
     seen = workingSets.clone();
-    if (blocksAtOnce >= 1 || maxMargin > 0) {
+    earlier = new TaskMoves(Runtime.getRuntime().maxMemory() / MOVES_HEAP_SHARE / Long.BYTES);
+    if (tasksAtOnce >= 1 || maxMargin > 0) {
       // the task's share of every part's headroom, for all its blocks and slices together, under M_max less the margin
       long max = Arrays.stream(workingSets).max().orElse(0);
       caps = new long[k];
       for (int p = 0; p < k; p++) {
-        caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, blocksAtOnce), max - maxMargin);
+        caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, tasksAtOnce), max - maxMargin);
       }
     }
   }
@@ -264,24 +262,27 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     context.getCounter(MrRefinement.Counters.CHUNK_ROWS_TOO_LARGE).increment(tooLarge);
     context.getCounter(MrRefinement.Counters.CHUNK_MOVES).increment(moved);
     LOG.info("block {}: {} rows in {} slice(s), {} moved, {} too large to refine; working sets as this task sees"
-        + " them {} -> {} (sum {} -> {})", b, rows.size(), ran, moved, tooLarge, Arrays.toString(workingSets),
+        + " them {} -> {} (sum {} -> {})", b, rows.size(), ran, moved, tooLarge, Arrays.toString(before),
         Arrays.toString(seen), Arrays.stream(before).sum(), Arrays.stream(seen).sum());
     for (int m = 0; m < movedRows.size(); m++) {
       int r = movedRows.getInt(m);
-      distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
-      for (int t = 0; t < distinct.size(); t++) {
-        earlierKeys.add(distinct.get(t));
-      }
-      earlierStart.add(earlierKeys.size());
-      earlierFrom.add(movedFrom.getInt(m));
-      earlierTo.add(partOf.get(d.rowIds[r]));
+      earlier.add(distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]), movedFrom.getInt(m),
+          partOf.get(d.rowIds[r]));
     }
   }
 
+  /** The share of the heap ({@code 1/this}) a task keeps its earlier blocks' moves in; the rest go to a local file. */
+  static final int MOVES_HEAP_SHARE = 32;
+
   @Override
-  protected void cleanup(Context context) {
+  protected void cleanup(Context context) throws IOException {
     context.getCounter(MrRefinement.Counters.CHUNK_SUM_WORKING_SET_CHANGE)
         .increment(Arrays.stream(seen).sum() - Arrays.stream(workingSets).sum());
+    if (earlier.spilledKeys() > 0) {
+      LOG.info("{} moves of earlier blocks kept, {} of their keys in a local file", earlier.size(),
+          earlier.spilledKeys());
+    }
+    earlier.close();
   }
 
   /** Fewest rows of a slice: a block whose rows cannot be refined in slices of this many fails with a message. */
@@ -429,7 +430,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         fixed[parts[t] * nk + v] += counts[t];
       }
     }
-    if (!movedRows.isEmpty() || !earlierFrom.isEmpty()) {
+    if (!movedRows.isEmpty() || !earlier.isEmpty()) {
       // the rows earlier slices and blocks moved are counted in the parts they left: each of their keys this slice has
       // moves
       Long2IntOpenHashMap local = new Long2IntOpenHashMap(nk);
@@ -437,17 +438,13 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       for (int v = 0; v < nk; v++) {
         local.put(keyOf[v], v);
       }
-      for (int m = 0; m < earlierFrom.size(); m++) {
-        int left = earlierFrom.getInt(m);
-        int now = earlierTo.getInt(m);
-        for (int t = earlierStart.getInt(m); t < earlierStart.getInt(m + 1); t++) {
-          int v = local.get(earlierKeys.getLong(t));
-          if (v >= 0) {
-            fixed[left * nk + v]--;
-            fixed[now * nk + v]++;
-          }
+      earlier.forEachKey((key, left, entered) -> {
+        int v = local.get(key);
+        if (v >= 0) {
+          fixed[left * nk + v]--;
+          fixed[entered * nk + v]++;
         }
-      }
+      });
       for (int m = 0; m < movedRows.size(); m++) {
         int r = movedRows.getInt(m);
         int left = movedFrom.getInt(m);

@@ -681,10 +681,11 @@ public final class MrRefinement {
   private Measure chunkRounds(Measure cur, Path u0, long n, double[] schedule, int rounds,
       List<Map<String, Object>> log) throws Exception {
     for (double p : schedule) {
-      // each block's share of every part's headroom is 1 / (blocks · damping); 0: uncapped (p = 1 with swaps alone
-      // until a round lifts M_max: their moves seldom meet on the largest working set; the chunk V-cycles' moves did,
-      // on cnr-2000 every uncapped V-cycle round lifted M_max by 4–13 %)
-      int damping = p > 1 || conf.getBoolean(ChunkReducer.VCYCLES, true) ? 1 : 0;
+      // each task's share of every part's headroom is 1 / (tasks · damping); 0: uncapped (p = 1 with swaps alone
+      // until a round lifts M_max: their moves seldom meet on the largest working set; the chunk V-cycles' moves did:
+      // on cnr-2000, every uncapped V-cycle round lifted M_max by 4–13 %); one task's count is exact, so it is capped at
+      // M_max (the whole headroom) and never lifts it
+      int damping = p > 1 || chunkTasks == 1 || conf.getBoolean(ChunkReducer.VCYCLES, true) ? 1 : 0;
       // keys every part stays below M_max: set where a p = 1 try lifted M_max, as the headroom's shares cannot keep the
       // blocks from meeting on the largest part (it has no headroom to share; at 3·10^7 non-zeros two tries lifted it by
       // 190 and 479 keys of 1,386,269 while lowering T_sum by 17 %, and were dropped)
@@ -1005,9 +1006,10 @@ public final class MrRefinement {
   static final String REPAIR_DAMPING = "parsa.refine.chunk.repair-damping";
 
   /**
-   * One chunk job from {@code cur} (its counts verified) at exponent {@code p}, each block given 1 / (blocks ·
-   * damping) of every part's headroom (damping 0: all of it), its moves applied and measured; null if it moved no
-   * row. Its counters go to {@code e}.
+   * One chunk job from {@code cur} (its counts verified) at exponent {@code p}, each of its {@link #chunkTasks} tasks
+   * given 1 / (tasks · damping) of every part's headroom (damping 0: uncapped), the parts {@code owners} name changed
+   * by their block alone (null: none), its moves applied and measured; null if it moved no row. Its counters go to
+   * {@code e}; with one task, its count of the change of Σ M_i must be the count job's measure.
    */
   private Measure chunkJob(Measure cur, double p, int damping, long margin, int[] owners, int rounds, long n,
       Map<String, Object> e) throws Exception {
@@ -1020,7 +1022,7 @@ public final class MrRefinement {
     c.setDouble(ChunkReducer.EXPONENT, p);
     c.setInt(ChunkReducer.ROUNDS, rounds);
     job.setNumReduceTasks(chunkTasks);
-    c.setInt(ChunkReducer.BLOCKS_AT_ONCE, chunkTasks * damping);
+    c.setInt(ChunkReducer.TASKS_AT_ONCE, chunkTasks * damping);
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
     if (owners != null) {
       c.setStrings(ChunkReducer.PART_OWNERS, Arrays.stream(owners).mapToObj(Integer::toString).toArray(String[]::new));
