@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * (= rows), CHUNK_MOVES (= the moves that count job applies), CHUNK_SLICES, CHUNK_VCYCLES, CHUNK_VCYCLES_KEPT and
  * CHUNK_SUM_WORKING_SET_CHANGE (each task's count of its moves' change of Σ M_i).
  * Memory: one block, its keys' counts, one slice's refinement ({@link #sliceBytes}), and the keys of the rows the
- * task's earlier blocks moved.
+ * task's earlier blocks moved up to a {@link #MOVES_HEAP_SHARE}th of the heap (the rest in a local file,
+ * {@link TaskMoves}).
  */
 public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, Move> {
 
