@@ -59,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
  * for weighted rows. Where not even two parts fit a reducer, each round is instead a <b>chunk round</b>
  * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds (at p = 1 after
- * a V-cycle) with the other rows as fixed pins ({@link ChunkReducer}). Where the multilevel rule says so, a distributed
+ * a V-cycle) with the other rows as fixed pins ({@link ChunkReducer}), a task's blocks in turn, each seeing the moves of
+ * those before it ({@link #CHUNK_TASKS}). Where the multilevel rule says so, a distributed
  * multilevel start ({@link #multilevelStart}: rows clustered per group, the clusters placed in one reducer, the rows
  * balanced in groups) competes with the given and the input-order start.
  */
