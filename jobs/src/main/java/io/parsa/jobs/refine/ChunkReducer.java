@@ -439,24 +439,21 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       for (int v = 0; v < nk; v++) {
         local.put(keyOf[v], v);
       }
-      earlier.forEachKey((key, left, entered) -> {
+      TaskMoves.KeyMove correct = (key, left, entered) -> {
         int v = local.get(key);
         if (v >= 0) {
           fixed[left * nk + v]--;
           fixed[entered * nk + v]++;
         }
-      });
+      };
+      earlier.forEachKey(correct);
       for (int m = 0; m < movedRows.size(); m++) {
         int r = movedRows.getInt(m);
         int left = movedFrom.getInt(m);
         int now = partOf.get(d.rowIds[r]);
         distinct.of(d.rowKeys, d.rowStart[r], d.rowStart[r + 1]);
         for (int t = 0; t < distinct.size(); t++) {
-          int v = local.get(distinct.get(t));
-          if (v >= 0) {
-            fixed[left * nk + v]--;
-            fixed[now * nk + v]++;
-          }
+          correct.apply(distinct.get(t), left, now);
         }
       }
     }
