@@ -10,6 +10,7 @@ import io.parsa.jobs.common.AvroFiles;
 import io.parsa.jobs.common.InputFiles;
 import io.parsa.jobs.common.LineNumberInputFormat;
 import io.parsa.jobs.common.LocalJobs;
+import io.parsa.jobs.common.TaskJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -113,6 +114,7 @@ public class IngestTool extends ParsaTool {
     long start = System.nanoTime();
     Configuration conf = new Configuration(getConf());
     LocalJobs.applyDefaults(conf);
+    TaskJvm.applyDefaults(conf);
     List<String> inputs = InputFiles.split(required(cl, "input"));
     IngestFormat format = IngestFormat.parse(choiceOpt(cl, "format", "libsvm", "libsvm", "edges", "uedges", "avro"));
     Path out = new Path(required(cl, "output"));

@@ -8,6 +8,7 @@ import io.parsa.common.ConsoleLog;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import io.parsa.jobs.common.LocalJobs;
+import io.parsa.jobs.common.TaskJvm;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -46,6 +47,7 @@ public final class Jobs {
     job.getConfiguration().setInt(Job.COMPLETION_POLL_INTERVAL_KEY,
         conf.getInt(POLL_MS, POLL_MS_DEFAULT));
     LocalJobs.applyDefaults(job.getConfiguration());
+    TaskJvm.applyDefaults(job.getConfiguration());
     job.setJarByClass(jarClass);
     return job;
   }
