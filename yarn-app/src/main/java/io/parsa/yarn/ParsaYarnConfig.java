@@ -81,9 +81,15 @@ public final class ParsaYarnConfig {
    * unbounded and the servers fall behind.
    */
   public static final String WORKER_PUSH_BUFFER = "parsa.worker.push.buffer";
+  /**
+   * The collector of the product's JVMs on a cluster (partition-u's containers; the steps' MapReduce tasks, through
+   * {@code TaskJvm}): the parallel one, which compacts the whole heap. G1 never moves the large arrays they hold, and
+   * has failed with half its heap free (docs/benchmarks-yarn.md; docs/quality.md §49).
+   */
+  public static final String COLLECTOR = "-XX:+UseParallelGC";
   /** Extra JVM options of worker and server containers (default: the parallel collector the sizes were measured with). */
   public static final String CONTAINER_JAVA_OPTS = "parsa.container.java.opts";
-  public static final String DEFAULT_CONTAINER_JAVA_OPTS = "-XX:+UseParallelGC";
+  public static final String DEFAULT_CONTAINER_JAVA_OPTS = COLLECTOR;
   /** Keys per pull/push request sent by a worker (batches stay below the server's limit). */
   public static final String WORKER_RPC_BATCH_KEYS = "parsa.worker.rpc.batch.keys";
   public static final int DEFAULT_WORKER_RPC_BATCH_KEYS = 1 << 16;

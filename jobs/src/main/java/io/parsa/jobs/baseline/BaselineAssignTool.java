@@ -110,7 +110,7 @@ public class BaselineAssignTool extends ParsaTool {
 
       long in = Jobs.count(job, Counters.ROWS_IN);
       long written = Jobs.count(job, Counters.ROWS_OUT);
-      long mapIn = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+      long mapIn = Jobs.counters(job).findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
       Jobs.checkEqual("baseline: rows written vs rows read", in, written);
       Jobs.checkEqual("baseline: rows read vs map input records", mapIn, in);
       long[] perPart = PartStats.sum(PartStats.readPerTask(fs, tmp), BaselineMapper.ROWS, k);

@@ -1,5 +1,6 @@
 package io.parsa.jobs.common;
 
+import io.parsa.yarn.ParsaYarnConfig;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
@@ -23,8 +24,8 @@ import org.apache.hadoop.conf.Configuration;
  */
 public final class TaskJvm {
 
-  /** The collector the task JVMs get. */
-  public static final String COLLECTOR = "-XX:+UseParallelGC";
+  /** The collector the task JVMs get: the one partition-u's containers run. */
+  public static final String COLLECTOR = ParsaYarnConfig.COLLECTOR;
 
   private static final Pattern ANY_COLLECTOR = Pattern.compile("-XX:\\+Use\\w*GC\\b");
 

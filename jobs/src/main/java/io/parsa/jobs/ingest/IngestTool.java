@@ -25,6 +25,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.mapreduce.AvroJob;
 import io.parsa.jobs.mr.FreshArraysAvroKeyInputFormat;
+import io.parsa.jobs.mr.Jobs;
 import org.apache.avro.mapreduce.AvroKeyOutputFormat;
 import org.apache.avro.specific.SpecificData;
 import org.apache.commons.cli.CommandLine;
@@ -184,7 +185,7 @@ public class IngestTool extends ParsaTool {
         job.getConfiguration().set(LineNumberInputFormat.LINE_COUNTS, counts.toString());
         lineCountMs = (System.nanoTime() - t0) / 1_000_000;
         LOG.info("ingest: counted the lines of {} byte ranges in {} ms",
-            countJob.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS)
+            Jobs.counters(countJob).findCounter(TaskCounter.MAP_OUTPUT_RECORDS)
                 .getValue(), lineCountMs);
       }
       long jobStart = System.nanoTime();
@@ -193,7 +194,7 @@ public class IngestTool extends ParsaTool {
       if (!jobOk) {
         return failed(outFs, work, job);
       }
-      Counters c = job.getCounters();
+      Counters c = Jobs.counters(job);
       long skipped = c.findCounter(IngestCounters.BAD_RECORDS_SKIPPED).getValue();
       List<BadRecordLog.Entry> reports = BadRecordLog.read(outFs, work);
       if (skipped > skip) {
@@ -247,9 +248,9 @@ public class IngestTool extends ParsaTool {
           return 1;
         }
         keys = KeyStatsJob.read(outFs, keyOut,
-            keyJob.getCounters().findCounter(KeyStatsCounters.KEY_OCCURRENCES).getValue());
-        if (keyJob.getCounters().findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
-          System.err.println("ingest: key-statistics job read " + keyJob.getCounters()
+            Jobs.counters(keyJob).findCounter(KeyStatsCounters.KEY_OCCURRENCES).getValue());
+        if (Jobs.counters(keyJob).findCounter(KeyStatsCounters.ROWS_READ).getValue() != rows) {
+          System.err.println("ingest: key-statistics job read " + Jobs.counters(keyJob)
               .findCounter(KeyStatsCounters.ROWS_READ).getValue() + " rows, the blocks hold " + rows
               + "; output discarded");
           return 1;
@@ -388,7 +389,7 @@ public class IngestTool extends ParsaTool {
   }
 
   private static boolean runJob(Job job, Configuration conf) throws Exception {
-    return io.parsa.jobs.mr.Jobs.monitor(job);
+    return Jobs.monitor(job);
   }
 
   /** Turns a failed job into the user's message: the first bad record if a task reported one. */

@@ -180,11 +180,11 @@ public final class KeyUsageJob {
           Jobs.count(usage, AlignedRowKeysMapper.Counters.FLUSHED_PAIRS));
     } else {
       Jobs.checkEqual(step + " key usage: map input records vs (row, key) pairs", pairs,
-          usage.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+          Jobs.counters(usage).findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
     }
     long keys = Jobs.count(usage, Counters.KEYS);
     Jobs.checkEqual(step + " key usage: keys written", keys,
-        usage.getCounters().findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
+        Jobs.counters(usage).findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
     java.util.Map<String, java.util.Map<String, long[]>> keyStats = PartStats.readPerTask(fs, outDir);
     Summary s = new Summary();
     s.k = k;

@@ -149,7 +149,7 @@ public final class AlignedJoin {
     long rows = Jobs.count(job, JoinCounters.ROWS_IN);
     Jobs.checkEqual(job.getJobName() + ": assignments vs rows", rows, Jobs.count(job, JoinCounters.ASSIGNMENTS_IN));
     Jobs.checkEqual(job.getJobName() + ": joined rows vs rows", rows, Jobs.count(job, JoinCounters.JOINED_ROWS));
-    long mapIn = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+    long mapIn = Jobs.counters(job).findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
     Jobs.checkEqual(job.getJobName() + ": map input records vs rows", rows, mapIn);
     return rows;
   }

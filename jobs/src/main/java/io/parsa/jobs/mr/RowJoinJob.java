@@ -86,7 +86,7 @@ public final class RowJoinJob {
     long rows = Jobs.count(job, JoinCounters.ROWS_IN);
     Jobs.checkEqual(job.getJobName() + ": assignments vs rows", rows, Jobs.count(job, JoinCounters.ASSIGNMENTS_IN));
     Jobs.checkEqual(job.getJobName() + ": joined rows vs rows", rows, Jobs.count(job, JoinCounters.JOINED_ROWS));
-    long mapIn = job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+    long mapIn = Jobs.counters(job).findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
     Jobs.checkEqual(job.getJobName() + ": map input records vs rows + assignments", 2 * rows, mapIn);
     return rows;
   }

@@ -275,7 +275,7 @@ public class PartitionVTool extends ParsaTool {
     Jobs.run(sweep);
     Jobs.checkEqual("partition-v sweep: keys assigned", keys, Jobs.count(sweep, Counters.KEYS_ASSIGNED));
     Jobs.checkEqual("partition-v sweep: map input records", keys,
-        sweep.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+        Jobs.counters(sweep).findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
     Map<String, Map<String, long[]>> perTask = PartStats.readPerTask(fs, sweepDir);
     long[] vSizes = PartStats.sum(perTask, SweepMapper.KEYS, k);
     long[] delta = PartStats.sum(perTask, SweepMapper.DELTA, k);

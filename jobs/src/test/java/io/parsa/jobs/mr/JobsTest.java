@@ -3,14 +3,24 @@ package io.parsa.jobs.mr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.jobs.ingest.IngestCounters;
+import java.nio.file.Files;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormatCounter;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The job client's progress lines and end-of-job summary (no cluster needed). */
 class JobsTest {
@@ -61,5 +71,26 @@ class JobsTest {
     assertTrue(hint.contains("mapreduce.map.java.opts"), hint);
     assertTrue(Jobs.memoryHint("Error: GC overhead limit exceeded", false).contains("mapreduce.reduce.memory.mb"));
     assertEquals("", Jobs.memoryHint("file.libsvm:3: expected index:value", true));
+  }
+
+  @Test
+  void aCompletedJobsCountersAreFetchedOnce(@TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path in = dir.resolve("in.txt");
+    Files.writeString(in, "a\nb\nc\n");
+    Configuration conf = new Configuration();
+    conf.set("mapreduce.framework.name", "local");
+    conf.set("fs.defaultFS", "file:///");
+    Job job = Jobs.newJob(conf, "test", "three lines", JobsTest.class);
+    job.setMapperClass(Mapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputFormatClass(NullOutputFormat.class);
+    FileInputFormat.setInputPaths(job, new Path(in.toUri()));
+    Jobs.run(job);
+    // the counters monitor() fetched at the end are the ones every later read gets: no call to the finished job
+    Counters kept = Jobs.counters(job);
+    assertSame(kept, Jobs.counters(job));
+    assertEquals(3, Jobs.count(job, TaskCounter.MAP_INPUT_RECORDS));
+    assertEquals(3, kept.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
   }
 }
