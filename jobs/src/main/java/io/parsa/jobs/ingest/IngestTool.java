@@ -9,8 +9,6 @@ import io.parsa.common.UsageException;
 import io.parsa.jobs.common.AvroFiles;
 import io.parsa.jobs.common.InputFiles;
 import io.parsa.jobs.common.LineNumberInputFormat;
-import io.parsa.jobs.common.LocalJobs;
-import io.parsa.jobs.common.TaskJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -114,8 +112,7 @@ public class IngestTool extends ParsaTool {
   protected int run(CommandLine cl) throws Exception {
     long start = System.nanoTime();
     Configuration conf = new Configuration(getConf());
-    LocalJobs.applyDefaults(conf);
-    TaskJvm.applyDefaults(conf);
+    Jobs.applyDefaults(conf);
     List<String> inputs = InputFiles.split(required(cl, "input"));
     IngestFormat format = IngestFormat.parse(choiceOpt(cl, "format", "libsvm", "libsvm", "edges", "uedges", "avro"));
     Path out = new Path(required(cl, "output"));

@@ -49,10 +49,18 @@ public final class Jobs {
     // the 5 s default completion poll dominates small jobs (and every local-mode run); 200 ms costs nothing
     job.getConfiguration().setInt(Job.COMPLETION_POLL_INTERVAL_KEY,
         conf.getInt(POLL_MS, POLL_MS_DEFAULT));
-    LocalJobs.applyDefaults(job.getConfiguration());
-    TaskJvm.applyDefaults(job.getConfiguration());
+    applyDefaults(job.getConfiguration());
     job.setJarByClass(jarClass);
     return job;
+  }
+
+  /**
+   * The defaults every step's jobs get, for a configuration jobs are built from: the local runner's
+   * ({@link LocalJobs}) or, on a cluster, the tasks' collector ({@link TaskJvm}). Values the user set are kept.
+   */
+  public static void applyDefaults(Configuration conf) {
+    LocalJobs.applyDefaults(conf);
+    TaskJvm.applyDefaults(conf);
   }
 
   /**
