@@ -4,6 +4,8 @@ import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockData;
 import io.parsa.yarn.io.BlockFiles;
 import io.parsa.yarn.io.BlockStats;
+import it.unimi.dsi.fastutil.Hash;
+import it.unimi.dsi.fastutil.HashCommon;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import java.io.IOException;
@@ -34,6 +36,9 @@ final class BlockCounts {
   private final BlockStats counted;
   /** The block read last. */
   BlockData data;
+  /** The most keys and rows a block had so far: the maps keep the capacity they grew to across clear(). */
+  private int mostKeys;
+  private int mostRows;
 
   BlockCounts(Configuration conf) throws IOException {
     Path blocks = new Path(conf.get(GainReducer.BLOCKS));
@@ -72,6 +77,7 @@ final class BlockCounts {
       }
     }
     start.add(parts.size());
+    mostKeys = Math.max(mostKeys, index.size());
     data = counted == null ? BlockFiles.read(blocksFs, blockFiles.get(b))
         : BlockFiles.read(blocksFs, blockFiles.get(b), counted.rowsPerBlock[b], counted.nonZerosPerBlock[b]);
     AssignmentFiles.Rows a = AssignmentFiles.read(uFs, AssignmentFiles.fileFor(uDir, b));
@@ -79,6 +85,27 @@ final class BlockCounts {
     for (int r = 0; r < a.n; r++) {
       partOf.put(a.ids[r], a.parts[r]);
     }
+    mostRows = Math.max(mostRows, partOf.size());
+  }
+
+  /**
+   * The heap the block read last holds, by its arrays' lengths and its maps' and lists' capacities: a function of the
+   * blocks read, not of when the collector ran.
+   */
+  long heldBytes() {
+    long bytes = mapBytes(mostKeys) + mapBytes(mostRows)
+        + 4L * (start.elements().length + parts.elements().length + counts.elements().length);
+    BlockData d = data;
+    if (d != null) {
+      bytes += 8L * d.rowIds.length + 4L * d.rowStart.length + 8L * d.rowKeys.length
+          + (d.weights == null ? 0 : 8L * d.weights.length);
+    }
+    return bytes;
+  }
+
+  /** A long-to-int open hash map's two arrays for {@code size} entries at fastutil's default load factor. */
+  private static long mapBytes(int size) {
+    return (Long.BYTES + Integer.BYTES) * (HashCommon.arraySize(Math.max(1, size), Hash.DEFAULT_LOAD_FACTOR) + 1L);
   }
 
   /** The position of {@code key}'s counts, or −1 if the block got none: its counts are [start[j], start[j + 1]). */

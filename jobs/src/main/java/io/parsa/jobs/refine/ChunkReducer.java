@@ -10,7 +10,9 @@ import io.parsa.yarn.io.BlockData;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -70,6 +72,11 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String SLICE_BYTES = "parsa.refine.chunk.slice-bytes";
   /**
+   * The heap a task plans its slices in ({@link #planned}; default 0: its JVM's). For reduce tasks that share a
+   * JVM, as in the local runner, and for tests.
+   */
+  public static final String HEAP_BYTES = "parsa.refine.chunk.heap-bytes";
+  /**
    * Tasks refining blocks at once (the job's tasks, times a damping factor; 0: uncapped): each task's moves may lift
    * part i's working set by at most (M_max − M_i) / this, so that all tasks together cannot lift M_max (at p = 8 on
    * cnr-2000 the four blocks, each driving the largest working sets down alone, had together raised F by 263 %).
@@ -111,6 +118,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private int rounds;
   private int forcedSlices;
   private long fixedBudget;
+  /** The heap the slices are planned in. */
+  private long heapBytes;
   private int tasksAtOnce;
   private boolean vcycles;
   private long maxMargin;
@@ -144,6 +153,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     fixedBudget = conf.getLong(SLICE_BYTES, 0);
+    heapBytes = conf.getLong(HEAP_BYTES, 0) > 0 ? conf.getLong(HEAP_BYTES, 0) : maxHeapSize();
     tasksAtOnce = conf.getInt(TASKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
@@ -206,21 +216,25 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       int r = rows.getInt(i);
       cum[i + 1] = cum[i] + d.rowStart[r + 1] - d.rowStart[r];
     }
-    long budget = Long.MAX_VALUE;
-    if (forcedSlices <= 0) {
-      // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices are sized against what
-      // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
-      // heap, and slices sized to half the whole heap ran out of it)
-      long free = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : freeHeap(true);
-      budget = budgetOrFail(b, cum, 0, free);
-      LOG.info("block {}: {} rows, {} non-zeros; {} MiB of the {} MiB heap free once it is read: {} slice(s)", b,
-          rows.size(), pairs, free >> 20, Runtime.getRuntime().maxMemory() >> 20, plan(cum, 0, k, vcycles, budget));
-    }
     // the rows that earlier slices of this block moved (their index in the block) and the parts they left: every
     // slice corrects the count job's counts by them. Keeping the changed counts themselves (an int[k] per key, then a
     // map entry per key and part) had grown past the heap the slices were sized for where half the rows moved.
     IntArrayList movedRows = new IntArrayList();
     IntArrayList movedFrom = new IntArrayList();
+    long budget = Long.MAX_VALUE;
+    if (forcedSlices <= 0) {
+      // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices are sized against what
+      // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
+      // heap, and slices sized to half the whole heap ran out of it). The plan counts what the task holds, so a task
+      // cuts the same slices in every attempt; the free heap measured after a collection only overrules it where it
+      // is smaller (two attempts of one task, sized by the measure alone, had cut a block into 22 and 15 slices).
+      long planned = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : planned(movedRows, movedFrom);
+      long measured = fixedBudget > 0 ? planned : freeHeap(true);
+      budget = budgetOrFail(b, cum, 0, planned, measured, context);
+      LOG.info("block {}: {} rows, {} non-zeros; of the {} MiB heap {} MiB free as planned, {} MiB measured once it"
+          + " is read: {} slice(s)", b, rows.size(), pairs, heapBytes >> 20, planned >> 20,
+          measured >> 20, plan(cum, 0, k, vcycles, budget));
+    }
     long moved = 0;
     long tooLarge = 0;
     long[] before = seen.clone();
@@ -231,13 +245,17 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       if (forcedSlices > 0) {
         to = from + (rows.size() - from) / left--;
       } else {
+        if (fixedBudget <= 0 && ran > 0) {
+          // the earlier slices' moves live on: the plan counts them
+          budget = Math.min(budget, planned(movedRows, movedFrom) / FREE_HEAP_PER_SLICE);
+        }
         to = cut(cum, from, k, vcycles, budget);
-        if (fixedBudget <= 0 && ran > 0
-            && sliceBytes(to - from, cum[to] - cum[from], k, vcycles) > freeHeap(false) / FREE_HEAP_PER_SLICE) {
-          // the earlier slices' changes live on: where the next slice may no longer fit, the rest is cut again
+        long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
+        if (fixedBudget <= 0 && ran > 0 && need > freeHeap(false) / MEASURED_HEAP_PER_SLICE) {
           long free = freeHeap(true);
-          if (free / FREE_HEAP_PER_SLICE != budget) {
-            budget = budgetOrFail(b, cum, from, free);
+          if (need > free / MEASURED_HEAP_PER_SLICE) {
+            // the heap holds more than the plan counts: the rest is cut by the measure
+            budget = budgetOrFail(b, cum, from, planned(movedRows, movedFrom), free, context);
             to = cut(cum, from, k, vcycles, budget);
             LOG.info("block {}: {} MiB free after {} slice(s): the other {} rows in {} slice(s)", b, free >> 20, ran,
                 rows.size() - from, plan(cum, from, k, vcycles, budget));
@@ -347,19 +365,75 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   static final int FREE_HEAP_PER_SLICE = 2;
 
   /**
-   * A slice's budget, a {@link #FREE_HEAP_PER_SLICE}th of the heap {@code free}, for the rows of block {@code b}
-   * from {@code from} on, or a failure naming the fix where slices of {@link #MIN_SLICE_ROWS} rows do not fit it.
+   * The JVM's configured heap (-Xmx, HotSpot's MaxHeapSize), or {@link Runtime#maxMemory} where the JVM does not say.
+   * Not {@code maxMemory} itself: under the parallel collector it is the heap less a survivor space, which the
+   * collector resizes as it runs (a 410 MiB task's read 388, 389 and 395 MiB in one job).
    */
-  private long budgetOrFail(int b, long[] cum, int from, long free) {
-    long budget = free / FREE_HEAP_PER_SLICE;
+  static long maxHeapSize() {
+    try {
+      return Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+          .getVMOption("MaxHeapSize").getValue());
+    } catch (RuntimeException e) {
+      return Runtime.getRuntime().maxMemory();
+    }
+  }
+
+  /**
+   * The share of the heap ({@code 1/this}) a task's plan holds back for what {@link #planned} does not count:
+   * Hadoop's own objects, the reads' and the output's buffers, the collector's survivor space. At 3·10^7 non-zeros a
+   * 410 MiB task held 24–35 MiB more than its blocks' structures as a block was read, and 17 MiB more after its slices;
+   * the parallel collector kept about 21 MiB as a survivor space.
+   */
+  static final int RESERVE_SHARE = 8;
+
+  /**
+   * The heap the slices may take as planned: the task's heap ({@link #HEAP_BYTES}) less its reserve
+   * ({@link #RESERVE_SHARE}) and less what it holds by its structures' sizes, the block read and its keys' counts
+   * ({@link BlockCounts#heldBytes}), the earlier blocks' moves ({@link TaskMoves#heldBytes}) and this block's moved
+   * rows so far. A function of the task's blocks, not of when the collector ran, so every attempt of a task cuts the
+   * same slices.
+   */
+  private long planned(IntArrayList movedRows, IntArrayList movedFrom) {
+    long max = heapBytes;
+    long held = blockCounts.heldBytes() + earlier.heldBytes()
+        + (long) Integer.BYTES * (movedRows.elements().length + movedFrom.elements().length);
+    return Math.max(0, max - max / RESERVE_SHARE - held);
+  }
+
+  /**
+   * How many times a planned slice's estimate the heap measured after a collection must at least be (below
+   * {@link #FREE_HEAP_PER_SLICE}, the plan's margin): the measure overrules the plan only where the task holds so much
+   * the plan did not count that the slice would have less than this margin. At 3·10^7 non-zeros a 410 MiB task's
+   * measured free heap sank 17 MiB below its plan over a block's slices (the output's buffers, the reads' leftovers),
+   * and cutting by the measure whenever it was below the plan cut most blocks of a job by the measure.
+   */
+  static final double MEASURED_HEAP_PER_SLICE = 1.5;
+
+  /**
+   * A slice's budget for the rows of block {@code b} from {@code from} on: a {@link #FREE_HEAP_PER_SLICE}th of the
+   * {@code planned} free heap, or of the {@code measured} one where the planned budget would take more than a
+   * {@link #MEASURED_HEAP_PER_SLICE}th of that (the plan missed what the task holds) or where only the measure fits
+   * slices of {@link #MIN_SLICE_ROWS} rows. Either cut by the measure is counted as CHUNK_CUTS_BY_MEASURE: it is not
+   * reproducible. A failure naming the fix where neither fits them.
+   */
+  private long budgetOrFail(int b, long[] cum, int from, long planned, long measured, Context context) {
+    long budget = planned / FREE_HEAP_PER_SLICE;
+    long byMeasure = measured / FREE_HEAP_PER_SLICE;
+    if (budget > measured / MEASURED_HEAP_PER_SLICE
+        || (byMeasure > budget && !leastSliceFits(cum, from, k, vcycles, budget))) {
+      budget = byMeasure;
+      context.getCounter(MrRefinement.Counters.CHUNK_CUTS_BY_MEASURE).increment(1);
+      LOG.info("block {}: slices from row {} on cut by the {} MiB measured free, not the {} MiB planned", b, from,
+          measured >> 20, planned >> 20);
+    }
     if (!leastSliceFits(cum, from, k, vcycles, budget)) {
       int rest = cum.length - 1 - from;
       throw new IllegalStateException(String.format(java.util.Locale.ROOT, "block %d: %,d of its rows (%,d"
           + " non-zeros) are to be refined, and its rows and keys' part counts leave %,d MiB of the reduce task's %,d"
           + " MiB heap, too little to refine slices of %,d rows: give the reduce tasks more memory (-D"
           + " mapreduce.reduce.memory.mb=MB -D mapreduce.reduce.java.opts=-Xmx<0.8 x MB>m) or ingest into more,"
-          + " smaller blocks (ingest --blocks)", b, rest, cum[cum.length - 1] - cum[from], free >> 20,
-          Runtime.getRuntime().maxMemory() >> 20, Math.min(MIN_SLICE_ROWS, rest)));
+          + " smaller blocks (ingest --blocks)", b, rest, cum[cum.length - 1] - cum[from],
+          Math.max(planned, measured) >> 20, heapBytes >> 20, Math.min(MIN_SLICE_ROWS, rest)));
     }
     return budget;
   }

@@ -132,6 +132,11 @@ public final class MrRefinement {
     /** Chunk job: slices of blocks refined one after the other (a block too large for the heap is cut). */
     CHUNK_SLICES,
     /**
+     * Chunk job: times a block's remaining rows were cut into slices by the heap measured after a collection instead of
+     * the planned one (ChunkReducer's plan missed something the task held): such cuts are not reproducible run to run.
+     */
+    CHUNK_CUTS_BY_MEASURE,
+    /**
      * Chunk job: rows left in their part because their keys alone outgrow a slice's heap (alone in a slice, a row
      * could not move anyway: every part keeps its rows of the block).
      */
@@ -1038,6 +1043,9 @@ public final class MrRefinement {
     long moved = Jobs.count(job, Counters.CHUNK_MOVES);
     e.put("rowsMoved", moved);
     e.put("slices", Jobs.count(job, Counters.CHUNK_SLICES));
+    if (Jobs.count(job, Counters.CHUNK_CUTS_BY_MEASURE) > 0) {
+      e.put("cutsByMeasure", Jobs.count(job, Counters.CHUNK_CUTS_BY_MEASURE));
+    }
     if (Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE) > 0) {
       e.put("rowsTooLarge", Jobs.count(job, Counters.CHUNK_ROWS_TOO_LARGE));
     }

@@ -83,6 +83,12 @@ final class TaskMoves implements Closeable {
     return keys.size();
   }
 
+  /** The heap the moves kept in memory take, by their lists' capacities. */
+  long heldBytes() {
+    return 8L * keys.elements().length
+        + 4L * (start.elements().length + from.elements().length + to.elements().length);
+  }
+
   /** The keys of the moves written to the local file. */
   long spilledKeys() {
     return spilledKeys;

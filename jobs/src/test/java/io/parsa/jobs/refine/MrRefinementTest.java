@@ -397,23 +397,29 @@ class MrRefinementTest {
     assertEquals((long) (2048 * 0.8) << 20, Jobs.reducerHeapBytes(yarn));
   }
 
+  /** {@link #communityRowsInTwoBlocks(String, long, int, long, int)} of 160 rows. */
+  private TwoBlocks communityRowsInTwoBlocks(String name, long seed, int k, long hugeId) throws IOException {
+    return communityRowsInTwoBlocks(name, seed, k, hugeId, 160);
+  }
+
   /**
-   * 160 rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys, except row {@code hugeId}
+   * {@code n} rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys (n / 4 from 160 rows on), except row {@code hugeId}
    * (−1: none) with 5,000 keys of its own, started round robin over the parts, written to a new local directory
    * {@code dir}/blocks in two blocks (rows alternating) with their aligned U in {@code dir}/u.
    */
-  private TwoBlocks communityRowsInTwoBlocks(String name, long seed, int k, long hugeId) throws IOException {
+  private TwoBlocks communityRowsInTwoBlocks(String name, long seed, int k, long hugeId, int n) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf);
     Path dir = TestData.tempDir(name);
     Random rnd = new Random(seed);
     List<GraphRow> rows = new ArrayList<>();
     Map<Long, Integer> start = new HashMap<>();
-    for (int i = 0; i < 160; i++) {
+    int spread = Math.max(40, n / 4);
+    for (int i = 0; i < n; i++) {
       long id = 3L * i;
       int community = rnd.nextInt(k);
       long[] keys = new long[id == hugeId ? 5000 : 3];
       for (int j = 0; j < keys.length; j++) {
-        keys[j] = id == hugeId ? 1000 + j : community * 40L + rnd.nextInt(40);
+        keys[j] = id == hugeId ? 1000 + j : community * (long) spread + rnd.nextInt(spread);
       }
       rows.add(TestData.libsvmRow(id, keys));
       start.put(id, i % k);
@@ -495,6 +501,84 @@ class MrRefinementTest {
     assertEquals(start.get(hugeId), refined.get(hugeId), "the huge row stayed in its part");
     assertTrue(start.entrySet().stream().anyMatch(e -> !e.getValue().equals(refined.get(e.getKey()))),
         "no row moved");
+  }
+
+  /**
+   * The chunk rounds of {@code t} with 2 rounds at p = 8 and 1 (no V-cycles) under configuration {@code c}: the
+   * refined parts and the report.
+   */
+  private Map.Entry<Map<Long, Integer>, JsonNode> chunkRounds(Configuration c, TwoBlocks t, int k, String out)
+      throws Exception {
+    Path o = new Path(t.dir(), out);
+    assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
+        new Path(t.dir(), "blocks").toString(), "--u-assignment", new Path(t.dir(), "u").toString(), "--output",
+        o.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given",
+        "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0", "--capped-vcycles", "0"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(t.fs().open(new Path(o, "_refine.json")));
+    Map<Long, Integer> refined = RefineUToolTest.readParts(t.fs(), o);
+    assertEquals(t.start().keySet(), refined.keySet(), "every row once");
+    assertArrayEquals(sizes(t.start(), k), sizes(refined, k), "rows per part unchanged");
+    return Map.entry(refined, report);
+  }
+
+  /** The chunk rounds' entries of a refine-u report. */
+  private static List<JsonNode> chunkRoundsOf(JsonNode report) {
+    List<JsonNode> rounds = new ArrayList<>();
+    for (JsonNode r : report.get("rounds")) {
+      if (r.path("phase").asText().equals("chunk round")) {
+        rounds.add(r);
+      }
+    }
+    assertTrue(!rounds.isEmpty(), report.toString());
+    return rounds;
+  }
+
+  /**
+   * A block too large for a task's heap ({@link ChunkReducer#HEAP_BYTES}, here room for about 1,250 of a block's 1,500
+   * rows at p = 1, where a slice holds its V-cycle too) is cut into the slices its plan gives, whatever the heap holds besides: two runs, the second with 256 MiB
+   * more of the JVM's heap in use, cut the same slices, make the same moves, and end on the same parts.
+   */
+  @Test
+  void aTaskCutsTheSameSlicesWhateverElseItsHeapHolds() throws Exception {
+    int k = 4;
+    TwoBlocks t = communityRowsInTwoBlocks("mr-chunk-planned-slices", 31, k, -1, 3000);
+    Configuration c = new Configuration(conf);
+    long heap = (2 * ChunkReducer.sliceBytes(1250, 3750, k, true) + (256 << 10)) * ChunkReducer.RESERVE_SHARE
+        / (ChunkReducer.RESERVE_SHARE - 1);
+    c.setLong(ChunkReducer.HEAP_BYTES, heap);
+    Map.Entry<Map<Long, Integer>, JsonNode> first = chunkRounds(c, t, k, "first");
+    long[] ballast = new long[32 << 20];
+    java.util.Arrays.fill(ballast, 7);
+    Map.Entry<Map<Long, Integer>, JsonNode> second = chunkRounds(c, t, k, "second");
+    assertEquals(7 * ballast.length, java.util.Arrays.stream(ballast).sum()); // held through the second run
+    List<JsonNode> a = chunkRoundsOf(first.getValue());
+    List<JsonNode> b = chunkRoundsOf(second.getValue());
+    assertEquals(a.size(), b.size());
+    assertTrue(a.stream().anyMatch(r -> r.get("exponent").asDouble() == 1 && r.get("slices").asLong() > 2),
+        "the two blocks not cut at p = 1: " + a);
+    for (int i = 0; i < a.size(); i++) {
+      assertFalse(a.get(i).has("cutsByMeasure"), a.get(i).toString());
+      assertEquals(a.get(i).get("slices"), b.get(i).get("slices"), b.get(i).toString());
+      assertEquals(a.get(i).get("rowsMoved"), b.get(i).get("rowsMoved"), b.get(i).toString());
+    }
+    assertEquals(first.getKey(), second.getKey(), "the two runs' parts");
+    assertTrue(t.start().entrySet().stream().anyMatch(e -> !e.getValue().equals(first.getKey().get(e.getKey()))),
+        "no row moved");
+  }
+
+  /**
+   * Where a task's plan promises more heap than it has ({@link ChunkReducer#HEAP_BYTES} far above the JVM's), the
+   * heap measured after a collection cuts the slices, and every chunk round reports it (cutsByMeasure).
+   */
+  @Test
+  void aPlanAboveTheMeasuredHeapGivesWayAndIsReported() throws Exception {
+    int k = 4;
+    TwoBlocks t = communityRowsInTwoBlocks("mr-chunk-measured-slices", 37, k, -1);
+    Configuration c = new Configuration(conf);
+    c.setLong(ChunkReducer.HEAP_BYTES, Long.MAX_VALUE / 4);
+    for (JsonNode r : chunkRoundsOf(chunkRounds(c, t, k, "refined").getValue())) {
+      assertTrue(r.path("cutsByMeasure").asLong() >= 1, r.toString());
+    }
   }
 
   /**
