@@ -169,7 +169,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
     seen = workingSets.clone();
-    earlier = new TaskMoves(heapBytes / MOVES_HEAP_SHARE / Long.BYTES);
+    earlier = new TaskMoves(Runtime.getRuntime().maxMemory() / MOVES_HEAP_SHARE / Long.BYTES);
     if (tasksAtOnce >= 1 || maxMargin > 0) {
       // the task's share of every part's headroom, for all its blocks and slices together, under M_max less the margin
       long max = Arrays.stream(workingSets).max().orElse(0);
