@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
@@ -10,7 +11,6 @@ import io.parsa.yarn.io.BlockData;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -169,7 +169,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     blockCounts = new BlockCounts(conf);
     partOf = blockCounts.partOf;
     seen = workingSets.clone();
-    earlier = new TaskMoves(Runtime.getRuntime().maxMemory() / MOVES_HEAP_SHARE / Long.BYTES);
+    earlier = new TaskMoves(heapBytes / MOVES_HEAP_SHARE / Long.BYTES);
     if (tasksAtOnce >= 1 || maxMargin > 0) {
       // the task's share of every part's headroom, for all its blocks and slices together, under M_max less the margin
       long max = Arrays.stream(workingSets).max().orElse(0);
@@ -226,8 +226,9 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // the block's rows, its keys' counts and its rows' parts stay live throughout: the slices are sized against what
       // they leave (a 600,000-row block of 7·10^6 non-zeros and its 2·10^6 keys' counts took about 230 of a 410 MiB
       // heap, and slices sized to half the whole heap ran out of it). The plan counts what the task holds, so a task
-      // cuts the same slices in every attempt; the free heap measured after a collection only overrules it where it
-      // is smaller (two attempts of one task, sized by the measure alone, had cut a block into 22 and 15 slices).
+      // cuts the same slices in every attempt; the free heap measured after a collection only overrules it where a
+      // planned slice would leave too little margin (two attempts of one task, sized by the measure alone, had cut a
+      // block into 22 and 15 slices).
       long planned = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : planned(movedRows, movedFrom);
       long measured = fixedBudget > 0 ? planned : freeHeap(true);
       budget = budgetOrFail(b, cum, 0, planned, measured, context);
