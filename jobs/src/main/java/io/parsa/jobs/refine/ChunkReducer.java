@@ -246,17 +246,19 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       if (forcedSlices > 0) {
         to = from + (rows.size() - from) / left--;
       } else {
-        if (fixedBudget <= 0 && ran > 0) {
+        boolean replan = fixedBudget <= 0 && ran > 0;
+        long planned = replan ? planned(movedRows, movedFrom) : 0;
+        if (replan) {
           // the earlier slices' moves live on: the plan counts them
-          budget = Math.min(budget, planned(movedRows, movedFrom) / FREE_HEAP_PER_SLICE);
+          budget = Math.min(budget, planned / FREE_HEAP_PER_SLICE);
         }
         to = cut(cum, from, k, vcycles, budget);
         long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
-        if (fixedBudget <= 0 && ran > 0 && need > freeHeap(false) / MEASURED_HEAP_PER_SLICE) {
+        if (replan && need > freeHeap(false) / MEASURED_HEAP_PER_SLICE) {
           long free = freeHeap(true);
           if (need > free / MEASURED_HEAP_PER_SLICE) {
             // the heap holds more than the plan counts: the rest is cut by the measure
-            budget = budgetOrFail(b, cum, from, planned(movedRows, movedFrom), free, context);
+            budget = budgetOrFail(b, cum, from, planned, free, context);
             to = cut(cum, from, k, vcycles, budget);
             LOG.info("block {}: {} MiB free after {} slice(s): the other {} rows in {} slice(s)", b, free >> 20, ran,
                 rows.size() - from, plan(cum, from, k, vcycles, budget));
