@@ -403,9 +403,9 @@ class MrRefinementTest {
   }
 
   /**
-   * {@code n} rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys (n / 4 from 160 rows on), except row {@code hugeId}
-   * (−1: none) with 5,000 keys of its own, started round robin over the parts, written to a new local directory
-   * {@code dir}/blocks in two blocks (rows alternating) with their aligned U in {@code dir}/u.
+   * {@code n} rows (ids 0, 3, 6, ...) of three keys from one of k communities of 40 keys (n / 4 from 160 rows on),
+   * except row {@code hugeId} (−1: none) with 5,000 keys of its own, started round robin over the parts, written to a
+   * new local directory {@code dir}/blocks in two blocks (rows alternating) with their aligned U in {@code dir}/u.
    */
   private TwoBlocks communityRowsInTwoBlocks(String name, long seed, int k, long hugeId, int n) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf);
@@ -472,40 +472,25 @@ class MrRefinementTest {
     int k = 4;
     long hugeId = 3L * 37;
     TwoBlocks t = communityRowsInTwoBlocks("mr-chunk-huge-row", 29, k, hugeId);
-    FileSystem fs = t.fs();
-    Path dir = t.dir();
-    List<GraphRow> rows = t.rows();
     Map<Long, Integer> start = t.start();
-    Path out = new Path(dir, "refined");
     Configuration c = new Configuration(conf);
     long budget = 200_000;
     assertTrue(ChunkReducer.sliceBytes(1, 5000, k, true) > budget, "the huge row fits a slice: no test");
     assertTrue(ChunkReducer.sliceBytes(80, 240, k, true) <= budget, "a block's other rows do not fit a slice");
     c.setLong(ChunkReducer.SLICE_BYTES, budget);
-    assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
-        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "2", "--starts", "given",
-        "--multilevel", "off", "--distributed-rounds", "chunks", "--vcycles", "0", "--capped-vcycles", "0"}));
-    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
-    int chunkRounds = 0;
-    for (JsonNode r : report.get("rounds")) {
-      if (r.path("phase").asText().equals("chunk round")) {
-        chunkRounds++;
-        assertEquals(1, r.path("rowsTooLarge").asInt(), r.toString());
-      }
+    Map.Entry<Map<Long, Integer>, JsonNode> run = chunkRounds(c, t, k, "refined");
+    for (JsonNode r : chunkRoundsOf(run.getValue())) {
+      assertEquals(1, r.path("rowsTooLarge").asInt(), r.toString());
     }
-    assertTrue(chunkRounds > 0, report.toString());
-    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
-    assertEquals(start.keySet(), refined.keySet(), "every row once");
-    assertArrayEquals(sizes(start, k), sizes(refined, k), "rows per part unchanged");
+    Map<Long, Integer> refined = run.getKey();
     assertEquals(start.get(hugeId), refined.get(hugeId), "the huge row stayed in its part");
     assertTrue(start.entrySet().stream().anyMatch(e -> !e.getValue().equals(refined.get(e.getKey()))),
         "no row moved");
   }
 
   /**
-   * The chunk rounds of {@code t} with 2 rounds at p = 8 and 1 (no V-cycles) under configuration {@code c}: the
-   * refined parts and the report.
+   * The chunk rounds of {@code t} with 2 rounds at p = 8 and 1 (no V-cycles) under configuration {@code c}, every row
+   * kept once with the rows per part unchanged: the refined parts and the report.
    */
   private Map.Entry<Map<Long, Integer>, JsonNode> chunkRounds(Configuration c, TwoBlocks t, int k, String out)
       throws Exception {
@@ -535,7 +520,8 @@ class MrRefinementTest {
 
   /**
    * A block too large for a task's heap ({@link ChunkReducer#HEAP_BYTES}, here room for about 1,250 of a block's 1,500
-   * rows at p = 1, where a slice holds its V-cycle too) is cut into the slices its plan gives, whatever the heap holds besides: two runs, the second with 256 MiB
+   * rows at p = 1, where a slice holds its V-cycle too) is cut into the slices its plan gives, whatever the heap holds
+   * besides: two runs, the second with 256 MiB
    * more of the JVM's heap in use, cut the same slices, make the same moves, and end on the same parts.
    */
   @Test
