@@ -1,6 +1,8 @@
 package io.parsa.jobs.common;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.parsa.yarn.ParsaYarnConfig;
+import java.lang.management.ManagementFactory;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
@@ -21,6 +23,8 @@ import org.apache.hadoop.conf.Configuration;
  * options ({@code mapreduce.admin.*.child.java.opts}) choose a collector (two collectors would stop every task's
  * JVM). A user picks another collector with {@code -D mapreduce.reduce.java.opts=-XX:+UseG1GC}. The local runner's
  * tasks run in the client's JVM and are not touched.
+ *
+ * <p>And the heap a task decides by ({@link #configuredHeap}): what it may plan in, and whether its data fit.
  */
 public final class TaskJvm {
 
@@ -45,6 +49,21 @@ public final class TaskJvm {
         continue;
       }
       conf.set(key, opts.isEmpty() ? COLLECTOR : opts + " " + COLLECTOR);
+    }
+  }
+
+  /**
+   * This JVM's configured heap (-Xmx, HotSpot's MaxHeapSize), or {@link Runtime#maxMemory} where the JVM does not say.
+   * A task decides by it whether its data fit and how to cut them, so that every attempt decides alike. Not
+   * {@code maxMemory} itself: under the parallel collector that is the heap less a survivor space, which the collector
+   * resizes as it runs (a 410 MiB task's read 388, 389 and 395 MiB in one job, docs/quality.md §50).
+   */
+  public static long configuredHeap() {
+    try {
+      return Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+          .getVMOption("MaxHeapSize").getValue());
+    } catch (RuntimeException e) {
+      return Runtime.getRuntime().maxMemory();
     }
   }
 }

@@ -1,10 +1,10 @@
 package io.parsa.jobs.refine;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
 import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
+import io.parsa.jobs.common.TaskJvm;
 import io.parsa.jobs.mr.DistinctKeys;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.yarn.io.BlockData;
@@ -12,7 +12,6 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -153,7 +152,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     fixedBudget = conf.getLong(SLICE_BYTES, 0);
-    heapBytes = conf.getLong(HEAP_BYTES, 0) > 0 ? conf.getLong(HEAP_BYTES, 0) : maxHeapSize();
+    heapBytes = conf.getLong(HEAP_BYTES, 0) > 0 ? conf.getLong(HEAP_BYTES, 0) : TaskJvm.configuredHeap();
     tasksAtOnce = conf.getInt(TASKS_AT_ONCE, 0);
     vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
@@ -366,20 +365,6 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * what the estimate does not see (the collector's own room, the log).
    */
   static final int FREE_HEAP_PER_SLICE = 2;
-
-  /**
-   * The JVM's configured heap (-Xmx, HotSpot's MaxHeapSize), or {@link Runtime#maxMemory} where the JVM does not say.
-   * Not {@code maxMemory} itself: under the parallel collector it is the heap less a survivor space, which the
-   * collector resizes as it runs (a 410 MiB task's read 388, 389 and 395 MiB in one job).
-   */
-  static long maxHeapSize() {
-    try {
-      return Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-          .getVMOption("MaxHeapSize").getValue());
-    } catch (RuntimeException e) {
-      return Runtime.getRuntime().maxMemory();
-    }
-  }
 
   /**
    * The share of the heap ({@code 1/this}) a task's plan holds back for what {@link #planned} does not count:

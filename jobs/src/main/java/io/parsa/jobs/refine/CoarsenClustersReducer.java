@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.engine.MultilevelPartitioner;
+import io.parsa.jobs.common.TaskJvm;
 import io.parsa.jobs.mr.MrKeys;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
@@ -87,11 +88,11 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
   @Override
   protected void reduce(IntWritable group, Iterable<ClusterRow> values, Context context)
       throws IOException, InterruptedException {
-    ClusterGraph g = ClusterGraph.read(values, k, Runtime.getRuntime().maxMemory(), context);
+    ClusterGraph g = ClusterGraph.read(values, k, TaskJvm.configuredHeap(), context);
     if (g == null) {
       // the driver sizes the groups from the level below, so this is a safety net: the level is given up (counted)
       LOG.warn("group {}: its clusters need more than the task's heap of {} MiB: this level is given up", group.get(),
-          Runtime.getRuntime().maxMemory() >> 20);
+          TaskJvm.configuredHeap() >> 20);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
       return;
     }

@@ -3,6 +3,7 @@ package io.parsa.jobs.refine;
 import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
+import io.parsa.jobs.common.TaskJvm;
 import io.parsa.jobs.mr.MrKeys;
 import java.io.IOException;
 import java.util.Arrays;
@@ -90,9 +91,9 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     Block block = rows.block;
     int[] clusterOf;
     long need = RefineUTool.heapNeeded(n, block.numEdges(), block.numKeys(), 2);
-    if (need > Runtime.getRuntime().maxMemory()) {
+    if (need > TaskJvm.configuredHeap()) {
       LOG.warn("group {}: {} rows, {} non-zeros need about {} MiB, more than the task's heap of {} MiB: every row a"
-          + " cluster of its own", group.get(), n, block.numEdges(), need >> 20, Runtime.getRuntime().maxMemory() >> 20);
+          + " cluster of its own", group.get(), n, block.numEdges(), need >> 20, TaskJvm.configuredHeap() >> 20);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
       clusterOf = new int[n];
       for (int i = 0; i < n; i++) {

@@ -4,6 +4,7 @@ import io.parsa.engine.Block;
 import io.parsa.engine.MultilevelPartitioner;
 import io.parsa.engine.RowKeyGraph;
 import io.parsa.engine.URefinement;
+import io.parsa.jobs.common.TaskJvm;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -136,9 +137,9 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     if (g < 2 || n < 2L * g) {
       outcome = "too few rows or parts to refine";
       context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
-    } else if (need > Runtime.getRuntime().maxMemory()) {
+    } else if (need > TaskJvm.configuredHeap()) {
       outcome = String.format("needs about %d MiB, more than the task's heap of %d MiB; left as it is", need >> 20,
-          Runtime.getRuntime().maxMemory() >> 20);
+          TaskJvm.configuredHeap() >> 20);
       LOG.warn("group {}: {} rows, {} non-zeros {}", group.get(), n, nonZeros, outcome);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
     } else {

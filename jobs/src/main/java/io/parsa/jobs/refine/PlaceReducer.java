@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.engine.MultilevelPartitioner;
+import io.parsa.jobs.common.TaskJvm;
 import io.parsa.jobs.mr.MrKeys;
 import io.parsa.jobs.mr.PartStats;
 import java.io.IOException;
@@ -71,10 +72,10 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       parts = java.util.stream.IntStream.range(0, k).filter(q -> groupOf[q] >= 0 && groupOf[q] / fan == key.get())
           .toArray();
     }
-    ClusterGraph g = ClusterGraph.read(values, parts.length, Runtime.getRuntime().maxMemory(), context);
+    ClusterGraph g = ClusterGraph.read(values, parts.length, TaskJvm.configuredHeap(), context);
     if (g == null) {
       LOG.warn("the clusters of {} need more than the task's heap of {} MiB: no placement",
-          parts.length == k ? "all parts" : "group " + key.get(), Runtime.getRuntime().maxMemory() >> 20);
+          parts.length == k ? "all parts" : "group " + key.get(), TaskJvm.configuredHeap() >> 20);
       context.getCounter(MrRefinement.Counters.COARSE_GRAPH_TOO_BIG).increment(1);
       return;
     }

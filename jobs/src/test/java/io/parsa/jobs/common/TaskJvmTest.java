@@ -2,6 +2,7 @@ package io.parsa.jobs.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.jobs.mr.Jobs;
 import org.apache.hadoop.conf.Configuration;
@@ -60,5 +61,20 @@ class TaskJvmTest {
     Configuration onCluster = cluster();
     Job job = Jobs.newJob(onCluster, "test", "a job", TaskJvmTest.class);
     assertEquals("-XX:+UseParallelGC", job.getConfiguration().get("mapreduce.reduce.java.opts"));
+  }
+
+  /**
+   * The heap a task decides by (its slices, whether its data fit) is the JVM's configured one (-Xmx), which stays
+   * put, not the collector's {@code maxMemory}, which the parallel collector moves as it resizes its survivor space.
+   */
+  @Test
+  void theHeapATaskDecidesByIsTheConfiguredOne() {
+    long configured = TaskJvm.configuredHeap();
+    assertTrue(configured >= Runtime.getRuntime().maxMemory(), configured + " below the heap in use");
+    for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.equals("-Xmx3g")) { // the build's surefire.argLine
+        assertEquals(3L << 30, configured);
+      }
+    }
   }
 }

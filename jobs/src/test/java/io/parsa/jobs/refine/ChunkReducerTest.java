@@ -89,19 +89,4 @@ class ChunkReducerTest {
     long[] huge = cum(new int[] {1_000_000, 2_000_000});
     assertFalse(ChunkReducer.leastSliceFits(huge, 0, K, true, ChunkReducer.sliceBytes(1, 999_999, K, true)));
   }
-
-  /**
-   * The heap a task plans its slices in is the JVM's configured one (-Xmx), which stays put, not the collector's
-   * {@code maxMemory}, which the parallel collector moves as it resizes its survivor space.
-   */
-  @Test
-  void theHeapPlannedInIsTheConfiguredOne() {
-    long configured = ChunkReducer.maxHeapSize();
-    assertTrue(configured >= Runtime.getRuntime().maxMemory(), configured + " below the heap in use");
-    for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.equals("-Xmx3g")) { // the build's surefire.argLine
-        assertEquals(3L << 30, configured);
-      }
-    }
-  }
 }
