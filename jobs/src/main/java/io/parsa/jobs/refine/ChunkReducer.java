@@ -12,6 +12,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -229,11 +230,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // planned slice would leave too little margin (two attempts of one task, sized by the measure alone, had cut a
       // block into 22 and 15 slices).
       long planned = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : planned(movedRows, movedFrom);
-      long measured = fixedBudget > 0 ? planned : freeHeap(true);
+      HeapMeasure read = fixedBudget > 0 ? null : measureFreeHeap();
+      long measured = read == null ? planned : read.free();
       budget = budgetOrFail(b, cum, 0, planned, measured, context);
-      LOG.info("block {}: {} rows, {} non-zeros; of the {} MiB heap {} MiB free as planned, {} MiB measured once it"
-          + " is read: {} slice(s)", b, rows.size(), pairs, heapBytes >> 20, planned >> 20,
-          measured >> 20, plan(cum, 0, k, vcycles, budget));
+      LOG.info("block {}: {} rows, {} non-zeros; of the {} MiB heap {} MiB free as planned, measured once it is read:"
+          + " {}; {} slice(s)", b, rows.size(), pairs, heapBytes >> 20, planned >> 20,
+          read == null ? "not measured (a fixed slice size)" : read, plan(cum, 0, k, vcycles, budget));
     }
     long moved = 0;
     long tooLarge = 0;
@@ -253,14 +255,15 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         }
         to = cut(cum, from, k, vcycles, budget);
         long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
-        if (replan && need > freeHeap(false) / MEASURED_HEAP_PER_SLICE) {
-          long free = freeHeap(true);
-          if (need > free / MEASURED_HEAP_PER_SLICE) {
+        if (replan && need > freeHeap() / MEASURED_HEAP_PER_SLICE) {
+          HeapMeasure read = measureFreeHeap();
+          if (need > read.free() / MEASURED_HEAP_PER_SLICE) {
             // the heap holds more than the plan counts: the rest is cut by the measure
-            budget = budgetOrFail(b, cum, from, planned, free, context);
+            budget = budgetOrFail(b, cum, from, planned, read.free(), context);
             to = cut(cum, from, k, vcycles, budget);
-            LOG.info("block {}: {} MiB free after {} slice(s): the other {} rows in {} slice(s)", b, free >> 20, ran,
-                rows.size() - from, plan(cum, from, k, vcycles, budget));
+            LOG.info("block {}: after {} slice(s) {}; the slice of {} MiB planned next leaves too little: the other {}"
+                + " rows in {} slice(s); what the heap holds:\n{}", b, ran, read, need >> 20, rows.size() - from,
+                plan(cum, from, k, vcycles, budget), largestClasses(12));
           }
         }
         if (to == from) {
@@ -427,15 +430,70 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   }
 
   /**
-   * The heap this task can still take: its limit less what is in use, after a collection with {@code collect}
-   * (without one, what is in use counts garbage too: a lower bound, free to read).
+   * The heap this task can still take: its limit less what is in use, which counts garbage too (a lower bound, free to
+   * read).
    */
-  private static long freeHeap(boolean collect) {
+  private static long freeHeap() {
     Runtime rt = Runtime.getRuntime();
-    if (collect) {
-      System.gc();
-    }
     return Math.max(0, rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()));
+  }
+
+  /** Full collections a measure of the free heap runs ({@link #measureFreeHeap}). */
+  static final int MEASURE_COLLECTIONS = 2;
+
+  /**
+   * The free heap measured after full collections: what is in use before them, and the most free after any of
+   * {@link #MEASURE_COLLECTIONS} (a collection the JVM skipped, as it may when a thread holds an array for native code,
+   * or an object some thread dropped only after the first, would otherwise read as live), with how many of the
+   * requested collections the collectors' counts show to have run.
+   */
+  record HeapMeasure(long freeBefore, long free, int collections) {
+    @Override
+    public String toString() {
+      return String.format(java.util.Locale.ROOT, "%d MiB free before the collections, %d MiB after (%d of %d run)",
+          freeBefore >> 20, free >> 20, collections, MEASURE_COLLECTIONS);
+    }
+  }
+
+  static HeapMeasure measureFreeHeap() {
+    long before = freeHeap();
+    long free = 0;
+    int ran = 0;
+    for (int i = 0; i < MEASURE_COLLECTIONS; i++) {
+      long counted = collectionsCounted();
+      System.gc();
+      if (collectionsCounted() > counted) {
+        ran++;
+      }
+      free = Math.max(free, freeHeap());
+    }
+    return new HeapMeasure(before, free, ran);
+  }
+
+  /**
+   * The classes whose instances take most of the heap, the first {@code lines} lines of HotSpot's class histogram (what
+   * {@code jcmd <pid> GC.class_histogram} prints), for the log where the heap holds more than the plan counted; a line
+   * saying why where the JVM cannot tell.
+   */
+  static String largestClasses(int lines) {
+    try {
+      Object text = ManagementFactory.getPlatformMBeanServer().invoke(
+          new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+          new Object[] {new String[0]}, new String[] {String[].class.getName()});
+      return String.join("\n", java.util.Arrays.stream(String.valueOf(text).split("\n")).limit(lines + 2L)
+          .toArray(String[]::new));
+    } catch (javax.management.JMException | RuntimeException e) {
+      return "(no class histogram: " + e + ")";
+    }
+  }
+
+  /** The collections this JVM's collectors have counted (-1 where none counts). */
+  private static long collectionsCounted() {
+    long n = 0;
+    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      n += Math.max(0, gc.getCollectionCount());
+    }
+    return n;
   }
 
   /**

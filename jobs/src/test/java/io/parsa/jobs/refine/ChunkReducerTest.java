@@ -89,4 +89,33 @@ class ChunkReducerTest {
     long[] huge = cum(new int[] {1_000_000, 2_000_000});
     assertFalse(ChunkReducer.leastSliceFits(huge, 0, K, true, ChunkReducer.sliceBytes(1, 999_999, K, true)));
   }
+
+  /**
+   * A measure of the free heap runs its full collections and counts them, and garbage dropped before it reads as free:
+   * a slice is cut by the measure only where what is live leaves too little.
+   */
+  @Test
+  void aHeapMeasureCollectsAndCountsItsCollections() {
+    byte[][] garbage = new byte[64][];
+    for (int i = 0; i < garbage.length; i++) {
+      garbage[i] = new byte[1 << 20];
+    }
+    long held = garbage.length;
+    garbage = null;
+    ChunkReducer.HeapMeasure m = ChunkReducer.measureFreeHeap();
+    assertEquals(ChunkReducer.MEASURE_COLLECTIONS, m.collections(), m.toString());
+    assertTrue(m.free() >= m.freeBefore(), m.toString());
+    assertTrue(m.free() >= held << 20, m + ": the dropped " + held + " MiB are not free");
+    assertTrue(m.toString().contains("(2 of 2 run)"), m.toString());
+  }
+
+  /** Where the heap holds more than the plan counted, the log names what holds it: the heap's largest classes. */
+  @Test
+  void theLogNamesWhatTheHeapHolds() {
+    long[] held = new long[8 << 20]; // 64 MiB of longs: the histogram's first class
+    String top = ChunkReducer.largestClasses(5);
+    assertTrue(top.lines().count() <= 7, top);
+    assertTrue(top.contains("[J"), top);
+    assertEquals(8 << 20, held.length);
+  }
 }
