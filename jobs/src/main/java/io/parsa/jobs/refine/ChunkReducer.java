@@ -231,7 +231,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       // block into 22 and 15 slices).
       long planned = fixedBudget > 0 ? fixedBudget * FREE_HEAP_PER_SLICE : planned(movedRows, movedFrom);
       HeapMeasure read = fixedBudget > 0 ? null : measureFreeHeap();
-      long measured = read == null ? planned : read.free();
+      long measured = read == null || read.collections() == 0 ? planned : read.free();
       budget = budgetOrFail(b, cum, 0, planned, measured, context);
       LOG.info("block {}: {} rows, {} non-zeros; of the {} MiB heap {} MiB free as planned, measured once it is read:"
           + " {}; {} slice(s)", b, rows.size(), pairs, heapBytes >> 20, planned >> 20,
@@ -257,7 +257,9 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
         if (replan && need > freeHeap() / MEASURED_HEAP_PER_SLICE) {
           HeapMeasure read = measureFreeHeap();
-          if (need > read.free() / MEASURED_HEAP_PER_SLICE) {
+          if (read.collections() == 0) {
+            LOG.warn("block {}: after {} slice(s) {}: no measure, the plan stands", b, ran, read);
+          } else if (need > read.free() / MEASURED_HEAP_PER_SLICE) {
             // the heap holds more than the plan counts: the rest is cut by the measure
             budget = budgetOrFail(b, cum, from, planned, read.free(), context);
             to = cut(cum, from, k, vcycles, budget);
@@ -440,34 +442,44 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
 
   /** Full collections a measure of the free heap runs ({@link #measureFreeHeap}). */
   static final int MEASURE_COLLECTIONS = 2;
+  /** Requests for a collection a measure makes at most, {@link #MEASURE_RETRY_MS} apart after one the JVM skipped. */
+  static final int MEASURE_REQUESTS = 10;
+  static final long MEASURE_RETRY_MS = 20;
 
   /**
-   * The free heap measured after full collections: what is in use before them, and the most free after any of
-   * {@link #MEASURE_COLLECTIONS} (a collection the JVM skipped, as it may when a thread holds an array for native code,
-   * or an object some thread dropped only after the first, would otherwise read as live), with how many of the
-   * requested collections the collectors' counts show to have run.
+   * The free heap measured after full collections: what is in use before them, the most free after any of them, and
+   * how many ran. The JVM may skip a requested collection: on the pseudo-cluster a chunk task's two requests in a row
+   * did nothing (the collectors counted none), and the heap it then read as in use, garbage and all, cut a block by
+   * the measure in one run and not in the next (docs/quality.md §51). So a request is made again, a little later,
+   * until the collectors count {@link #MEASURE_COLLECTIONS} collections or {@link #MEASURE_REQUESTS} requests were
+   * made; a measure after which none ran is not one ({@link #collections} 0, {@link #free} what was read without).
    */
-  record HeapMeasure(long freeBefore, long free, int collections) {
+  record HeapMeasure(long freeBefore, long free, int collections, int requests) {
     @Override
     public String toString() {
-      return String.format(java.util.Locale.ROOT, "%d MiB free before the collections, %d MiB after (%d of %d run)",
-          freeBefore >> 20, free >> 20, collections, MEASURE_COLLECTIONS);
+      return String.format(java.util.Locale.ROOT,
+          "%d MiB free before the collections, %d MiB after (%d of %d run, %d requested)", freeBefore >> 20,
+          free >> 20, collections, MEASURE_COLLECTIONS, requests);
     }
   }
 
-  static HeapMeasure measureFreeHeap() {
+  static HeapMeasure measureFreeHeap() throws InterruptedException {
     long before = freeHeap();
     long free = 0;
     int ran = 0;
-    for (int i = 0; i < MEASURE_COLLECTIONS; i++) {
+    int requests = 0;
+    while (ran < MEASURE_COLLECTIONS && requests < MEASURE_REQUESTS) {
       long counted = collectionsCounted();
       System.gc();
+      requests++;
       if (collectionsCounted() > counted) {
         ran++;
+        free = Math.max(free, freeHeap());
+      } else {
+        Thread.sleep(MEASURE_RETRY_MS);
       }
-      free = Math.max(free, freeHeap());
     }
-    return new HeapMeasure(before, free, ran);
+    return new HeapMeasure(before, ran > 0 ? free : before, ran, requests);
   }
 
   /**
