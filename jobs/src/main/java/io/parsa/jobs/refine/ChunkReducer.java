@@ -256,7 +256,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         to = cut(cum, from, k, vcycles, budget);
         long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
         if (replan && need > freeHeap() / MEASURED_HEAP_PER_SLICE) {
-          HeapMeasure read = measureFreeHeap();
+          // the plan's slice is cut by the measure only where it leaves it too little: a measure done once it does not
+          HeapMeasure read = measureFreeHeap((long) Math.ceil(need * MEASURED_HEAP_PER_SLICE));
           if (read.collections() == 0) {
             LOG.warn("block {}: after {} slice(s) {}: no measure, the plan stands", b, ran, read);
           } else if (need > read.free() / MEASURED_HEAP_PER_SLICE) {
@@ -450,9 +451,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * The free heap measured after full collections: what is in use before them, the most free after any of them, and
    * how many ran. The JVM may skip a requested collection: on the pseudo-cluster a chunk task's two requests in a row
    * did nothing (the collectors counted none), and the heap it then read as in use, garbage and all, cut a block by
-   * the measure in one run and not in the next (docs/quality.md §51). So a request is made again, a little later,
-   * until the collectors count {@link #MEASURE_COLLECTIONS} collections or {@link #MEASURE_REQUESTS} requests were
-   * made; a measure after which none ran is not one ({@link #collections} 0, {@link #free} what was read without).
+   * the measure in one run and not in the next (docs/quality.md §51; JDK 17 ignores an explicit collection while a
+   * thread is in a JNI critical region, JDK-8057586). So a request is made again, a little later, until the collectors
+   * count {@link #MEASURE_COLLECTIONS} collections or {@link #MEASURE_REQUESTS} requests were made; a measure after
+   * which none ran is not one ({@link #collections} 0, {@link #free} what was read without).
    */
   record HeapMeasure(long freeBefore, long free, int collections, int requests) {
     @Override
@@ -464,11 +466,16 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   }
 
   static HeapMeasure measureFreeHeap() throws InterruptedException {
+    return measureFreeHeap(Long.MAX_VALUE);
+  }
+
+  /** As {@link #measureFreeHeap()}, done once a collection ran and left {@code enough} bytes free. */
+  static HeapMeasure measureFreeHeap(long enough) throws InterruptedException {
     long before = freeHeap();
     long free = 0;
     int ran = 0;
     int requests = 0;
-    while (ran < MEASURE_COLLECTIONS && requests < MEASURE_REQUESTS) {
+    while (ran < MEASURE_COLLECTIONS && requests < MEASURE_REQUESTS && !(ran > 0 && free >= enough)) {
       long counted = collectionsCounted();
       System.gc();
       requests++;

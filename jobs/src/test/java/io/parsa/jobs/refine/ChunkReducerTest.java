@@ -108,6 +108,9 @@ class ChunkReducerTest {
     assertTrue(m.free() >= held << 20, m + ": the dropped " + held + " MiB are not free");
     assertTrue(m.requests() >= m.collections(), m.toString());
     assertTrue(m.toString().contains("(2 of 2 run"), m.toString());
+    // enough free after the first collection: one is enough
+    ChunkReducer.HeapMeasure once = ChunkReducer.measureFreeHeap(1);
+    assertEquals(1, once.collections(), once.toString());
   }
 
   /** Where the heap holds more than the plan counted, the log names what holds it: the heap's largest classes. */
