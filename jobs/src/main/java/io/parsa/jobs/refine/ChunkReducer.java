@@ -256,7 +256,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         to = cut(cum, from, k, vcycles, budget);
         long need = sliceBytes(to - from, cum[to] - cum[from], k, vcycles);
         if (replan && need > freeHeap() / MEASURED_HEAP_PER_SLICE) {
-          // the plan's slice is cut by the measure only where it leaves it too little: a measure done once it does not
+          // the measure stops at the first collection that leaves this slice its margin; only less free cuts it
           HeapMeasure read = measureFreeHeap((long) Math.ceil(need * MEASURED_HEAP_PER_SLICE));
           if (read.collections() == 0) {
             LOG.warn("block {}: after {} slice(s) {}: no measure, the plan stands", b, ran, read);
@@ -506,7 +506,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     }
   }
 
-  /** The collections this JVM's collectors have counted (-1 where none counts). */
+  /** The collections this JVM's collectors have counted (a collector that counts none adds nothing). */
   private static long collectionsCounted() {
     long n = 0;
     for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
