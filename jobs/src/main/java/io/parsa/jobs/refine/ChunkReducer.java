@@ -499,8 +499,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       Object text = ManagementFactory.getPlatformMBeanServer().invoke(
           new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
           new Object[] {new String[0]}, new String[] {String[].class.getName()});
-      return String.join("\n", java.util.Arrays.stream(String.valueOf(text).split("\n")).limit(lines + 2L)
-          .toArray(String[]::new));
+      return String.valueOf(text).lines().limit(lines + 2L).collect(java.util.stream.Collectors.joining("\n"));
     } catch (javax.management.JMException | RuntimeException e) {
       return "(no class histogram: " + e + ")";
     }

@@ -88,11 +88,12 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
   @Override
   protected void reduce(IntWritable group, Iterable<ClusterRow> values, Context context)
       throws IOException, InterruptedException {
-    ClusterGraph g = ClusterGraph.read(values, k, TaskJvm.configuredHeap(), context);
+    long heap = TaskJvm.configuredHeap();
+    ClusterGraph g = ClusterGraph.read(values, k, heap, context);
     if (g == null) {
       // the driver sizes the groups from the level below, so this is a safety net: the level is given up (counted)
       LOG.warn("group {}: its clusters need more than the task's heap of {} MiB: this level is given up", group.get(),
-          TaskJvm.configuredHeap() >> 20);
+          heap >> 20);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
       return;
     }

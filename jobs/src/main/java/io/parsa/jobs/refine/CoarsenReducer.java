@@ -91,9 +91,10 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     Block block = rows.block;
     int[] clusterOf;
     long need = RefineUTool.heapNeeded(n, block.numEdges(), block.numKeys(), 2);
-    if (need > TaskJvm.configuredHeap()) {
+    long heap = TaskJvm.configuredHeap();
+    if (need > heap) {
       LOG.warn("group {}: {} rows, {} non-zeros need about {} MiB, more than the task's heap of {} MiB: every row a"
-          + " cluster of its own", group.get(), n, block.numEdges(), need >> 20, TaskJvm.configuredHeap() >> 20);
+          + " cluster of its own", group.get(), n, block.numEdges(), need >> 20, heap >> 20);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
       clusterOf = new int[n];
       for (int i = 0; i < n; i++) {

@@ -134,12 +134,13 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     long[] m1 = m0;
     String outcome;
     long need = RefineUTool.heapNeeded(n, nonZeros, block.numKeys(), g);
+    long heap = TaskJvm.configuredHeap();
     if (g < 2 || n < 2L * g) {
       outcome = "too few rows or parts to refine";
       context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
-    } else if (need > TaskJvm.configuredHeap()) {
+    } else if (need > heap) {
       outcome = String.format("needs about %d MiB, more than the task's heap of %d MiB; left as it is", need >> 20,
-          TaskJvm.configuredHeap() >> 20);
+          heap >> 20);
       LOG.warn("group {}: {} rows, {} non-zeros {}", group.get(), n, nonZeros, outcome);
       context.getCounter(MrRefinement.Counters.GROUPS_TOO_BIG).increment(1);
     } else {

@@ -72,10 +72,11 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       parts = java.util.stream.IntStream.range(0, k).filter(q -> groupOf[q] >= 0 && groupOf[q] / fan == key.get())
           .toArray();
     }
-    ClusterGraph g = ClusterGraph.read(values, parts.length, TaskJvm.configuredHeap(), context);
+    long heap = TaskJvm.configuredHeap();
+    ClusterGraph g = ClusterGraph.read(values, parts.length, heap, context);
     if (g == null) {
       LOG.warn("the clusters of {} need more than the task's heap of {} MiB: no placement",
-          parts.length == k ? "all parts" : "group " + key.get(), TaskJvm.configuredHeap() >> 20);
+          parts.length == k ? "all parts" : "group " + key.get(), heap >> 20);
       context.getCounter(MrRefinement.Counters.COARSE_GRAPH_TOO_BIG).increment(1);
       return;
     }

@@ -521,8 +521,8 @@ class MrRefinementTest {
   /**
    * A block too large for a task's heap ({@link ChunkReducer#HEAP_BYTES}, here room for about 1,250 of a block's 1,500
    * rows at p = 1, where a slice holds its V-cycle too) is cut into the slices its plan gives, whatever the heap holds
-   * besides: two runs, the second with 256 MiB
-   * more of the JVM's heap in use, cut the same slices, make the same moves, and end on the same parts.
+   * besides: two runs, the second with 256 MiB more of the JVM's heap in use, cut the same slices, make the same moves,
+   * and end on the same parts.
    */
   @Test
   void aTaskCutsTheSameSlicesWhateverElseItsHeapHolds() throws Exception {
