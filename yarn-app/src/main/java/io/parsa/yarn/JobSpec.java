@@ -25,6 +25,12 @@ public final class JobSpec {
   public int servers = 1;
   /** Maximal delay τ in blocks: before pulling block t a worker waits for its pushes of blocks ≤ t-τ-1; -1 = unbounded. */
   public int maxDelay = -1;
+  /**
+   * Stage-1 blocks per wave: a block pulls the neighbor sets of the earlier waves exactly, so the run does not
+   * depend on timing (see BlockScheduler); 0 = no waves, the paper's asynchronous scheme bounded by
+   * {@link #maxDelay}.
+   */
+  public int waveWidth;
   /** Number of blocks partitioned by one worker in stage 0 (global initialisation); 0 = none. */
   public int initBlocks;
   /** Individual initialisation: warm-up blocks per worker whose results are dropped; 0 = none. */

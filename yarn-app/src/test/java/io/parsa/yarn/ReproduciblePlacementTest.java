@@ -14,16 +14,19 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 
 /**
- * One worker and a fixed seed give the same placement whatever the timing: the worker overlays its own pushes
- * still in flight on what it pulls, so every block sees the neighbor sets of all blocks before it.
+ * A fixed seed gives the same placement whatever the timing. One worker overlays its own pushes still in flight on
+ * what it pulls, so every block sees the neighbor sets of all blocks before it; in waves, a block sees those of
+ * exactly the waves before its own, whichever worker runs it.
  */
 class ReproduciblePlacementTest {
 
-  private static TreeMap<Long, Integer> placement(Configuration conf, Path blocks, Path out, String workers)
-      throws Exception {
+  private static TreeMap<Long, Integer> placement(Configuration conf, Path blocks, Path out, String workers,
+      String... more) throws Exception {
     FileSystem fs = FileSystem.getLocal(conf);
-    int rc = ToolRunner.run(conf, new PartitionUTool(), new String[] {"--blocks", blocks.toString(), "--output",
-        out.toString(), "--k", "6", "--workers", workers, "--mode", "embedded", "--seed", "5"});
+    List<String> args = new java.util.ArrayList<>(List.of("--blocks", blocks.toString(), "--output",
+        out.toString(), "--k", "6", "--workers", workers, "--mode", "embedded", "--seed", "5"));
+    args.addAll(List.of(more));
+    int rc = ToolRunner.run(conf, new PartitionUTool(), args.toArray(new String[0]));
     assertEquals(0, rc);
     TreeMap<Long, Integer> m = new TreeMap<>();
     for (Path f : NeighborSetFiles.list(fs, new Path(out, "u-assignment"))) {
@@ -48,9 +51,43 @@ class ReproduciblePlacementTest {
     assertEquals(rows.size(), first.size());
     // the same run again, and once with the worker pausing after every block (its pushes then always land
     // before the next pull, instead of racing it)
-    assertEquals(first, placement(conf, blocks, new Path(base, "b"), "1"));
+    assertEquals(0, differing(first, placement(conf, blocks, new Path(base, "b"), "1")));
     Configuration slow = new Configuration(conf);
     slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 20);
-    assertEquals(first, placement(slow, blocks, new Path(base, "c"), "1"));
+    assertEquals(0, differing(first, placement(slow, blocks, new Path(base, "c"), "1")));
+  }
+
+  /** Rows that {@code b} places elsewhere than {@code a}, or that only one of them places. */
+  private static long differing(TreeMap<Long, Integer> a, TreeMap<Long, Integer> b) {
+    long n = a.entrySet().stream().filter(e -> !e.getValue().equals(b.get(e.getKey()))).count();
+    return n + b.keySet().stream().filter(id -> !a.containsKey(id)).count();
+  }
+
+  @Test
+  void wavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path base = EmbeddedPartitionUTest.tempDir("repro-waves");
+    Path blocks = new Path(base, "blocks");
+    List<TestBlocks.Row> rows = TestBlocks.random(4000, 3000, 12, 17);
+    TestBlocks.write(fs, blocks, rows, 16, 3);
+
+    // waves of one block: every block sees all blocks before it, as the one asynchronous worker does
+    TreeMap<Long, Integer> sequential = placement(conf, blocks, new Path(base, "s"), "1", "--waves", "async",
+        "--init-blocks", "1");
+    assertEquals(rows.size(), sequential.size());
+    assertEquals(0, differing(sequential, placement(conf, blocks, new Path(base, "s2"), "2", "--waves", "1")));
+
+    // waves of two blocks (the default with two workers): the same placement from one, two or three workers,
+    // with and without a pause after every block
+    TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2");
+    assertEquals(rows.size(), two.size());
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2",
+        "--init-blocks", "1")));
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2",
+        "--init-blocks", "1")));
+    Configuration slow = new Configuration(conf);
+    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
+    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2")));
   }
 }

@@ -73,7 +73,9 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("skip-bad-records", "N", "skip up to N malformed input lines (default 0: fail on the first)"));
     o.addOption(opt("workers", "N", "partition-u worker containers (default 2)"));
     o.addOption(opt("servers", "N", "partition-u neighbor-set server containers (default: partition-u's, sized from the blocks)"));
-    o.addOption(opt("max-delay", "TAU", "partition-u maximal delay in blocks (default unbounded)"));
+    o.addOption(opt("max-delay", "TAU", "partition-u maximal delay in blocks, with --waves async (default unbounded)"));
+    o.addOption(opt("waves", "W|async", "partition-u's stage 1 in waves of W blocks, reproducible whatever the timing "
+        + "(default: W = --workers), or async: the paper's asynchronous scheme"));
     o.addOption(opt("init-fraction", "F", "partition-u global initialisation sample fraction"));
     o.addOption(opt("warmup-blocks", "A", "partition-u individual initialisation warm-up blocks"));
     o.addOption(opt("mode", "MODE", "partition-u: embedded | yarn | auto (default auto)"));
@@ -159,7 +161,7 @@ public final class PipelineTool extends ParsaTool {
 
     if (algorithm.equals("parsa")) {
       List<String> pu = args("--blocks", blocks, "--output", dir.toString(), "--k", ks, "--seed", seed);
-      copy(cl, pu, "workers", "servers", "max-delay", "init-fraction", "warmup-blocks", "mode");
+      copy(cl, pu, "workers", "servers", "max-delay", "waves", "init-fraction", "warmup-blocks", "mode");
       if (weighted) {
         pu.add("--weighted");
       }

@@ -31,6 +31,13 @@ import java.util.function.LongSupplier;
  * {@code committed + reserved} at the time it reserves. A lost block's reservation is released and the block is
  * handed out again.
  *
+ * <p>Waves ({@link #useWaves}): the stage-1 blocks fall into waves of {@code W} consecutive blocks, and a block
+ * passes two gates ({@link #mayPass}). It pulls once every block of the earlier waves is done, and it pushes once
+ * every block of its own wave has reserved (so has pulled). Every block then starts from exactly the neighbor
+ * sets of the waves before its own, whichever worker runs it and whenever: with the fixed starting loads above the
+ * run is reproducible for any number of workers and any timing. Without waves (width 0) a block pulls whatever
+ * the servers hold at the time, the paper's asynchronous scheme.
+ *
  * <p>Thread-safe: every method is synchronized; the class does no I/O.
  */
 public final class BlockScheduler {
@@ -117,6 +124,10 @@ public final class BlockScheduler {
   private long[] rowsBefore;
   private long[] rowsPerBlock;
   private String rowCountMismatch;
+  /** Blocks per wave; 0: no waves (asynchronous). */
+  private int waveWidth;
+  /** Blocks 0..donePrefix-1 are all done. */
+  private int donePrefix;
 
   /**
    * @param k parts
@@ -243,6 +254,62 @@ public final class BlockScheduler {
     }
   }
 
+  /**
+   * Runs stage 1 in waves of {@code width} consecutive blocks (0: asynchronously). Call before stage 1 starts.
+   */
+  public synchronized void useWaves(int width) {
+    if (width < 0) {
+      throw new IllegalArgumentException("wave width must be at least 0, got " + width);
+    }
+    waveWidth = width;
+  }
+
+  /** Blocks per wave; 0 when stage 1 runs asynchronously. */
+  public synchronized int waveWidth() {
+    return waveWidth;
+  }
+
+  /**
+   * Whether a running task may pass a gate now: {@code push} false, the pull of its block's neighbor sets (every
+   * block of the earlier waves done); {@code push} true, the push of its new members (every block of its wave
+   * done or reserved). Always true in stage 0 and without waves.
+   *
+   * @throws IllegalArgumentException for an unknown task or one of another worker
+   */
+  public synchronized boolean mayPass(int worker, long taskId, boolean push) {
+    Running r = runningTask(worker, taskId);
+    if (waveWidth == 0 || r.stage == 0) {
+      return true;
+    }
+    int first = r.blockIndex / waveWidth * waveWidth;
+    if (!push) {
+      return donePrefix >= first;
+    }
+    int end = Math.min(numBlocks, first + waveWidth);
+    for (int b = first; b < end; b++) {
+      if (!done[b] && !reserved(b)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a running task of block {@code b} has reserved its quota (so has pulled). */
+  private boolean reserved(int b) {
+    for (Running o : running.values()) {
+      if (o.blockIndex == b && o.stage == 1 && o.quota != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void advanceDonePrefix() {
+    while (donePrefix < numBlocks && done[donePrefix]) {
+      donePrefix++;
+    }
+  }
+
   /** Why the fixed starting loads were abandoned, or null. */
   public synchronized String rowCountMismatch() {
     return rowCountMismatch;
@@ -293,6 +360,7 @@ public final class BlockScheduler {
         committed[i] += partLoads[i];
         committedRows[i] += partRows[i];
       }
+      advanceDonePrefix();
     }
     if (blocksDone == numBlocks) {
       stage1EndedAt = clock.getAsLong();
@@ -339,6 +407,7 @@ public final class BlockScheduler {
       mainQueue.remove(b);
       blocksDone++;
     }
+    advanceDonePrefix();
     rowsDone += rows;
     edgesDone += edges;
     for (int i = 0; i < k; i++) {

@@ -150,6 +150,7 @@ public final class PartitionMaster implements ContainerEvents {
     }
     this.scheduler = new BlockScheduler(job.k, job.blockPaths.size(), init, warm, job.weighted,
         System::currentTimeMillis);
+    scheduler.useWaves(job.waveWidth);
     this.registry = new ServerRegistry(job.servers);
     this.failures = new FailureTracker(System::currentTimeMillis,
         conf.getLong(ParsaYarnConfig.AM_FAILURES_WINDOW_MS, ParsaYarnConfig.DEFAULT_AM_FAILURES_WINDOW_MS));
@@ -610,6 +611,7 @@ public final class PartitionMaster implements ContainerEvents {
         + "(including those of initialisation blocks and of blocks that ran twice), so S_i ⊇ N(U_i) and |S_i| is an "
         + "upper bound on M_i = |N(U_i)|, not M_i itself; the exact M_i and M_max come from the metrics step");
     out.put("maxDelay", job.maxDelay);
+    out.put("waveWidth", job.waveWidth);
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
     out.put("amAttempt", attempt);

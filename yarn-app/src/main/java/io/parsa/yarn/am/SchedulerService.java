@@ -1,5 +1,7 @@
 package io.parsa.yarn.am;
 
+import io.parsa.avro.rpc.Gate;
+import io.parsa.avro.rpc.GateRequest;
 import io.parsa.avro.rpc.JobRequest;
 import io.parsa.avro.rpc.Reservation;
 import io.parsa.avro.rpc.ReserveRequest;
@@ -108,6 +110,18 @@ public final class SchedulerService implements SchedulerProtocol {
       double[] base = scheduler.reserve(request.getWorkerId(), request.getTaskId(), request.getRows(),
           request.getWeight());
       return new Reservation(Longs.wrap(base));
+    } catch (IllegalArgumentException e) {
+      throw Rejections.master(e.getMessage());
+    }
+  }
+
+  @Override
+  public boolean passGate(GateRequest request) throws SchedulerRejected {
+    check(request.getWorkerId(), request.getToken());
+    try {
+      // a worker waiting at a gate waits for other blocks: it is waiting, not stuck
+      liveness.progress(request.getWorkerId());
+      return scheduler.mayPass(request.getWorkerId(), request.getTaskId(), request.getGate() == Gate.PUSH);
     } catch (IllegalArgumentException e) {
       throw Rejections.master(e.getMessage());
     }

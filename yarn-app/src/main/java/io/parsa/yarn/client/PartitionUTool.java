@@ -56,7 +56,12 @@ public final class PartitionUTool extends ParsaTool {
     o.addOption(opt("servers", "N", "number of neighbor-set servers (default on YARN: as many as the blocks' "
         + "distinct keys need at up to 8 GB a server, from ingest's _stats.json; else 1)"));
     o.addOption(opt("max-delay", "TAU", "maximal delay tau in blocks: a worker waits for its own pushes of blocks "
-        + "older than tau before pulling; 0 = synchronous; default unbounded"));
+        + "older than tau before pulling; 0 = synchronous; default unbounded; only with --waves async"));
+    o.addOption(opt("waves", "W|async", "stage 1 in waves of W consecutive blocks: a block starts from the "
+        + "neighbor sets of exactly the waves before its own, so the same blocks and seed give the same "
+        + "u-assignment whatever the timing and the number of workers; async: the paper's asynchronous scheme, a "
+        + "block starts from whatever the servers hold (bounded by --max-delay), not reproducible with several "
+        + "workers (default: W = --workers; async when --max-delay is given)"));
     o.addOption(opt("init-blocks", "N", "global initialisation (stage 0): one worker first partitions N sampled "
         + "blocks and the servers start from its neighbor sets; results dropped (default 1 with several workers, else 0)"));
     o.addOption(opt("init-fraction", "F", "as --init-blocks, given as a fraction of the blocks (rounded up)"));
@@ -98,6 +103,15 @@ public final class PartitionUTool extends ParsaTool {
     job.servers = intOpt(cl, "servers", 1, 1);
     String tau = cl.getOptionValue("max-delay", "unbounded");
     job.maxDelay = tau.equals("unbounded") || tau.equals("inf") ? -1 : intOpt(cl, "max-delay", -1, 0);
+    String waves = cl.getOptionValue("waves", cl.hasOption("max-delay") ? "async" : "");
+    if (waves.equals("async")) {
+      job.waveWidth = 0;
+    } else if (cl.hasOption("max-delay")) {
+      throw new UsageException("--max-delay bounds the asynchronous scheme only: give --waves async with it, not "
+          + "--waves " + waves);
+    } else {
+      job.waveWidth = waves.isEmpty() ? job.workers : intOpt(cl, "waves", job.workers, 1);
+    }
     job.warmupBlocks = intOpt(cl, "warmup-blocks", 0, 0);
     job.seed = longOpt(cl, "seed", 1, Long.MIN_VALUE);
     job.weighted = cl.hasOption("weighted");

@@ -1,5 +1,7 @@
 package io.parsa.yarn.rpc;
 
+import io.parsa.avro.rpc.Gate;
+import io.parsa.avro.rpc.GateRequest;
 import io.parsa.avro.rpc.JobRequest;
 import io.parsa.avro.rpc.ReserveRequest;
 import io.parsa.avro.rpc.SchedulerProtocol;
@@ -85,6 +87,11 @@ public final class SchedulerClient implements AutoCloseable {
   public double[] reserve(long taskId, long rows, double weight) throws IOException {
     return Longs.toDoubleArray(call("reserve",
         p -> p.reserve(new ReserveRequest(token, callerId, taskId, rows, weight)).getLoads()));
+  }
+
+  /** Whether the task may pass {@code gate} now (see {@code BlockScheduler.mayPass}). */
+  public boolean passGate(long taskId, Gate gate) throws IOException {
+    return call("passGate", p -> p.passGate(new GateRequest(token, callerId, taskId, gate)));
   }
 
   public boolean taskDone(long taskId, long rows, long edges, double[] partLoads, long[] partRows, long millis)

@@ -1,5 +1,6 @@
 package io.parsa.yarn.worker;
 
+import io.parsa.avro.rpc.Gate;
 import io.parsa.avro.rpc.Task;
 import io.parsa.avro.rpc.TaskKind;
 import io.parsa.yarn.JobSpec;
@@ -28,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * and loads it; the main thread waits for its own pushes older than τ, pulls the block's neighbor sets, runs the
  * engine, writes the block's assignment file and hands the push of the new members to a committer thread, which
  * reports the block done once the push is acknowledged.
+ *
+ * <p>In a wave run ({@link JobSpec#waveWidth} &gt; 0) the master's gates replace τ: the main thread pulls a
+ * stage-1 block once every block of the earlier waves is done, and the committer pushes it once every block of
+ * its wave has pulled (see {@code BlockScheduler}). A worker then overlays none of its own pushes in flight, and
+ * while its block waits at the pull gate it runs first a block of an earlier wave that reaches it (one handed
+ * out again after another worker was lost), which the gate waits for.
  */
 public final class Worker {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -77,6 +84,9 @@ public final class Worker {
 
   private static final Loaded END = new Loaded(null, null, 0);
 
+  /** Longest wait between two questions to the master at a gate. */
+  private static final long GATE_POLL_MAX_MS = 50;
+
   /** Runs until the master says STOP; throws on an unrecoverable error. */
   public void run() throws IOException, InterruptedException {
     int connectMs = conf.getInt(ParsaYarnConfig.RPC_CONNECT_TIMEOUT_MS,
@@ -109,23 +119,32 @@ public final class Worker {
       Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready, ahead), "parsa-prefetch-" + workerId);
       prefetch.setDaemon(true);
       prefetch.start();
+      boolean waves = job.waveWidth > 0;
+      // blocks put aside at the pull gate for a block of an earlier wave
+      java.util.Deque<Loaded> deferred = new java.util.ArrayDeque<>();
       int t = 0;
       int finished = 0;
       try {
         while (true) {
-          Loaded item = ready.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+          Loaded item = deferred.poll();
           if (item == null) {
-            // nothing to do yet; a failed push must not leave us waiting for a block that never comes
-            committer.checkError();
-            continue;
-          }
-          if (item == END) {
-            if (prefetchError != null) {
-              throw prefetchError;
+            item = ready.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (item == null) {
+              // nothing to do yet; a failed push must not leave us waiting for a block that never comes
+              committer.checkError();
+              continue;
             }
-            break;
+            if (item == END) {
+              if (prefetchError != null) {
+                throw prefetchError;
+              }
+              break;
+            }
+            ahead.release();
           }
-          ahead.release();
+          if (waves && item.task.getStage() == 1) {
+            item = awaitPullGate(master, item, ready, ahead, deferred, committer);
+          }
           t++;
           if (testHang && finished == testHangAfter) {
             LOG.warn("test hook: worker {} stops making progress, holding task {}", workerId, item.task.getTaskId());
@@ -133,8 +152,9 @@ public final class Worker {
           }
           Task task = item.task;
           boolean stage0 = task.getStage() == 0;
-          // Algorithm 4 line 4: wait until all own pushes before t - τ are done (stage 0: all of them).
-          long mustHave = stage0 || job.maxDelay == 0 ? t - 1 : job.maxDelay < 0 ? 0 : t - job.maxDelay - 1;
+          // Algorithm 4 line 4: wait until all own pushes before t - τ are done (stage 0: all of them). In a wave
+          // run the pull gate has waited for every block of the earlier waves.
+          long mustHave = stage0 || job.maxDelay == 0 ? t - 1 : job.maxDelay < 0 || waves ? 0 : t - job.maxDelay - 1;
           committer.awaitDone(mustHave);
           long started = System.currentTimeMillis();
           BlockPartitioner.Prepared b = item.block;
@@ -144,6 +164,7 @@ public final class Worker {
           java.util.List<PendingPushes.Entry> mineInFlight = pending.snapshot();
           long[] membership = pulls.pull(keys);
           PendingPushes.overlay(mineInFlight, keys, membership, wpk);
+          boolean gated = waves && !stage0;
           long[] before = membership.clone();
           int known = LOG.isDebugEnabled() ? knownKeys(membership, keys.length, wpk) : -1;
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
@@ -169,13 +190,20 @@ public final class Worker {
           final int seqNo = t;
           // memory backpressure: with an unbounded τ the pushes in flight would otherwise grow without limit when
           // the servers are slower than this worker (seen at 3·10^8 non-zeros: out of memory)
+          // (in a wave run a worker's pushes in flight are those of one wave, and one of them may wait at its gate
+          // for a block this thread has still to pull)
           long pushBytes = 8L * (push[0].length + push[1].length);
-          committer.awaitBytesBelow(pushBudget - pushBytes);
-          PendingPushes.Entry mine = stage0 ? null : pending.add(push[0], push[1]);
+          if (!gated) {
+            committer.awaitBytesBelow(pushBudget - pushBytes);
+          }
+          PendingPushes.Entry mine = stage0 || gated ? null : pending.add(push[0], push[1]);
           int rows = b.numRows();
           long edges = b.edges();
           long taskId = task.getTaskId();
           committer.submit(seqNo, pushBytes, () -> {
+            if (gated) {
+              awaitGate(master3, taskId, Gate.PUSH);
+            }
             pushes.push(push[0], push[1], stage0);
             pending.remove(mine);
             master3.taskDone(taskId, rows, edges, delta, partRows, millis);
@@ -191,7 +219,10 @@ public final class Worker {
             Thread.sleep(testDelayMs);
           }
           if (hook != null) {
-            committer.awaitDone(seqNo);
+            if (!gated) {
+              // (a gated push may wait for this thread's next block)
+              committer.awaitDone(seqNo);
+            }
             hook.afterBlock(workerId, finished);
           }
         }
@@ -205,6 +236,41 @@ public final class Worker {
   }
 
   private volatile IOException prefetchError;
+
+  /**
+   * Waits until {@code item}'s block may pull. A block of an earlier wave that the prefetcher loads meanwhile goes
+   * first (the gate may be waiting for it), and {@code item} waits in {@code deferred}; returns the block to run.
+   */
+  private Loaded awaitPullGate(SchedulerClient master, Loaded item, BlockingQueue<Loaded> ready, Semaphore ahead,
+      java.util.Deque<Loaded> deferred, Committer committer) throws IOException, InterruptedException {
+    long sleep = 1;
+    while (!master.passGate(item.task.getTaskId(), Gate.PULL)) {
+      committer.checkError();
+      Loaded other = ready.peek();
+      if (other != null && other != END && other.task.getBlockIndex() < item.task.getBlockIndex()) {
+        ready.take();
+        ahead.release();
+        LOG.info("worker {}: block {} runs before block {}, which waits for it", workerId,
+            other.task.getBlockIndex(), item.task.getBlockIndex());
+        deferred.push(item);
+        item = other;
+        sleep = 1;
+        continue;
+      }
+      Sleeper.sleep(sleep);
+      sleep = Math.min(GATE_POLL_MAX_MS, sleep * 2);
+    }
+    return item;
+  }
+
+  /** Asks the master until the task may pass {@code gate}, waiting a little longer each time (up to 50 ms). */
+  private static void awaitGate(SchedulerClient master, long taskId, Gate gate) throws IOException {
+    long sleep = 1;
+    while (!master.passGate(taskId, gate)) {
+      Sleeper.sleep(sleep);
+      sleep = Math.min(GATE_POLL_MAX_MS, sleep * 2);
+    }
+  }
 
   /**
    * Bytes of pushes a worker keeps in flight (sent or queued, not yet acknowledged) before it waits for the servers:
