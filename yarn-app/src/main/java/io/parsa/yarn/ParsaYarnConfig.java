@@ -136,6 +136,9 @@ public final class ParsaYarnConfig {
   /** Test hook: each worker sleeps this long after every block (to make a run long enough to kill parts of it). */
   public static final String TEST_WORKER_BLOCK_DELAY_MS = "parsa.test.worker.block.delay.ms";
 
+  /** Test hook (embedded mode): a worker launched to replace another waits this long before it starts, ms. */
+  public static final String TEST_WORKER_REPLACEMENT_DELAY_MS = "parsa.test.worker.replacement.delay.ms";
+
   /** Test hook: the server with this id fails as if it crashed once it has applied this many pushes. */
   public static final String TEST_CRASH_SERVER_ID = "parsa.test.crash.server.id";
   public static final String TEST_CRASH_SERVER_AFTER_PUSHES = "parsa.test.crash.server.after.pushes";

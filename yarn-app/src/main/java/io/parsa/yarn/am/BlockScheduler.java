@@ -32,11 +32,13 @@ import java.util.function.LongSupplier;
  * handed out again.
  *
  * <p>Waves ({@link #useWaves}): the stage-1 blocks fall into waves of {@code W} consecutive blocks, and a block
- * passes two gates ({@link #mayPass}). It pulls once every block of the earlier waves is done, and it pushes once
+ * passes two gates ({@link #gate}). It pulls once every block of the earlier waves is done, and it pushes once
  * every block of its own wave has reserved (so has pulled). Every block then starts from exactly the neighbor
  * sets of the waves before its own, whichever worker runs it and whenever: with the fixed starting loads above the
  * run is reproducible for any number of workers and any timing. Without waves (width 0) a block pulls whatever
- * the servers hold at the time, the paper's asynchronous scheme.
+ * the servers hold at the time, the paper's asynchronous scheme. A pull gate that waits for a block no worker runs
+ * (handed out again after its worker was lost) releases its own block back to the queue: the asking worker then
+ * fetches the lowest block queued, so the run cannot wait for a replacement worker that never comes.
  *
  * <p>Thread-safe: every method is synchronized; the class does no I/O.
  */
@@ -44,6 +46,9 @@ public final class BlockScheduler {
 
   /** What the scheduler tells a worker. */
   public enum Kind { RUN, WAIT, STOP }
+
+  /** The answer at a gate: go on, ask again later, or drop the block (it is back in the queue). */
+  public enum GateAnswer { PASS, WAIT, RELEASE }
 
   /** One hand-out of a block. */
   public static final class Assignment {
@@ -103,7 +108,8 @@ public final class BlockScheduler {
   private final LongSupplier clock;
   private final Deque<Integer> initQueue = new ArrayDeque<>();
   private final Deque<Integer> warmupQueue = new ArrayDeque<>();
-  private final Deque<Integer> mainQueue = new ArrayDeque<>();
+  /** Stage-1 blocks to hand out, lowest index first (a block handed out again goes back in its place). */
+  private final java.util.TreeSet<Integer> mainQueue = new java.util.TreeSet<>();
   private final Map<Long, Running> running = new HashMap<>();
   private final boolean[] done;
   private final double[] committed;
@@ -128,6 +134,7 @@ public final class BlockScheduler {
   private int waveWidth;
   /** Blocks 0..donePrefix-1 are all done. */
   private int donePrefix;
+  private int releases;
 
   /**
    * @param k parts
@@ -182,7 +189,7 @@ public final class BlockScheduler {
     if (mainQueue.isEmpty()) {
       return Assignment.WAIT;
     }
-    return handOut(mainQueue.poll(), 1, worker, false);
+    return handOut(mainQueue.pollFirst(), 1, worker, false);
   }
 
   private int runningInitBlocks() {
@@ -272,26 +279,41 @@ public final class BlockScheduler {
   /**
    * Whether a running task may pass a gate now: {@code push} false, the pull of its block's neighbor sets (every
    * block of the earlier waves done); {@code push} true, the push of its new members (every block of its wave
-   * done or reserved). Always true in stage 0 and without waves.
+   * done or reserved). Always PASS in stage 0 and without waves. RELEASE (pull gate only): the gate waits for a
+   * block that is queued, not running; the task is released and its block queued again, and the worker drops it.
    *
    * @throws IllegalArgumentException for an unknown task or one of another worker
    */
-  public synchronized boolean mayPass(int worker, long taskId, boolean push) {
+  public synchronized GateAnswer gate(int worker, long taskId, boolean push) {
     Running r = runningTask(worker, taskId);
     if (waveWidth == 0 || r.stage == 0) {
-      return true;
+      return GateAnswer.PASS;
     }
     int first = r.blockIndex / waveWidth * waveWidth;
     if (!push) {
-      return donePrefix >= first;
+      if (donePrefix >= first) {
+        return GateAnswer.PASS;
+      }
+      if (!mainQueue.isEmpty() && mainQueue.first() < first) {
+        running.remove(taskId);
+        mainQueue.add(r.blockIndex);
+        releases++;
+        return GateAnswer.RELEASE;
+      }
+      return GateAnswer.WAIT;
     }
     int end = Math.min(numBlocks, first + waveWidth);
     for (int b = first; b < end; b++) {
       if (!done[b] && !reserved(b)) {
-        return false;
+        return GateAnswer.WAIT;
       }
     }
-    return true;
+    return GateAnswer.PASS;
+  }
+
+  /** How many blocks a pull gate released back to the queue. */
+  public synchronized int releases() {
+    return releases;
   }
 
   /** Whether a running task of block {@code b} has reserved its quota (so has pulled). */
@@ -433,7 +455,7 @@ public final class BlockScheduler {
       if (r.stage == 0) {
         (r.init ? initQueue : warmupQueue).addFirst(r.blockIndex);
       } else {
-        mainQueue.addFirst(r.blockIndex);
+        mainQueue.add(r.blockIndex);
       }
     }
     if (worker == initWorker) {

@@ -612,6 +612,7 @@ public final class PartitionMaster implements ContainerEvents {
         + "upper bound on M_i = |N(U_i)|, not M_i itself; the exact M_i and M_max come from the metrics step");
     out.put("maxDelay", job.maxDelay);
     out.put("waveWidth", job.waveWidth);
+    out.put("gateReleases", scheduler.releases());
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
     out.put("amAttempt", attempt);

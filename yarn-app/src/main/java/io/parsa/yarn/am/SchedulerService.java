@@ -1,6 +1,7 @@
 package io.parsa.yarn.am;
 
 import io.parsa.avro.rpc.Gate;
+import io.parsa.avro.rpc.GateAnswer;
 import io.parsa.avro.rpc.GateRequest;
 import io.parsa.avro.rpc.JobRequest;
 import io.parsa.avro.rpc.Reservation;
@@ -116,12 +117,18 @@ public final class SchedulerService implements SchedulerProtocol {
   }
 
   @Override
-  public boolean passGate(GateRequest request) throws SchedulerRejected {
+  public GateAnswer passGate(GateRequest request) throws SchedulerRejected {
     check(request.getWorkerId(), request.getToken());
     try {
       // a worker waiting at a gate waits for other blocks: it is waiting, not stuck
       liveness.progress(request.getWorkerId());
-      return scheduler.mayPass(request.getWorkerId(), request.getTaskId(), request.getGate() == Gate.PUSH);
+      BlockScheduler.GateAnswer a = scheduler.gate(request.getWorkerId(), request.getTaskId(),
+          request.getGate() == Gate.PUSH);
+      if (a == BlockScheduler.GateAnswer.RELEASE) {
+        LOG.info("task {} of worker {} released at its pull gate: an earlier wave waits for a queued block",
+            request.getTaskId(), request.getWorkerId());
+      }
+      return GateAnswer.valueOf(a.name());
     } catch (IllegalArgumentException e) {
       throw Rejections.master(e.getMessage());
     }

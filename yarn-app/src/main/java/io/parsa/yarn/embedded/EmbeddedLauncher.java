@@ -1,6 +1,7 @@
 package io.parsa.yarn.embedded;
 
 import io.parsa.yarn.JobSpec;
+import io.parsa.yarn.ParsaYarnConfig;
 import io.parsa.yarn.am.PartitionMaster;
 import io.parsa.yarn.server.NeighborSetServer;
 import io.parsa.yarn.worker.EnginePartitioner;
@@ -71,8 +72,13 @@ public final class EmbeddedLauncher implements PartitionMaster.Launcher {
 
   @Override
   public synchronized void launchWorker(int workerId) {
+    long delayMs = workerId >= job.workers ? conf.getLong(ParsaYarnConfig.TEST_WORKER_REPLACEMENT_DELAY_MS, 0) : 0;
     Thread t = new Thread(() -> {
       try {
+        if (delayMs > 0) {
+          LOG.warn("test hook: replacement worker {} starts in {} ms", workerId, delayMs);
+          Thread.sleep(delayMs);
+        }
         new Worker(job, workerId, master.attempt(), secret, conf, masterAddress, new EnginePartitioner(job.k),
             hook).run();
         master.workerExited(workerId, PartitionMaster.Exit.SUCCESS, "exited");

@@ -1,6 +1,7 @@
 package io.parsa.yarn.rpc;
 
 import io.parsa.avro.rpc.Gate;
+import io.parsa.avro.rpc.GateAnswer;
 import io.parsa.avro.rpc.GateRequest;
 import io.parsa.avro.rpc.JobRequest;
 import io.parsa.avro.rpc.ReserveRequest;
@@ -89,8 +90,8 @@ public final class SchedulerClient implements AutoCloseable {
         p -> p.reserve(new ReserveRequest(token, callerId, taskId, rows, weight)).getLoads()));
   }
 
-  /** Whether the task may pass {@code gate} now (see {@code BlockScheduler.mayPass}). */
-  public boolean passGate(long taskId, Gate gate) throws IOException {
+  /** Whether the task may pass {@code gate} now (see {@code BlockScheduler.gate}). */
+  public GateAnswer passGate(long taskId, Gate gate) throws IOException {
     return call("passGate", p -> p.passGate(new GateRequest(token, callerId, taskId, gate)));
   }
 

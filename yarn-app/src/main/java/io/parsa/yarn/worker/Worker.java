@@ -1,6 +1,7 @@
 package io.parsa.yarn.worker;
 
 import io.parsa.avro.rpc.Gate;
+import io.parsa.avro.rpc.GateAnswer;
 import io.parsa.avro.rpc.Task;
 import io.parsa.avro.rpc.TaskKind;
 import io.parsa.yarn.JobSpec;
@@ -144,6 +145,9 @@ public final class Worker {
           }
           if (waves && item.task.getStage() == 1) {
             item = awaitPullGate(master, item, ready, ahead, deferred, committer);
+            if (item == null) {
+              continue; // released: the master has queued the block again
+            }
           }
           t++;
           if (testHang && finished == testHangAfter) {
@@ -202,7 +206,7 @@ public final class Worker {
           long taskId = task.getTaskId();
           committer.submit(seqNo, pushBytes, () -> {
             if (gated) {
-              awaitGate(master3, taskId, Gate.PUSH);
+              awaitPushGate(master3, taskId);
             }
             pushes.push(push[0], push[1], stage0);
             pending.remove(mine);
@@ -239,12 +243,20 @@ public final class Worker {
 
   /**
    * Waits until {@code item}'s block may pull. A block of an earlier wave that the prefetcher loads meanwhile goes
-   * first (the gate may be waiting for it), and {@code item} waits in {@code deferred}; returns the block to run.
+   * first (the gate may be waiting for it), and {@code item} waits in {@code deferred}; returns the block to run,
+   * or null when the master released it (the gate waits for a block no worker runs, which this worker's
+   * prefetcher may now fetch).
    */
   private Loaded awaitPullGate(SchedulerClient master, Loaded item, BlockingQueue<Loaded> ready, Semaphore ahead,
       java.util.Deque<Loaded> deferred, Committer committer) throws IOException, InterruptedException {
     long sleep = 1;
-    while (!master.passGate(item.task.getTaskId(), Gate.PULL)) {
+    GateAnswer a;
+    while ((a = master.passGate(item.task.getTaskId(), Gate.PULL)) != GateAnswer.PASS) {
+      if (a == GateAnswer.RELEASE) {
+        LOG.info("worker {}: block {} released at its pull gate, which waits for a block no worker runs", workerId,
+            item.task.getBlockIndex());
+        return null;
+      }
       committer.checkError();
       Loaded other = ready.peek();
       if (other != null && other != END && other.task.getBlockIndex() < item.task.getBlockIndex()) {
@@ -263,10 +275,10 @@ public final class Worker {
     return item;
   }
 
-  /** Asks the master until the task may pass {@code gate}, waiting a little longer each time (up to 50 ms). */
-  private static void awaitGate(SchedulerClient master, long taskId, Gate gate) throws IOException {
+  /** Asks the master until the task may push, waiting a little longer each time (up to 50 ms). */
+  private static void awaitPushGate(SchedulerClient master, long taskId) throws IOException {
     long sleep = 1;
-    while (!master.passGate(taskId, gate)) {
+    while (master.passGate(taskId, Gate.PUSH) != GateAnswer.PASS) {
       Sleeper.sleep(sleep);
       sleep = Math.min(GATE_POLL_MAX_MS, sleep * 2);
     }

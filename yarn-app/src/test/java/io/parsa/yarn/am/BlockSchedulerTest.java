@@ -1,5 +1,8 @@
 package io.parsa.yarn.am;
 
+import static io.parsa.yarn.am.BlockScheduler.GateAnswer.PASS;
+import static io.parsa.yarn.am.BlockScheduler.GateAnswer.RELEASE;
+import static io.parsa.yarn.am.BlockScheduler.GateAnswer.WAIT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,8 +57,8 @@ class BlockSchedulerTest {
     BlockScheduler s = new BlockScheduler(2, 5, List.of(4), List.of(), false, () -> 0L);
     s.useWaves(2);
     BlockScheduler.Assignment init = s.next(0);
-    assertTrue(s.mayPass(0, init.taskId, false), "stage 0 is not gated");
-    assertTrue(s.mayPass(0, init.taskId, true));
+    assertEquals(PASS, s.gate(0, init.taskId, false), "stage 0 is not gated");
+    assertEquals(PASS, s.gate(0, init.taskId, true));
     s.reserve(0, init.taskId, 4, 4);
     s.done(0, init.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
     // waves {0, 1}, {2, 3}, {4}
@@ -63,37 +66,60 @@ class BlockSchedulerTest {
     BlockScheduler.Assignment b1 = s.next(1);
     BlockScheduler.Assignment b2 = s.next(2);
     assertEquals(List.of(0, 1, 2), List.of(b0.blockIndex, b1.blockIndex, b2.blockIndex));
-    assertTrue(s.mayPass(0, b0.taskId, false));
-    assertTrue(s.mayPass(1, b1.taskId, false));
-    assertFalse(s.mayPass(2, b2.taskId, false), "wave 1 pulls after every block of wave 0 is done");
+    assertEquals(PASS, s.gate(0, b0.taskId, false));
+    assertEquals(PASS, s.gate(1, b1.taskId, false));
+    assertEquals(WAIT, s.gate(2, b2.taskId, false), "wave 1 pulls after every block of wave 0 is done");
     s.reserve(0, b0.taskId, 4, 4);
-    assertFalse(s.mayPass(0, b0.taskId, true), "block 1 has not pulled yet");
+    assertEquals(WAIT, s.gate(0, b0.taskId, true), "block 1 has not pulled yet");
     s.reserve(1, b1.taskId, 4, 4);
-    assertTrue(s.mayPass(0, b0.taskId, true));
-    assertTrue(s.mayPass(1, b1.taskId, true));
+    assertEquals(PASS, s.gate(0, b0.taskId, true));
+    assertEquals(PASS, s.gate(1, b1.taskId, true));
     s.done(1, b1.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
-    assertFalse(s.mayPass(2, b2.taskId, false), "block 0 is not done");
+    assertEquals(WAIT, s.gate(2, b2.taskId, false), "block 0 is not done");
     s.done(0, b0.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
-    assertTrue(s.mayPass(2, b2.taskId, false));
+    assertEquals(PASS, s.gate(2, b2.taskId, false));
     s.reserve(2, b2.taskId, 4, 4);
     // block 3's worker is lost before it pulls: block 2 pushes only once the block runs again and pulls
     BlockScheduler.Assignment b3 = s.next(3);
     assertEquals(1, s.workerLost(3));
-    assertFalse(s.mayPass(2, b2.taskId, true));
+    assertEquals(WAIT, s.gate(2, b2.taskId, true));
     BlockScheduler.Assignment again = s.next(1);
     assertEquals(3, again.blockIndex);
-    assertTrue(s.mayPass(1, again.taskId, false));
-    assertFalse(s.mayPass(2, b2.taskId, true));
+    assertEquals(PASS, s.gate(1, again.taskId, false));
+    assertEquals(WAIT, s.gate(2, b2.taskId, true));
     s.reserve(1, again.taskId, 4, 4);
-    assertTrue(s.mayPass(2, b2.taskId, true));
-    assertThrows(IllegalArgumentException.class, () -> s.mayPass(3, b3.taskId, true), "a lost task is unknown");
+    assertEquals(PASS, s.gate(2, b2.taskId, true));
+    assertThrows(IllegalArgumentException.class, () -> s.gate(3, b3.taskId, true), "a lost task is unknown");
     BlockScheduler.Assignment b4 = s.next(0);
-    assertFalse(s.mayPass(0, b4.taskId, false));
+    assertEquals(WAIT, s.gate(0, b4.taskId, false));
     s.done(2, b2.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
     s.done(1, again.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
-    assertTrue(s.mayPass(0, b4.taskId, false));
+    assertEquals(PASS, s.gate(0, b4.taskId, false));
     s.reserve(0, b4.taskId, 4, 4);
-    assertTrue(s.mayPass(0, b4.taskId, true), "the last wave holds one block");
+    assertEquals(PASS, s.gate(0, b4.taskId, true), "the last wave holds one block");
+  }
+
+  @Test
+  void aPullGateWaitingForAQueuedBlockReleasesItsOwn() {
+    BlockScheduler s = new BlockScheduler(2, 6, List.of(), List.of(), false, () -> 0L);
+    s.useWaves(2);
+    BlockScheduler.Assignment b0 = s.next(0);
+    BlockScheduler.Assignment b1 = s.next(1);
+    BlockScheduler.Assignment b2 = s.next(0);
+    assertEquals(WAIT, s.gate(0, b2.taskId, false), "block 1 runs: wait for it");
+    // block 1's worker is lost and no other worker comes: the only worker left must run it
+    assertEquals(1, s.workerLost(1));
+    assertEquals(RELEASE, s.gate(0, b2.taskId, false));
+    assertEquals(1, s.releases());
+    assertThrows(IllegalArgumentException.class, () -> s.gate(0, b2.taskId, false), "a released task is gone");
+    BlockScheduler.Assignment again = s.next(0);
+    assertEquals(1, again.blockIndex, "the lowest block queued goes out first");
+    assertEquals(2, s.next(0).blockIndex, "then the released one, in its place");
+    assertEquals(PASS, s.gate(0, again.taskId, false));
+    s.reserve(0, b0.taskId, 4, 4);
+    s.reserve(0, again.taskId, 4, 4);
+    assertEquals(PASS, s.gate(0, b0.taskId, true));
+    assertEquals(PASS, s.gate(0, again.taskId, true));
   }
 
   @Test
@@ -105,9 +131,9 @@ class BlockSchedulerTest {
     s.next(1);
     BlockScheduler.Assignment b3 = s.next(1);
     assertEquals(3, b3.blockIndex);
-    assertTrue(s.mayPass(1, b3.taskId, false));
-    assertTrue(s.mayPass(1, b3.taskId, true));
-    assertTrue(s.mayPass(0, b0.taskId, true));
+    assertEquals(PASS, s.gate(1, b3.taskId, false));
+    assertEquals(PASS, s.gate(1, b3.taskId, true));
+    assertEquals(PASS, s.gate(0, b0.taskId, true));
     assertThrows(IllegalArgumentException.class, () -> s.useWaves(-1));
   }
 
