@@ -44,20 +44,25 @@ class ReproduciblePlacementTest {
   @Test
   void oneWorkerGivesTheSamePlacementWhateverTheTiming() throws Exception {
     Configuration conf = new Configuration();
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path base = EmbeddedPartitionUTest.tempDir("repro");
-    Path blocks = new Path(base, "blocks");
-    List<TestBlocks.Row> rows = TestBlocks.random(4000, 3000, 12, 11);
-    TestBlocks.write(fs, blocks, rows, 16, 3);
+    Path blocks = randomBlocks("repro", 4000, 11, 16);
+    Path base = blocks.getParent();
 
     TreeMap<Long, Integer> first = placement(conf, blocks, new Path(base, "a"), "1");
-    assertEquals(rows.size(), first.size());
+    assertEquals(4000, first.size());
     // the same run again, and once with the worker pausing after every block (its pushes then always land
     // before the next pull, instead of racing it)
     assertEquals(0, differing(first, placement(conf, blocks, new Path(base, "b"), "1")));
     Configuration slow = new Configuration(conf);
     slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 20);
     assertEquals(0, differing(first, placement(slow, blocks, new Path(base, "c"), "1")));
+  }
+
+  /** {@code rows} random rows (seed {@code seed}) written as {@code blocks} blocks in a new directory. */
+  private static Path randomBlocks(String name, int rows, long seed, int blocks) throws Exception {
+    Path dir = new Path(EmbeddedPartitionUTest.tempDir(name), "blocks");
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    TestBlocks.write(fs, dir, TestBlocks.random(rows, 3000, 12, seed), blocks, 3);
+    return dir;
   }
 
   /** Rows that {@code b} places elsewhere than {@code a}, or that only one of them places. */
@@ -69,22 +74,19 @@ class ReproduciblePlacementTest {
   @Test
   void wavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
     Configuration conf = new Configuration();
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path base = EmbeddedPartitionUTest.tempDir("repro-waves");
-    Path blocks = new Path(base, "blocks");
-    List<TestBlocks.Row> rows = TestBlocks.random(4000, 3000, 12, 17);
-    TestBlocks.write(fs, blocks, rows, 16, 3);
+    Path blocks = randomBlocks("repro-waves", 4000, 17, 16);
+    Path base = blocks.getParent();
 
     // waves of one block: every block sees all blocks before it, as the one asynchronous worker does
     TreeMap<Long, Integer> sequential = placement(conf, blocks, new Path(base, "s"), "1", "--waves", "async",
         "--init-blocks", "1");
-    assertEquals(rows.size(), sequential.size());
+    assertEquals(4000, sequential.size());
     assertEquals(0, differing(sequential, placement(conf, blocks, new Path(base, "s2"), "2", "--waves", "1")));
 
     // waves of two blocks (the default with two workers): the same placement from one, two or three workers,
     // with and without a pause after every block
     TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2");
-    assertEquals(rows.size(), two.size());
+    assertEquals(4000, two.size());
     assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2",
         "--init-blocks", "1")));
     assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2",
@@ -97,11 +99,8 @@ class ReproduciblePlacementTest {
   @Test
   void aBlockLostWhileTheOtherWorkerWaitsForItRunsThereAndThePlacementStands() throws Exception {
     Configuration conf = new Configuration();
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path base = EmbeddedPartitionUTest.tempDir("repro-lost");
-    Path blocks = new Path(base, "blocks");
-    List<TestBlocks.Row> rows = TestBlocks.random(3000, 3000, 12, 23);
-    TestBlocks.write(fs, blocks, rows, 10, 3);
+    Path blocks = randomBlocks("repro-lost", 3000, 23, 10);
+    Path base = blocks.getParent();
     TreeMap<Long, Integer> undisturbed = placement(conf, blocks, new Path(base, "a"), "2");
 
     // worker 1 hangs on its third block before pulling it, is killed after 2 s, and its replacement is slower than
