@@ -97,4 +97,34 @@ class PipelineLocalTest {
         "--k", "4", "--output", out.getAbsolutePath());
     assertNotEquals(0, rc);
   }
+
+  /**
+   * Two runs of the default pipeline on the bundled sample, two partition-u workers each, write the same shards and
+   * the same report: partition-u's waves, refine-u, partition-v and the reshuffle depend on no timing.
+   */
+  @Test
+  void theDefaultPipelineWritesTheSameShardsEveryRun() throws Exception {
+    File sample = new File("../examples/sample.libsvm.gz");
+    int k = 4;
+    FileSystem fs = FileSystem.getLocal(localConf());
+    List<List<List<String>>> shards = new java.util.ArrayList<>();
+    List<JsonNode> reports = new java.util.ArrayList<>();
+    for (String run : List.of("a", "b")) {
+      File out = tmp.resolve(run).toFile();
+      assertEquals(0, ParsaCli.runStep(localConf(), "pipeline", "--input", sample.getAbsolutePath(), "--format",
+          "libsvm", "--k", String.valueOf(k), "--output", out.getAbsolutePath(), "--blocks", "4", "--workers", "2",
+          "--mode", "embedded"));
+      shards.add(PlacementCheck.shardLines(fs, new org.apache.hadoop.fs.Path(out.getAbsolutePath(), "shards"), k));
+      reports.add(JsonFiles.MAPPER.readTree(new File(out, "metrics/report.json")));
+      JsonNode stats = JsonFiles.MAPPER.readTree(new File(out, "_stats.json"));
+      assertEquals(2, stats.get("waveWidth").asInt(), stats.toString());
+    }
+    assertEquals(4_000, shards.get(0).stream().mapToInt(List::size).sum());
+    for (int i = 0; i < k; i++) {
+      assertEquals(shards.get(0).get(i), shards.get(1).get(i), "shard " + i);
+    }
+    for (String figure : List.of("maxWorkingSet", "maxTraffic", "sumTraffic")) {
+      assertEquals(reports.get(0).get("placed").get(figure), reports.get(1).get("placed").get(figure), figure);
+    }
+  }
 }
