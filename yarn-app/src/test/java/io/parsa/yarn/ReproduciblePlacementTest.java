@@ -1,6 +1,7 @@
 package io.parsa.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -117,5 +118,21 @@ class ReproduciblePlacementTest {
     assertTrue(st.get("gateReleases").asInt() >= 1, st.toString());
     // the hung worker never pulled: the block ran again from the same sets, so nothing changed
     assertEquals(0, differing(undisturbed, recovered));
+  }
+
+  @Test
+  void aDelayWithWavesOrAWaveOfNoBlocksIsRefusedBeforeAnythingRuns() throws Exception {
+    Configuration conf = new Configuration();
+    Path blocks = randomBlocks("repro-usage", 200, 5, 2);
+    FileSystem fs = FileSystem.getLocal(conf);
+    for (String[] bad : List.of(new String[] {"--max-delay", "1", "--waves", "2"}, new String[] {"--waves", "0"},
+        new String[] {"--waves", "sync"})) {
+      Path out = new Path(blocks.getParent(), "out");
+      List<String> args = new java.util.ArrayList<>(List.of("--blocks", blocks.toString(), "--output",
+          out.toString(), "--k", "2", "--mode", "embedded"));
+      args.addAll(List.of(bad));
+      assertEquals(2, ToolRunner.run(conf, new PartitionUTool(), args.toArray(new String[0])), String.join(" ", bad));
+      assertFalse(fs.exists(out), String.join(" ", bad));
+    }
   }
 }

@@ -110,6 +110,9 @@ public final class PartitionUTool extends ParsaTool {
       throw new UsageException("--max-delay bounds the asynchronous scheme only: give --waves async with it, not "
           + "--waves " + waves);
     } else {
+      if (!waves.isEmpty() && !waves.trim().matches("-?\\d+")) {
+        throw new UsageException("--waves expects a number of blocks or async, got '" + waves + "'");
+      }
       job.waveWidth = waves.isEmpty() ? job.workers : intOpt(cl, "waves", job.workers, 1);
     }
     job.warmupBlocks = intOpt(cl, "warmup-blocks", 0, 0);
