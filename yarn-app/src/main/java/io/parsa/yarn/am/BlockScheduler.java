@@ -135,6 +135,10 @@ public final class BlockScheduler {
   /** Blocks 0..donePrefix-1 are all done. */
   private int donePrefix;
   private int releases;
+  /** Per block (waves only): counted in its wave's {@link #ready}, being done or reserved by its running task. */
+  private boolean[] counted;
+  /** Per wave: its blocks done or reserved, so each gate is answered in constant time. */
+  private int[] ready;
 
   /**
    * @param k parts
@@ -218,6 +222,7 @@ public final class BlockScheduler {
     if (r.stage == 0) {
       return new double[k];
     }
+    count(r.blockIndex);
     if (rowsBefore != null && rows != rowsPerBlock[r.blockIndex]) {
       // the block changed since it was counted: fall back to reservation-order bases (balance is unaffected)
       rowCountMismatch = "block " + r.blockIndex + " has " + rows + " rows but " + rowsPerBlock[r.blockIndex]
@@ -269,6 +274,29 @@ public final class BlockScheduler {
       throw new IllegalArgumentException("wave width must be at least 0, got " + width);
     }
     waveWidth = width;
+    counted = width == 0 ? null : new boolean[numBlocks];
+    ready = width == 0 ? null : new int[(numBlocks + width - 1) / width];
+    for (int b = 0; width > 0 && b < numBlocks; b++) {
+      if (done[b]) {
+        count(b);
+      }
+    }
+  }
+
+  /** Counts block {@code b} as done or reserved in its wave (once). */
+  private void count(int b) {
+    if (counted != null && !counted[b]) {
+      counted[b] = true;
+      ready[b / waveWidth]++;
+    }
+  }
+
+  /** Takes back the count of a block whose running task is gone before it was done. */
+  private void uncount(int b) {
+    if (counted != null && counted[b] && !done[b]) {
+      counted[b] = false;
+      ready[b / waveWidth]--;
+    }
   }
 
   /** Blocks per wave; 0 when stage 1 runs asynchronously. */
@@ -296,34 +324,20 @@ public final class BlockScheduler {
       }
       if (!mainQueue.isEmpty() && mainQueue.first() < first) {
         running.remove(taskId);
+        uncount(r.blockIndex);
         mainQueue.add(r.blockIndex);
         releases++;
         return GateAnswer.RELEASE;
       }
       return GateAnswer.WAIT;
     }
-    int end = Math.min(numBlocks, first + waveWidth);
-    for (int b = first; b < end; b++) {
-      if (!done[b] && !reserved(b)) {
-        return GateAnswer.WAIT;
-      }
-    }
-    return GateAnswer.PASS;
+    int size = Math.min(numBlocks, first + waveWidth) - first;
+    return ready[r.blockIndex / waveWidth] == size ? GateAnswer.PASS : GateAnswer.WAIT;
   }
 
   /** How many blocks a pull gate released back to the queue. */
   public synchronized int releases() {
     return releases;
-  }
-
-  /** Whether a running task of block {@code b} has reserved its quota (so has pulled). */
-  private boolean reserved(int b) {
-    for (Running o : running.values()) {
-      if (o.blockIndex == b && o.stage == 1 && o.quota != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void advanceDonePrefix() {
@@ -382,6 +396,7 @@ public final class BlockScheduler {
         committed[i] += partLoads[i];
         committedRows[i] += partRows[i];
       }
+      count(r.blockIndex);
       advanceDonePrefix();
     }
     if (blocksDone == numBlocks) {
@@ -428,6 +443,7 @@ public final class BlockScheduler {
       done[b] = true;
       mainQueue.remove(b);
       blocksDone++;
+      count(b);
     }
     advanceDonePrefix();
     rowsDone += rows;
@@ -455,6 +471,7 @@ public final class BlockScheduler {
       if (r.stage == 0) {
         (r.init ? initQueue : warmupQueue).addFirst(r.blockIndex);
       } else {
+        uncount(r.blockIndex);
         mainQueue.add(r.blockIndex);
       }
     }

@@ -85,8 +85,13 @@ public final class Worker {
 
   private static final Loaded END = new Loaded(null, null, 0);
 
-  /** Longest wait between two questions to the master at a gate. */
-  private static final long GATE_POLL_MAX_MS = 50;
+  /**
+   * Longest wait between two questions to the master at a gate: 50 ms, or 1 ms per worker where there are more, so
+   * that all workers waiting at once ask the master at most about a thousand times a second.
+   */
+  private long gatePollMaxMs() {
+    return Math.max(50, job.workers);
+  }
 
   /** Runs until the master says STOP; throws on an unrecoverable error. */
   public void run() throws IOException, InterruptedException {
@@ -270,17 +275,17 @@ public final class Worker {
         continue;
       }
       Sleeper.sleep(sleep);
-      sleep = Math.min(GATE_POLL_MAX_MS, sleep * 2);
+      sleep = Math.min(gatePollMaxMs(), sleep * 2);
     }
     return item;
   }
 
-  /** Asks the master until the task may push, waiting a little longer each time (up to 50 ms). */
-  private static void awaitPushGate(SchedulerClient master, long taskId) throws IOException {
+  /** Asks the master until the task may push, waiting a little longer each time (see {@link #gatePollMaxMs}). */
+  private void awaitPushGate(SchedulerClient master, long taskId) throws IOException {
     long sleep = 1;
     while (master.passGate(taskId, Gate.PUSH) != GateAnswer.PASS) {
       Sleeper.sleep(sleep);
-      sleep = Math.min(GATE_POLL_MAX_MS, sleep * 2);
+      sleep = Math.min(gatePollMaxMs(), sleep * 2);
     }
   }
 
