@@ -78,20 +78,18 @@ class ReproduciblePlacementTest {
     Path blocks = randomBlocks("repro-waves", 4000, 17, 16);
     Path base = blocks.getParent();
 
-    // waves of one block: every block sees all blocks before it, as the one asynchronous worker does
-    TreeMap<Long, Integer> sequential = placement(conf, blocks, new Path(base, "s"), "1", "--waves", "async",
-        "--init-blocks", "1");
+    // waves of one block: every block sees all blocks before it, as the one asynchronous worker does (and neither
+    // starts with an initialisation block)
+    TreeMap<Long, Integer> sequential = placement(conf, blocks, new Path(base, "s"), "1", "--waves", "async");
     assertEquals(4000, sequential.size());
     assertEquals(0, differing(sequential, placement(conf, blocks, new Path(base, "s2"), "2", "--waves", "1")));
 
-    // waves of two blocks (the default with two workers): the same placement from one, two or three workers,
-    // with and without a pause after every block
+    // waves of two blocks (the default with two workers, with one initialisation block): the same placement from
+    // one, two or three workers, with and without a pause after every block
     TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2");
     assertEquals(4000, two.size());
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2",
-        "--init-blocks", "1")));
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2",
-        "--init-blocks", "1")));
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2")));
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2")));
     Configuration slow = new Configuration(conf);
     slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
     assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2")));

@@ -335,6 +335,24 @@ public final class BlockScheduler {
     return ready[r.blockIndex / waveWidth] == size ? GateAnswer.PASS : GateAnswer.WAIT;
   }
 
+  /**
+   * Whether a task's push waits for a block of its wave that the same worker holds and has not pulled: only that
+   * worker's main thread can let it pass, so the committer's questions are no sign that the worker is alive.
+   */
+  public synchronized boolean waitsOnOwnBlock(int worker, long taskId) {
+    Running r = runningTask(worker, taskId);
+    if (waveWidth == 0 || r.stage == 0) {
+      return false;
+    }
+    int wave = r.blockIndex / waveWidth;
+    for (Running o : running.values()) {
+      if (o.worker == worker && o.stage == 1 && o.blockIndex / waveWidth == wave && !counted[o.blockIndex]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** How many blocks a pull gate released back to the queue. */
   public synchronized int releases() {
     return releases;

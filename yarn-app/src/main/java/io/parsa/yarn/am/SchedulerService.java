@@ -120,10 +120,14 @@ public final class SchedulerService implements SchedulerProtocol {
   public GateAnswer passGate(GateRequest request) throws SchedulerRejected {
     check(request.getWorkerId(), request.getToken());
     try {
-      // a worker waiting at a gate waits for other blocks: it is waiting, not stuck
-      liveness.progress(request.getWorkerId());
-      BlockScheduler.GateAnswer a = scheduler.gate(request.getWorkerId(), request.getTaskId(),
-          request.getGate() == Gate.PUSH);
+      boolean push = request.getGate() == Gate.PUSH;
+      BlockScheduler.GateAnswer a = scheduler.gate(request.getWorkerId(), request.getTaskId(), push);
+      // a worker waiting at a gate waits for other blocks: it is waiting, not stuck; but a push that waits for a
+      // block the same worker holds unpulled waits for that worker's own main thread, which may be the stuck one
+      if (!(push && a == BlockScheduler.GateAnswer.WAIT
+          && scheduler.waitsOnOwnBlock(request.getWorkerId(), request.getTaskId()))) {
+        liveness.progress(request.getWorkerId());
+      }
       if (a == BlockScheduler.GateAnswer.RELEASE) {
         LOG.info("task {} of worker {} released at its pull gate: an earlier wave waits for a queued block",
             request.getTaskId(), request.getWorkerId());

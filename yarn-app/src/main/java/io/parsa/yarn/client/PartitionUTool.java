@@ -63,7 +63,8 @@ public final class PartitionUTool extends ParsaTool {
         + "block starts from whatever the servers hold (bounded by --max-delay), not reproducible with several "
         + "workers (default: W = --workers; async when --max-delay is given)"));
     o.addOption(opt("init-blocks", "N", "global initialisation (stage 0): one worker first partitions N sampled "
-        + "blocks and the servers start from its neighbor sets; results dropped (default 1 with several workers, else 0)"));
+        + "blocks and the servers start from its neighbor sets; results dropped (default 1 where the first blocks "
+        + "start together: waves of two or more blocks, or several asynchronous workers; else 0)"));
     o.addOption(opt("init-fraction", "F", "as --init-blocks, given as a fraction of the blocks (rounded up)"));
     o.addOption(opt("warmup-blocks", "A", "individual initialisation: A warm-up blocks per worker in stage 0 "
         + "whose results are dropped (default 0)"));
@@ -174,7 +175,9 @@ public final class PartitionUTool extends ParsaTool {
     } else {
       // Parallel runs start from a consistent labelling of the parts (paper §4.4, global initialisation);
       // without it, concurrent first blocks would each number the parts differently.
-      job.initBlocks = intOpt(cl, "init-blocks", job.workers > 1 ? 1 : 0, 0);
+      // blocks that start from the same empty sets would label the parts differently
+      boolean together = job.waveWidth > 1 || job.waveWidth == 0 && job.workers > 1;
+      job.initBlocks = intOpt(cl, "init-blocks", together ? 1 : 0, 0);
     }
     if (cl.hasOption("initial-neighbor-sets")) {
       Path ins = new Path(cl.getOptionValue("initial-neighbor-sets"));

@@ -123,6 +123,29 @@ class BlockSchedulerTest {
   }
 
   @Test
+  void aPushWaitingForItsOwnWorkersUnpulledBlockIsTold() {
+    BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
+    s.useWaves(2);
+    BlockScheduler.Assignment b0 = s.next(0);
+    BlockScheduler.Assignment b1 = s.next(0);
+    s.reserve(0, b0.taskId, 4, 4);
+    assertEquals(WAIT, s.gate(0, b0.taskId, true));
+    assertTrue(s.waitsOnOwnBlock(0, b0.taskId), "block 1 is the same worker's, not pulled yet");
+    s.reserve(0, b1.taskId, 4, 4);
+    assertEquals(PASS, s.gate(0, b0.taskId, true));
+    assertFalse(s.waitsOnOwnBlock(0, b0.taskId));
+    // another worker's unpulled block: the push waits for someone else
+    BlockScheduler.Assignment b2 = s.next(1);
+    BlockScheduler.Assignment b3 = s.next(0);
+    s.done(0, b0.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
+    s.done(0, b1.taskId, new double[] {2, 2}, new long[] {2, 2}, 4, 8);
+    s.reserve(0, b3.taskId, 4, 4);
+    assertEquals(WAIT, s.gate(0, b3.taskId, true));
+    assertFalse(s.waitsOnOwnBlock(0, b3.taskId), "block 2 is worker 1's");
+    assertEquals(PASS, s.gate(1, b2.taskId, false));
+  }
+
+  @Test
   void withoutWavesEveryGateIsOpen() {
     BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
     assertEquals(0, s.waveWidth());
