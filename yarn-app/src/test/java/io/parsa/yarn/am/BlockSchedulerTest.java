@@ -52,6 +52,13 @@ class BlockSchedulerTest {
     assertEquals(BlockScheduler.Kind.STOP, s.next(0).kind);
   }
 
+  /** A scheduler of k = 2 for {@code blocks} stage-1 blocks in waves of two. */
+  private static BlockScheduler inWavesOfTwo(int blocks) {
+    BlockScheduler s = new BlockScheduler(2, blocks, List.of(), List.of(), false, () -> 0L);
+    s.useWaves(2);
+    return s;
+  }
+
   @Test
   void wavesGateThePullOnEarlierWavesAndThePushOnTheWavesPulls() {
     BlockScheduler s = new BlockScheduler(2, 5, List.of(4), List.of(), false, () -> 0L);
@@ -101,8 +108,7 @@ class BlockSchedulerTest {
 
   @Test
   void aPullGateWaitingForAQueuedBlockReleasesItsOwn() {
-    BlockScheduler s = new BlockScheduler(2, 6, List.of(), List.of(), false, () -> 0L);
-    s.useWaves(2);
+    BlockScheduler s = inWavesOfTwo(6);
     BlockScheduler.Assignment b0 = s.next(0);
     BlockScheduler.Assignment b1 = s.next(1);
     BlockScheduler.Assignment b2 = s.next(0);
@@ -124,8 +130,7 @@ class BlockSchedulerTest {
 
   @Test
   void aPushWaitingForItsOwnWorkersUnpulledBlockIsTold() {
-    BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
-    s.useWaves(2);
+    BlockScheduler s = inWavesOfTwo(4);
     BlockScheduler.Assignment b0 = s.next(0);
     BlockScheduler.Assignment b1 = s.next(0);
     s.reserve(0, b0.taskId, 4, 4);
