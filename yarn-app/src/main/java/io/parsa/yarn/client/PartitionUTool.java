@@ -110,11 +110,12 @@ public final class PartitionUTool extends ParsaTool {
     } else if (cl.hasOption("max-delay")) {
       throw new UsageException("--max-delay bounds the asynchronous scheme only: give --waves async with it, not "
           + "--waves " + waves);
+    } else if (waves.isEmpty()) {
+      job.waveWidth = job.workers;
+    } else if (!waves.trim().matches("-?\\d+")) {
+      throw new UsageException("--waves expects a number of blocks or async, got '" + waves + "'");
     } else {
-      if (!waves.isEmpty() && !waves.trim().matches("-?\\d+")) {
-        throw new UsageException("--waves expects a number of blocks or async, got '" + waves + "'");
-      }
-      job.waveWidth = waves.isEmpty() ? job.workers : intOpt(cl, "waves", job.workers, 1);
+      job.waveWidth = intOpt(cl, "waves", job.workers, 1);
     }
     job.warmupBlocks = intOpt(cl, "warmup-blocks", 0, 0);
     job.seed = longOpt(cl, "seed", 1, Long.MIN_VALUE);
@@ -173,9 +174,9 @@ public final class PartitionUTool extends ParsaTool {
       }
       job.initBlocks = (int) Math.ceil(f * blocks.size());
     } else {
-      // Parallel runs start from a consistent labelling of the parts (paper §4.4, global initialisation);
-      // without it, concurrent first blocks would each number the parts differently.
-      // blocks that start from the same empty sets would label the parts differently
+      // Runs whose first blocks start together, from the same empty sets (waves of two or more, or several
+      // asynchronous workers), start from a consistent labelling of the parts (paper §4.4, global initialisation);
+      // without it, those blocks would each number the parts differently.
       boolean together = job.waveWidth > 1 || job.waveWidth == 0 && job.workers > 1;
       job.initBlocks = intOpt(cl, "init-blocks", together ? 1 : 0, 0);
     }
