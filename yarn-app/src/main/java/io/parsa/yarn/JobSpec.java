@@ -62,6 +62,11 @@ public final class JobSpec {
   public List<Long> rowsPerBlock;
   /** Non-zeros of each block, in block order, from the same file; null when unknown. */
   public List<Long> nonZerosPerBlock;
+  /**
+   * Σ of the row weights of each block, in block order, from the same file; null when unknown (the weighted
+   * master then starts each block from the loads at its reservation).
+   */
+  public List<Double> weightPerBlock;
   /** Non-zeros of all blocks from the same file; -1 when unknown. */
   public long nonZeros = -1;
   /** Where {@link #rowsPerBlock} came from, or why it is absent (reported in partition-u's {@code _stats.json}). */

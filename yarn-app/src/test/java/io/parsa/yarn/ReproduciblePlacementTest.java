@@ -60,9 +60,15 @@ class ReproduciblePlacementTest {
 
   /** {@code rows} random rows (seed {@code seed}) written as {@code blocks} blocks in a new directory. */
   private static Path randomBlocks(String name, int rows, long seed, int blocks) throws Exception {
+    return randomBlocks(name, rows, seed, blocks, false);
+  }
+
+  /** As above; with {@code weighted}, every row weighs its number of keys. */
+  private static Path randomBlocks(String name, int rows, long seed, int blocks, boolean weighted) throws Exception {
     Path dir = new Path(EmbeddedPartitionUTest.tempDir(name), "blocks");
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    TestBlocks.write(fs, dir, TestBlocks.random(rows, 3000, 12, seed), blocks, 3);
+    List<TestBlocks.Row> r = TestBlocks.random(rows, 3000, 12, seed);
+    TestBlocks.write(fs, dir, weighted ? TestBlocks.weighedByKeys(r) : r, blocks, 3);
     return dir;
   }
 
@@ -93,6 +99,31 @@ class ReproduciblePlacementTest {
     Configuration slow = new Configuration(conf);
     slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
     assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2")));
+  }
+
+  @Test
+  void weightedRowsInWavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
+    Configuration conf = new Configuration();
+    Path blocks = randomBlocks("repro-weighted", 4000, 29, 16, true);
+    Path base = blocks.getParent();
+    TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2", "--weighted");
+    assertEquals(4000, two.size());
+    JsonNode st = JsonFiles.MAPPER.readTree(new java.io.File(new Path(new Path(base, "w2"), "_stats.json").toUri()));
+    assertTrue(st.get("startingLoads").asText().startsWith("block order in each wave"), st.toString());
+    double lo = Double.MAX_VALUE;
+    double hi = 0;
+    for (JsonNode l : st.get("loadPerPart")) {
+      lo = Math.min(lo, l.asDouble());
+      hi = Math.max(hi, l.asDouble());
+    }
+    // a weighted row is not divisible, so the parts differ by about a row's weight (24 at most here): 28 apart,
+    // as with the bases of the reservation order
+    assertTrue(hi - lo <= 2 * 24, lo + " .. " + hi);
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2", "--weighted")));
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2", "--weighted")));
+    Configuration slow = new Configuration(conf);
+    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
+    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2", "--weighted")));
   }
 
   @Test

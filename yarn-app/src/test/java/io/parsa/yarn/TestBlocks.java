@@ -20,15 +20,30 @@ public final class TestBlocks {
 
   private TestBlocks() {}
 
-  /** A row: id and keys. */
+  /** A row: id, keys and an optional weight (null: 1). */
   public static final class Row {
     public final long id;
     public final long[] keys;
+    public final Double weight;
 
     public Row(long id, long[] keys) {
+      this(id, keys, null);
+    }
+
+    public Row(long id, long[] keys, Double weight) {
       this.id = id;
       this.keys = keys;
+      this.weight = weight;
     }
+  }
+
+  /** The same rows, each weighing its number of keys (as {@code ingest --weights nnz} writes them). */
+  public static List<Row> weighedByKeys(List<Row> rows) {
+    List<Row> out = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      out.add(new Row(r.id, r.keys, (double) r.keys.length));
+    }
+    return out;
   }
 
   /** Reads a (gzipped) libsvm file: row id = line number (file ordinal 0), keys = feature indices. */
@@ -86,6 +101,8 @@ public final class TestBlocks {
       throws IOException {
     long[] rowsPer = new long[blocks];
     long[] nnzPer = new long[blocks];
+    double[] weightPer = new double[blocks];
+    boolean anyWeight = false;
     java.util.Set<Long> distinct = new java.util.HashSet<>();
     long maxDegree = 0;
     List<Row> shuffled = new ArrayList<>(rows);
@@ -101,9 +118,11 @@ public final class TestBlocks {
           for (long k : row.keys) {
             ks.add(k);
           }
-          w.append(new GraphRow(row.id, ks, null, ByteBuffer.wrap(new byte[] {'x'})));
+          w.append(new GraphRow(row.id, ks, row.weight, ByteBuffer.wrap(new byte[] {'x'})));
           rowsPer[b]++;
           nnzPer[b] += ks.size();
+          weightPer[b] += row.weight == null ? 1 : row.weight;
+          anyWeight |= row.weight != null;
           distinct.addAll(ks);
           maxDegree = Math.max(maxDegree, ks.size());
         }
@@ -118,6 +137,9 @@ public final class TestBlocks {
       st.put("rowDegree", java.util.Map.of("max", maxDegree));
       st.put("rowsPerBlock", rowsPer);
       st.put("nonZerosPerBlock", nnzPer);
+      if (anyWeight) {
+        st.put("weightPerBlock", weightPer);
+      }
       io.parsa.common.JsonFiles.write(fs, new Path(dir, "_stats.json"), st);
     }
     fs.create(new Path(dir, "_SUCCESS"), true).close();

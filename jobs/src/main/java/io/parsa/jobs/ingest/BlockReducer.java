@@ -34,6 +34,9 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
   private long rows;
   private long nonZeros;
   private long maxDegree;
+  /** Σ of the rows' weights (a row without one weighs 1), and whether any row had one. */
+  private double weightSum;
+  private boolean anyWeight;
   /** Distinct (row, key) pairs written: a row listing a key twice counts it once. */
   private long edges;
   private final KeySketch sketch = new KeySketch();
@@ -83,6 +86,8 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     rows++;
     nonZeros += n;
     maxDegree = Math.max(maxDegree, n);
+    weightSum += weight == null ? 1 : weight;
+    anyWeight |= weight != null;
     if (sorted.length < n) {
       sorted = new long[Math.max(n, 2 * sorted.length)];
     }
@@ -120,7 +125,7 @@ public class BlockReducer extends Reducer<RowKey, RowPiece, AvroKey<GraphRow>, N
     FileSystem fs = tmp.getFileSystem(conf);
     try (OutputStream out = fs.create(tmp, true)) {
       String line = block + "\t" + rows + "\t" + nonZeros + "\t" + maxDegree + "\t" + edges + "\t"
-          + sketch.serialize() + "\n";
+          + sketch.serialize() + "\t" + (anyWeight ? Double.toString(weightSum) : "-") + "\n";
       out.write(line.getBytes(StandardCharsets.UTF_8));
     }
     if (!fs.rename(tmp, new Path(dir, name))) {

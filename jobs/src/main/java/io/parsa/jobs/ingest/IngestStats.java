@@ -41,6 +41,11 @@ public class IngestStats {
   public Degree keyDegree = new Degree();
   public List<Long> rowsPerBlock = new ArrayList<>();
   public List<Long> nonZerosPerBlock = new ArrayList<>();
+  /**
+   * Σ of the row weights per block (a row without a weight counts 1), or null when no row has a weight:
+   * partition-u --weighted fixes every block's starting loads from it, so a run in waves is reproducible.
+   */
+  public List<Double> weightPerBlock;
   /** Largest relative deviation of a block's row count from the mean, (max |rows_i - n/b|) / (n/b). */
   public double blockImbalance;
 

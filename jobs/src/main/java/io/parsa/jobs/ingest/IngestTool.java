@@ -476,6 +476,8 @@ public class IngestTool extends ParsaTool {
     long maxRow;
     long[] rowsPer;
     long[] nnzPer;
+    /** Σ of the row weights per block, or null when no row of any block had a weight. */
+    double[] weightPer;
     final KeySketch.Merged keys = new KeySketch.Merged();
 
     /** Reads one complete file per block (retried attempts write identical files: the first of each counts). */
@@ -484,6 +486,8 @@ public class IngestTool extends ParsaTool {
       b.rowsPer = new long[blocks];
       b.nnzPer = new long[blocks];
       boolean[] seen = new boolean[blocks];
+      double[] weights = new double[blocks];
+      boolean weighted = false;
       Path dir = new Path(work, BlockReducer.STATS_DIR);
       for (FileStatus st : fs.listStatus(dir, p -> !p.getName().startsWith("."))) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(st.getPath()),
@@ -501,6 +505,9 @@ public class IngestTool extends ParsaTool {
           b.nonZeros += b.nnzPer[i];
           b.edges += Long.parseLong(f[4]);
           b.keys.add(f[5]);
+          // a block of rows without weights weighs its rows
+          weights[i] = f.length > 6 && !f[6].equals("-") ? Double.parseDouble(f[6]) : b.rowsPer[i];
+          weighted |= f.length > 6 && !f[6].equals("-");
         }
       }
       for (int i = 0; i < blocks; i++) {
@@ -508,6 +515,7 @@ public class IngestTool extends ParsaTool {
           throw new IOException("no statistics of block " + i + " in " + dir);
         }
       }
+      b.weightPer = weighted ? weights : null;
       return b;
     }
   }
@@ -528,9 +536,13 @@ public class IngestTool extends ParsaTool {
     long maxRow = side.maxRow;
     double mean = (double) s.rows / blocks;
     double worst = 0;
+    s.weightPerBlock = side.weightPer == null ? null : new ArrayList<>(blocks);
     for (int i = 0; i < blocks; i++) {
       s.rowsPerBlock.add(rowsPer[i]);
       s.nonZerosPerBlock.add(nnzPer[i]);
+      if (side.weightPer != null) {
+        s.weightPerBlock.add(side.weightPer[i]);
+      }
       worst = Math.max(worst, Math.abs(rowsPer[i] - mean));
     }
     s.blockImbalance = mean == 0 ? 0 : worst / mean;

@@ -86,6 +86,9 @@ class IngestToolTest {
     assertEquals(4, s.files.size());
     assertEquals(3, s.rowsPerBlock.size());
     assertEquals(6, s.rowsPerBlock.stream().mapToLong(Long::longValue).sum());
+    for (int b = 0; b < 3; b++) {
+      assertEquals((double) s.nonZerosPerBlock.get(b), s.weightPerBlock.get(b), "block " + b + " weighs its nnz");
+    }
     assertEquals(1, s.commentLines);
     IngestCountersCheck.assertBalanced(r.tool().lastCounters());
     // each block holds exactly the rows the hash sends to it
@@ -331,6 +334,7 @@ class IngestToolTest {
     assertEquals(3, s.distinctKeys);
     assertEquals(1, s.keyDegree.max, "the duplicate edge 1->2 does not make key 2's degree 2");
     assertEquals(3, s.rowDegree.max);
+    assertEquals(null, s.weightPerBlock, "no row has a weight");
   }
 
   @Test
@@ -347,7 +351,12 @@ class IngestToolTest {
     Map<Long, GraphRow> b = new HashMap<>();
     IngestTestSupport.rows(conf, second).forEach(r -> b.put(r.getId(), r));
     assertEquals(a, b, "same rows, ids, keys, weights and raw bytes");
-    assertEquals(5, stats(second).rowsPerBlock.size());
+    IngestStats s = stats(second);
+    assertEquals(5, s.rowsPerBlock.size());
+    for (int i = 0; i < 5; i++) {
+      assertEquals((double) s.nonZerosPerBlock.get(i), s.weightPerBlock.get(i), "the given weights, summed per block");
+    }
+    assertEquals(s.nonZeros, stats(first).weightPerBlock.stream().mapToDouble(Double::doubleValue).sum(), 0.0);
   }
 
   @Test

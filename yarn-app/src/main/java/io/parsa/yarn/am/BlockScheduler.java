@@ -27,7 +27,11 @@ import java.util.function.LongSupplier;
  * whatever the order in which the workers happen to reserve. This matters for quality, not only for balance: the
  * load pattern decides which parts pick last in each round and take a block's leftover rows, and a pattern that
  * depends on timing let one part collect the leftovers of several blocks (M_max 8-15 % above the sequential
- * engine in about one run in ten on news20). Otherwise (weighted rows, counts unknown) a block starts from
+ * engine in about one run in ten on news20). Weighted rows in waves with every block's weight known
+ * ({@link #fixBlockWeights}): block j starts from the loads the earlier waves left, summed in block order, plus the
+ * water-filling quotas of the blocks before it in its own wave, taken from their weights; that too is the same
+ * whatever the order of reservation, and the engine's departures from a quota (a weighted row is not divisible)
+ * are corrected wave by wave. Otherwise (counts or weights unknown, or no waves) a block starts from
  * {@code committed + reserved} at the time it reserves. A lost block's reservation is released and the block is
  * handed out again.
  *
@@ -139,6 +143,14 @@ public final class BlockScheduler {
   private boolean[] counted;
   /** Per wave: its blocks done or reserved, so each gate is answered in constant time. */
   private int[] ready;
+  /** Weighted rows in waves: every block's weight, in block order (null: bases follow the reservation order). */
+  private double[] blockWeights;
+  /** With {@link #blockWeights}: the loads of the waves whose blocks are all done, summed in block order. */
+  private double[] closed;
+  /** Waves summed into {@link #closed}. */
+  private int closedWaves;
+  /** With {@link #blockWeights}: the loads of each done block of a wave not yet closed. */
+  private final Map<Integer, double[]> openLoads = new HashMap<>();
 
   /**
    * @param k parts
@@ -234,6 +246,21 @@ public final class BlockScheduler {
       r.quota = LoadQuotas.unitQuota(base, rows);
       return base;
     }
+    if (blockWeights != null && waveWidth > 0
+        && Math.abs(weight - blockWeights[r.blockIndex]) > 1e-9 * Math.max(1, Math.abs(weight))) {
+      rowCountMismatch = "block " + r.blockIndex + " weighs " + weight + " but " + blockWeights[r.blockIndex]
+          + " was summed before stage 1";
+      blockWeights = null;
+    }
+    if (blockWeights != null && waveWidth > 0) {
+      // the earlier waves are all done (the pull gate); the blocks before this one in its wave count by their quota
+      double[] base = closed.clone();
+      for (int j = r.blockIndex / waveWidth * waveWidth; j < r.blockIndex; j++) {
+        add(base, LoadQuotas.weightQuota(base, blockWeights[j]));
+      }
+      r.quota = LoadQuotas.weightQuota(base, weight);
+      return base;
+    }
     double[] base = committed.clone();
     for (Running o : running.values()) {
       if (o.quota != null && o != r) {
@@ -263,6 +290,51 @@ public final class BlockScheduler {
     rowsBefore = new long[numBlocks];
     for (int b = 1; b < numBlocks; b++) {
       rowsBefore[b] = rowsBefore[b - 1] + rows[b - 1];
+    }
+  }
+
+  /**
+   * Fixes the starting loads of weighted stage-1 blocks in waves (see the class comment; ignored for unweighted rows,
+   * and without waves). Call before stage 1 starts.
+   *
+   * @param weights Σ of the row weights of each block, in block order
+   */
+  public synchronized void fixBlockWeights(double[] weights) {
+    if (weights.length != numBlocks) {
+      throw new IllegalArgumentException(weights.length + " block weights for " + numBlocks + " blocks");
+    }
+    if (!weighted) {
+      return;
+    }
+    blockWeights = weights.clone();
+    closed = new double[k];
+  }
+
+  /** Whether weighted blocks start from the fixed loads of {@link #fixBlockWeights} (not after a mismatch). */
+  public synchronized boolean blockWeightsFixed() {
+    return blockWeights != null && waveWidth > 0;
+  }
+
+  private static void add(double[] to, double[] d) {
+    for (int i = 0; i < to.length; i++) {
+      to[i] += d[i];
+    }
+  }
+
+  /** Sums the loads of every wave whose blocks are now all done into {@link #closed}, in block order. */
+  private void closeWaves() {
+    if (closed == null || waveWidth == 0) {
+      return;
+    }
+    int first;
+    while ((first = closedWaves * waveWidth) < numBlocks && Math.min(numBlocks, first + waveWidth) <= donePrefix) {
+      for (int j = first; j < Math.min(numBlocks, first + waveWidth); j++) {
+        double[] l = openLoads.remove(j);
+        if (l != null) {
+          add(closed, l);
+        }
+      }
+      closedWaves++;
     }
   }
 
@@ -414,8 +486,12 @@ public final class BlockScheduler {
         committed[i] += partLoads[i];
         committedRows[i] += partRows[i];
       }
+      if (closed != null) {
+        openLoads.put(r.blockIndex, partLoads.clone());
+      }
       count(r.blockIndex);
       advanceDonePrefix();
+      closeWaves();
     }
     if (blocksDone == numBlocks) {
       stage1EndedAt = clock.getAsLong();
@@ -469,6 +545,12 @@ public final class BlockScheduler {
     for (int i = 0; i < k; i++) {
       committed[i] += partLoads[i];
       committedRows[i] += partRows[i];
+    }
+    if (closed != null) {
+      // an earlier attempt's sums are not per block, so they count as closed: the rest of a wave it left half done
+      // starts from its done blocks' loads too (after a master restart the run is balanced, not reproducible)
+      add(closed, partLoads);
+      closeWaves();
     }
     if (blocksDone == numBlocks) {
       stage1EndedAt = clock.getAsLong();

@@ -301,6 +301,9 @@ public final class PartitionMaster implements ContainerEvents {
         }
         scheduler.fixRowCounts(rows);
       }
+      if (job.weighted && job.weightPerBlock != null) {
+        scheduler.fixBlockWeights(job.weightPerBlock.stream().mapToDouble(Double::doubleValue).toArray());
+      }
       if (attempt > 1) {
         recoverFinishedBlocks();
       }
@@ -618,9 +621,11 @@ public final class PartitionMaster implements ContainerEvents {
     out.put("amAttempt", attempt);
     out.put("recoveredBlocks", recoveredBlocks);
     String mismatch = scheduler.rowCountMismatch();
-    out.put("startingLoads", job.weighted ? "reservation order (weighted rows)"
-        : job.rowsPerBlock == null ? "reservation order: " + job.rowCountsSource
-        : mismatch == null ? "sequential (block order)" : "reservation order after a mismatch: " + mismatch);
+    out.put("startingLoads", mismatch != null ? "reservation order after a mismatch: " + mismatch
+        : job.weighted ? (scheduler.blockWeightsFixed() ? "block order in each wave (weighted rows; the blocks'"
+            + " weights from ingest's _stats.json)" : "reservation order (weighted rows; " + (job.waveWidth == 0
+            ? "asynchronous)" : "no weightPerBlock in ingest's _stats.json)"))
+        : job.rowsPerBlock == null ? "reservation order: " + job.rowCountsSource : "sequential (block order)");
     out.put("rowCounts", job.rowCountsSource);
     out.put("weighted", job.weighted);
     out.put("seed", job.seed);

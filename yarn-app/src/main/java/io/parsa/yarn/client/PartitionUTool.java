@@ -156,6 +156,12 @@ public final class PartitionUTool extends ParsaTool {
       for (long z : blockStats.nonZerosPerBlock) {
         job.nonZerosPerBlock.add(z);
       }
+      if (blockStats.weightPerBlock != null) {
+        job.weightPerBlock = new ArrayList<>(blocks.size());
+        for (double w : blockStats.weightPerBlock) {
+          job.weightPerBlock.add(w);
+        }
+      }
       job.rowCountsSource = "rows per block from " + new Path(blocksDir, BlockStats.FILE);
     } else {
       job.rowCountsSource = "rows per block unknown: " + found.reason;

@@ -23,15 +23,18 @@ public final class BlockStats {
   public final long maxRowDegree;
   public final long[] rowsPerBlock;
   public final long[] nonZerosPerBlock;
+  /** Σ of the row weights per block, or null where ingest wrote none (no row had a weight). */
+  public final double[] weightPerBlock;
 
   private BlockStats(long rows, long nonZeros, long distinctKeys, long maxRowDegree, long[] rowsPerBlock,
-      long[] nonZerosPerBlock) {
+      long[] nonZerosPerBlock, double[] weightPerBlock) {
     this.rows = rows;
     this.nonZeros = nonZeros;
     this.distinctKeys = distinctKeys;
     this.maxRowDegree = maxRowDegree;
     this.rowsPerBlock = rowsPerBlock;
     this.nonZerosPerBlock = nonZerosPerBlock;
+    this.weightPerBlock = weightPerBlock;
   }
 
   /** Outcome of {@link #read}: the statistics, or why there are none. */
@@ -83,8 +86,19 @@ public final class BlockStats {
     if (total != sumRows) {
       return new Found(null, p + ": rows " + total + " != the sum of rowsPerBlock " + sumRows);
     }
+    JsonNode wpb = n.path("weightPerBlock");
+    double[] weights = null;
+    if (wpb.isArray() && wpb.size() == numBlocks) {
+      weights = new double[numBlocks];
+      for (int b = 0; b < numBlocks && weights != null; b++) {
+        weights[b] = wpb.get(b).isNumber() ? wpb.get(b).asDouble() : -1;
+        if (!(weights[b] >= 0) || Double.isInfinite(weights[b])) {
+          weights = null; // not a weight: the blocks start from the loads at their reservation, as without
+        }
+      }
+    }
     return new Found(new BlockStats(sumRows, n.path("nonZeros").asLong(sumNnz), n.path("distinctKeys").asLong(-1),
-        n.path("rowDegree").path("max").asLong(-1), rows, nnz), null);
+        n.path("rowDegree").path("max").asLong(-1), rows, nnz, weights), null);
   }
 
   /** Most non-zeros of one block (-1 if unknown). */

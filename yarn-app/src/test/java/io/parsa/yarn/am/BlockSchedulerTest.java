@@ -287,6 +287,68 @@ class BlockSchedulerTest {
   }
 
   @Test
+  void fixedBlockWeightsGiveTheSameStartingLoadsInWavesInAnyReservationOrder() {
+    double[][][] seen = new double[2][][];
+    for (int run = 0; run < 2; run++) {
+      BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), true, () -> 0L);
+      s.useWaves(2);
+      s.fixBlockWeights(new double[] {3, 5, 2, 4});
+      BlockScheduler.Assignment a = s.next(0);
+      BlockScheduler.Assignment b = s.next(1);
+      double[][] bases = new double[4][];
+      // the second run reserves and finishes the wave's blocks the other way round
+      if (run == 0) {
+        bases[0] = s.reserve(0, a.taskId, 3, 3);
+        bases[1] = s.reserve(1, b.taskId, 5, 5);
+      } else {
+        bases[1] = s.reserve(1, b.taskId, 5, 5);
+        bases[0] = s.reserve(0, a.taskId, 3, 3);
+      }
+      // the engine may place a weighted block off its quota: the next wave starts from what the blocks did
+      double[] loads0 = {3, 0};
+      double[] loads1 = {2, 3};
+      if (run == 0) {
+        s.done(0, a.taskId, loads0, new long[] {1, 0}, 1, 3);
+        s.done(1, b.taskId, loads1, new long[] {1, 1}, 2, 5);
+      } else {
+        s.done(1, b.taskId, loads1, new long[] {1, 1}, 2, 5);
+        s.done(0, a.taskId, loads0, new long[] {1, 0}, 1, 3);
+      }
+      BlockScheduler.Assignment c = s.next(0);
+      BlockScheduler.Assignment d = s.next(1);
+      bases[3] = s.reserve(1, d.taskId, 3, 4);
+      bases[2] = s.reserve(0, c.taskId, 1, 2);
+      // block 3's worker is lost after block 2 is done: it runs again from the same loads, not from block 2's
+      s.done(0, c.taskId, new double[] {0, 2}, new long[] {0, 1}, 1, 2);
+      assertEquals(1, s.workerLost(1));
+      BlockScheduler.Assignment again = s.next(0);
+      assertEquals(3, again.blockIndex);
+      assertArrayEquals(bases[3], s.reserve(0, again.taskId, 3, 4));
+      assertTrue(s.blockWeightsFixed());
+      seen[run] = bases;
+    }
+    for (int run = 0; run < 2; run++) {
+      assertArrayEquals(new double[] {0, 0}, seen[run][0]);
+      assertArrayEquals(new double[] {1.5, 1.5}, seen[run][1], "block 0's quota of weight 3");
+      assertArrayEquals(new double[] {5, 3}, seen[run][2], "wave 0's loads as done");
+      assertArrayEquals(new double[] {5, 5}, seen[run][3], "block 2's quota of weight 2 on top");
+    }
+  }
+
+  @Test
+  void aBlockWhoseWeightChangedFallsBackToReservationOrder() {
+    BlockScheduler s = new BlockScheduler(2, 2, List.of(), List.of(), true, () -> 0L);
+    s.useWaves(2);
+    s.fixBlockWeights(new double[] {2, 2});
+    BlockScheduler.Assignment a = s.next(0);
+    BlockScheduler.Assignment b = s.next(1);
+    assertArrayEquals(new double[] {1, 1}, s.reserve(1, b.taskId, 2, 2), "block 1 after block 0's weight 2");
+    assertArrayEquals(new double[] {1, 1}, s.reserve(0, a.taskId, 2, 3), "reservation-order base after a mismatch");
+    assertTrue(s.rowCountMismatch().contains("block 0 weighs 3.0 but 2.0 was summed"), s.rowCountMismatch());
+    assertFalse(s.blockWeightsFixed());
+  }
+
+  @Test
   void blocksRecoveredFromAnEarlierAttemptAreNotHandedOutAgain() {
     BlockScheduler s = new BlockScheduler(2, 4, List.of(), List.of(), false, () -> 0L);
     s.fixRowCounts(new long[] {2, 2, 2, 2});
