@@ -136,6 +136,10 @@ public final class MultilevelPartitioner {
    * tests: the result is the same).
    */
   private boolean mergeNets = true;
+  /** The finest level's row weights (null: every row weighs 1) and the weight every part ends within. */
+  private int[] rowWeights;
+  private long weightFloor;
+  private long weightCeil;
   /** Nets of the level the last initial placement ran on (after merging), for the log and tests. */
   private int initialNets;
   /** Whether the initial placement only grows where the coarsest level allows it ({@link #growOnly(boolean)}). */
@@ -183,6 +187,22 @@ public final class MultilevelPartitioner {
    */
   public MultilevelPartitioner setWorkspace(Workspace ws) {
     this.workspace = java.util.Objects.requireNonNull(ws);
+    return this;
+  }
+
+  /**
+   * Weighted rows ({@code weights[g]} for row g of the graph, integers): the finest level's vertices weigh them, and the
+   * final balance keeps every part's weight within [{@code floor}, {@code ceil}] instead of ⌊n/k⌋..⌈n/k⌉ rows, as far
+   * as the weights allow (a row is not divisible: the caller checks the parts' weights). For the V-cycles of
+   * {@code refine-u --weighted}.
+   */
+  public MultilevelPartitioner setRowWeights(int[] weights, long floor, long ceil) {
+    if (floor > ceil) {
+      throw new IllegalArgumentException("weight window [" + floor + ", " + ceil + "] is empty");
+    }
+    this.rowWeights = weights;
+    this.weightFloor = floor;
+    this.weightCeil = ceil;
     return this;
   }
 
@@ -508,7 +528,8 @@ public final class MultilevelPartitioner {
    */
   private State partition(RowKeyGraph g, int[] given, double workingSetSlack, long givenMax) {
     long t0 = System.nanoTime();
-    Level fine = fineLevel(g);
+    Level fine = rowWeights == null ? fineLevel(g) : new Level(g.numRows(), rowWeights, g.rowStart(), g.rowKeys(),
+        g.numKeys(), new int[g.numRows()], g.byKey());
     if (workingSetSlack >= 0 && given != null) {
       long max = givenMax >= 0 ? givenMax : Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
@@ -679,10 +700,16 @@ public final class MultilevelPartitioner {
       return st;
     }
     long before = st.connectivity();
-    // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows
-    balance(st, (fine.n + k - 1) / k, fine.n / k);
-    refine(st, (fine.n + k - 1) / k, fine.n / k, settings.refineRounds(), rnd);
-    fm(st, (fine.n + k - 1) / k, fine.n / k, settings.fmPasses());
+    // exact balance from here on: every part keeps ⌊n/k⌋..⌈n/k⌉ rows (weighted rows: the caller's window)
+    long ceil = rowWeights == null ? (fine.n + k - 1) / k : weightCeil;
+    long floor = rowWeights == null ? fine.n / k : weightFloor;
+    if (rowWeights == null) {
+      balance(st, ceil, floor);
+    } else {
+      balanceWeights(st, ceil, floor);
+    }
+    refine(st, ceil, floor, settings.refineRounds(), rnd);
+    fm(st, ceil, floor, settings.fmPasses());
     long after = st.connectivity();
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
@@ -1875,6 +1902,50 @@ public final class MultilevelPartitioner {
           return; // no vertex of the heaviest part fits into any lighter one (coarse levels only)
         }
       }
+    }
+  }
+
+  /**
+   * The final balance of weighted rows ({@link #setRowWeights}): while the heaviest part weighs more than
+   * {@code ceil} or the lightest less than {@code floor}, one row of the heaviest moves to the lightest: the row that
+   * adds the fewest keys there net of those it frees, among the rows that bring both parts into the window, else among
+   * those lighter than the two parts' difference (so the sum of the squared weights falls and the loop ends). A row
+   * is not divisible, so the window may stay out of reach; the caller checks.
+   */
+  private void balanceWeights(State st, long ceil, long floor) {
+    Level h = st.h;
+    long[] size = st.weight;
+    while (true) {
+      int donor = argMax(size);
+      int recv = 0;
+      for (int p = 1; p < k; p++) {
+        recv = size[p] < size[recv] ? p : recv;
+      }
+      if (size[donor] <= ceil && size[recv] >= floor) {
+        return;
+      }
+      long gap = size[donor] - size[recv];
+      int best = -1;
+      long bestKey = Long.MAX_VALUE;
+      for (int v = 0; v < h.n; v++) {
+        int w = h.weight[v];
+        if (st.part[v] != donor || w >= gap) {
+          continue;
+        }
+        boolean fits = size[donor] - w >= floor && size[recv] + w <= ceil;
+        int freed = st.count(v);
+        long cost = (long) h.degree(v) - st.hits[recv] + h.internal[v] - freed;
+        // fitting moves first, then by cost; the lowest row breaks ties
+        long key = ((fits ? 0L : 1L) << 40) + cost + (1L << 31);
+        if (key < bestKey) {
+          bestKey = key;
+          best = v;
+        }
+      }
+      if (best < 0) {
+        return;
+      }
+      st.move(best, recv);
     }
   }
 

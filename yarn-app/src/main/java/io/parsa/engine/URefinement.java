@@ -324,7 +324,7 @@ public final class URefinement {
    * as it can be while it still holds every part's start weight; the start's own [min, max] where that is wider (a
    * refinement never makes the balance worse than its start's).
    */
-  static double[] weightWindow(double[] loads, double heaviest) {
+  public static double[] weightWindow(double[] loads, double heaviest) {
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
     double sum = 0;

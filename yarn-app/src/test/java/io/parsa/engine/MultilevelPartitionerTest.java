@@ -368,6 +368,54 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * Weighted rows (weight = the row's keys): a V-cycle from a start balanced by weight keeps every part's weight in the
+   * window of refine-u's swap rounds (as wide as the heaviest row) and lowers the connectivity; every row placed once.
+   */
+  @Test
+  void aVCycleOfWeightedRowsKeepsEveryPartsWeightInTheWindow() {
+    SplittableRandom rnd = new SplittableRandom(23);
+    int k = 8;
+    List<Block> blocks = planted(rnd, 3000, k, 200, 10, 0.3, 4, new int[3000]);
+    RowKeyGraph g = RowKeyGraph.of(blocks);
+    int[] w = new int[g.numRows()];
+    double heaviest = 0;
+    double[] load = new double[k];
+    int[][] start = new int[blocks.size()][];
+    for (int b = 0; b < blocks.size(); b++) {
+      start[b] = new int[blocks.get(b).numRows()];
+      for (int r = 0; r < start[b].length; r++) {
+        int x = Math.max(1, g.rowStart()[g.blockStart()[b] + r + 1] - g.rowStart()[g.blockStart()[b] + r]);
+        w[g.blockStart()[b] + r] = x;
+        heaviest = Math.max(heaviest, x);
+        int p = 0;
+        for (int i = 1; i < k; i++) {
+          p = load[i] < load[p] ? i : p;
+        }
+        start[b][r] = p;
+        load[p] += x;
+      }
+    }
+    double[] window = URefinement.weightWindow(load, heaviest);
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null)
+        .setRowWeights(w, (long) Math.ceil(window[0]), (long) Math.floor(window[1]));
+    int[][] parts = ml.partition(blocks, g, start, Double.NaN);
+    double[] after = new double[k];
+    for (int b = 0; b < blocks.size(); b++) {
+      assertEquals(start[b].length, parts[b].length);
+      for (int r = 0; r < parts[b].length; r++) {
+        after[parts[b][r]] += w[g.blockStart()[b] + r];
+      }
+    }
+    for (double x : after) {
+      assertTrue(x >= window[0] && x <= window[1], java.util.Arrays.toString(after) + " outside "
+          + java.util.Arrays.toString(window));
+    }
+    long before = connectivity(k, blocks, start);
+    long now = connectivity(k, blocks, parts);
+    assertTrue(now < before * 0.8, "weighted V-cycle: " + before + " -> " + now);
+  }
+
+  /**
    * A capped V-cycle from {@code from}: rows balanced and complete, the connectivity 10 % lower or more, and no working
    * set grown beyond the largest (up to the rows the final balancing moves).
    */

@@ -452,6 +452,13 @@ public class RefineUTool extends ParsaTool {
     // the rows over dense key ids, built once and read by every start, V-cycle and T_sum check
     RowKeyGraph graph = RowKeyGraph.of(blocks);
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    // V-cycles weigh rows in integers: weighted rows of other weights get the swap rounds alone
+    boolean cyclesFit = !weighted || RowWeights.integral(blocks);
+    if (!cyclesFit) {
+      LOG.info("refine-u: no V-cycles: a row weight is not a whole number, or all of them sum past 2^31 (the"
+          + " multilevel partitioner weighs rows in ints); the swap rounds keep every part's weight within the"
+          + " heaviest row's");
+    }
     long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
     if (!explicitCycles) {
       int[] auto = autoCycles(nonZeros, k, vcycles, cappedVcycles);
@@ -465,7 +472,10 @@ public class RefineUTool extends ParsaTool {
         cappedVcycles = auto[1];
       }
     }
-    final int preCycles = vcycles;
+    // weighted rows: a V-cycle before the swap rounds raised M_max by 1-26 % on three of the four shared data sets
+    // (the swap rounds keep the weights and do not bring it back), so by default they get the capped V-cycles after
+    // the rounds alone, which lowered all three figures or T_max and T_sum at M_max (docs/quality.md §54)
+    final int preCycles = weighted && !cl.hasOption("vcycles") ? 0 : vcycles;
     final int postCycles = cappedVcycles;
     List<Candidate> candidates = new ArrayList<>();
     List<String> toRun = new ArrayList<>();
@@ -504,7 +514,7 @@ public class RefineUTool extends ParsaTool {
       notRefined.addAll(first.notRefined());
       LOG.info("refine-u: multilevel start: {}", multilevelReason);
     } else {
-      candidates.addAll(refineStarts(conf, fs, blocksDir, k, toRun, blocks, graph, weighted ? 0 : preCycles, parts,
+      candidates.addAll(refineStarts(conf, fs, blocksDir, k, toRun, blocks, graph, cyclesFit ? preCycles : 0, parts,
           orderStart, schedule, rounds, guard));
       multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
           startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
@@ -513,7 +523,7 @@ public class RefineUTool extends ParsaTool {
             guard));
       }
       LOG.info("refine-u: multilevel start: {}", multilevelReason);
-      if (!weighted && postCycles > 0) {
+      if (cyclesFit && postCycles > 0) {
         try {
           polishLeader(candidates, k, blocks, graph, rounds, guard, postCycles, objective);
         } finally {
@@ -551,8 +561,8 @@ public class RefineUTool extends ParsaTool {
       stats.put("objective", objective.id());
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard);
-      stats.put("vcycles", weighted ? 0 : vcycles);
-      stats.put("cappedVcycles", weighted ? 0 : cappedVcycles);
+      stats.put("vcycles", cyclesFit ? preCycles : 0);
+      stats.put("cappedVcycles", cyclesFit ? cappedVcycles : 0);
       stats.put("rowsPerPart", ref.sizes());
       if (weighted) {
         stats.put("weightPerPart", ref.loads());
@@ -731,14 +741,19 @@ public class RefineUTool extends ParsaTool {
     String start = c.start;
     List<Map<String, Object>> log = new ArrayList<>(c.log);
     Result res = c.ref;
+    RowWeights weights = RowWeights.of(blocks, graph, k);
     for (int cycle = 1; cycle <= cycles; cycle++) {
       stopIfCancelled(start);
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .counted(blocks, graph, cur, 0.0, res.maxWorkingSet());
+      MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
+          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get());
+      double[] window = weights == null ? null : weights.window(res.loads());
+      if (weights != null) {
+        weights.applyTo(mp, window);
+      }
+      MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, cur, 0.0, res.maxWorkingSet());
       URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
       after.setThreads(roundThreads);
       after.setWorkspace(WORKSPACE.get());
@@ -748,12 +763,15 @@ public class RefineUTool extends ParsaTool {
       boolean better = objective.improves(figures(polished), figures(res));
       // the cycle is capped at M_max: one whose final row balancing crossed the cap by more than CAP_SLACK is not kept
       boolean held = polished.maxWorkingSet() <= (long) Math.floor((1 + CAP_SLACK) * res.maxWorkingSet());
+      // weighted rows: every part's weight stays in the window of the start of the cycle
+      boolean balanced = weights == null || RowWeights.within(polished.loads(), window);
       LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
           res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? "dropped (M_max rose by more than "
-              + Math.round(100 * CAP_SLACK) + " %)" : better ? "kept" : "dropped (not better for --objective "
+              + Math.round(100 * CAP_SLACK) + " %)" : !balanced ? "dropped (a part's weight left "
+              + Arrays.toString(window) + ")" : better ? "kept" : "dropped (not better for --objective "
               + objective.id() + ")");
-      better &= held;
+      better &= held && balanced;
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("cappedVCycle", cycle);
       e.put("kept", better);
@@ -815,13 +833,104 @@ public class RefineUTool extends ParsaTool {
       int threads) {
     Start cur = new Start(parts, null);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    RowWeights weights = n > 0 ? RowWeights.of(blocks, graph, k) : null;
     for (int c = 0; c < n; c++) {
-      MultilevelPartitioner.Counted vc = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
-          cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
-          .counted(blocks, graph, cur.parts(), 0.0, -1);
+      MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
+          cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get());
+      double[] window = weights == null ? null : weights.window(weights.loads(cur.parts()));
+      if (weights != null) {
+        weights.applyTo(mp, window);
+      }
+      MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, cur.parts(), 0.0, -1);
+      if (weights != null && !RowWeights.within(weights.loads(vc.parts()), window)) {
+        LOG.info("refine-u: start '{}' V-cycle {} dropped: a part's weight left {}", start, c + 1,
+            Arrays.toString(window));
+        break;
+      }
       cur = new Start(vc);
     }
     return cur;
+  }
+
+  /**
+   * Weighted rows' weights as integers in the graph's row order, for their V-cycles (the multilevel partitioner weighs
+   * its vertices in integers), and the heaviest row, which sets the window every part's weight keeps
+   * ({@link URefinement#weightWindow}, the swap rounds' own rule).
+   */
+  record RowWeights(int[] weights, int[] blockStart, double heaviest, int k) {
+    /** Null where every row weighs 1. */
+    static RowWeights of(List<Block> blocks, RowKeyGraph graph, int k) {
+      if (blocks.stream().noneMatch(Block::weighted)) {
+        return null;
+      }
+      int[] w = new int[graph.numRows()];
+      double heaviest = 0;
+      for (int b = 0; b < blocks.size(); b++) {
+        Block blk = blocks.get(b);
+        for (int r = 0; r < blk.numRows(); r++) {
+          double x = blk.weight(r);
+          if (!integral(x)) {
+            throw new IllegalStateException("row weight " + x + " is not an integer (checked before)");
+          }
+          w[graph.blockStart()[b] + r] = (int) x;
+          heaviest = Math.max(heaviest, x);
+        }
+      }
+      return new RowWeights(w, graph.blockStart(), heaviest, k);
+    }
+
+    /**
+     * Whether every row's weight is a whole number and all of them sum to an int, as the multilevel partitioner weighs
+     * its vertices (else the V-cycles are skipped).
+     */
+    static boolean integral(List<Block> blocks) {
+      long total = 0;
+      for (Block blk : blocks) {
+        for (int r = 0; r < blk.numRows(); r++) {
+          double x = blk.weight(r);
+          if (!integral(x)) {
+            return false;
+          }
+          total += (long) x;
+          if (total > Integer.MAX_VALUE) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    private static boolean integral(double x) {
+      return x == Math.rint(x) && x >= 0 && x <= Integer.MAX_VALUE;
+    }
+
+    double[] window(double[] loads) {
+      return URefinement.weightWindow(loads, heaviest);
+    }
+
+    void applyTo(MultilevelPartitioner mp, double[] window) {
+      mp.setRowWeights(weights, (long) Math.ceil(window[0]), (long) Math.floor(window[1]));
+    }
+
+    /** Every part's weight under {@code parts}. */
+    double[] loads(int[][] parts) {
+      double[] l = new double[k];
+      for (int b = 0; b < parts.length; b++) {
+        for (int r = 0; r < parts[b].length; r++) {
+          l[parts[b][r]] += weights[blockStart[b] + r];
+        }
+      }
+      return l;
+    }
+
+    static boolean within(double[] loads, double[] window) {
+      for (double x : loads) {
+        if (x < window[0] || x > window[1]) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /** A start's parts, with the multilevel partitioner's counts under them when it placed them last (else null). */

@@ -448,12 +448,34 @@ class RefineUToolTest {
   /**
    * Weighted rows (weight = key count, 1 to 8): a start balanced by weight (each row to the lightest part, as
    * partition-u --weighted does) is refined with every part's weight still within the heaviest row's weight, no row
-   * lost, and the working sets lower; _refine.json records the weights per part.
+   * lost, and the working sets lower; _refine.json records the weights per part. Whole weights get the V-cycles too
+   * (the multilevel partitioner weighs its vertices in integers).
    */
   @Test
   void weightedRowsKeepEveryPartsWeightWithinTheHeaviestRow() throws Exception {
+    JsonNode j = refineWeighted("refine-weighted", 0);
+    assertEquals(0, j.get("vcycles").asInt(), "none before the swap rounds by default: " + j);
+    assertTrue(j.get("cappedVcycles").asInt() >= 1, j.toString());
+    assertTrue(j.get("rounds").toString().contains("cappedVCycle"), "a capped V-cycle ran: " + j.get("rounds"));
+    // asked for, a V-cycle before the rounds weighs the rows too
+    assertEquals(1, refineWeighted("refine-weighted-pre", 0, "--vcycles", "1").get("vcycles").asInt());
+  }
+
+  /** Weights that are not whole numbers: the swap rounds alone, with the same guarantees. */
+  @Test
+  void fractionalWeightsAreRefinedBySwapRoundsAlone() throws Exception {
+    JsonNode j = refineWeighted("refine-weighted-frac", 0.5);
+    assertEquals(0, j.get("vcycles").asInt(), j.toString());
+    assertEquals(0, j.get("cappedVcycles").asInt(), j.toString());
+  }
+
+  /**
+   * {@link #weightedRowsKeepEveryPartsWeightWithinTheHeaviestRow} with every weight + {@code extra} and refine-u's
+   * {@code options}; its _refine.json.
+   */
+  private JsonNode refineWeighted(String name, double extra, String... options) throws Exception {
     FileSystem fs = FileSystem.get(conf);
-    Path dir = TestData.tempDir("refine-weighted");
+    Path dir = TestData.tempDir(name);
     int k = 4;
     Map<Long, long[]> keysOf = new HashMap<>();
     List<GraphRow> rows = clusteredRows(new Random(17), k, 8, 60, keysOf);
@@ -463,20 +485,20 @@ class RefineUToolTest {
     for (GraphRow row : rows) {
       long id = row.getId();
       long[] keys = keysOf.get(id);
-      row.setWeight((double) keys.length);
-      weightOf.put(id, (double) keys.length);
+      row.setWeight(keys.length + extra);
+      weightOf.put(id, keys.length + extra);
       int p = 0;
       for (int i = 1; i < k; i++) {
         p = load[i] < load[p] ? i : p;
       }
       assign.put(id, p);
-      load[p] += keys.length;
+      load[p] += keys.length + extra;
     }
-    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k);
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, options);
     double[] w = new double[k];
     refined.forEach((id, p) -> w[p] += weightOf.get(id));
     double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
-    assertTrue(spread <= 8 + 1e-9, "part weights " + java.util.Arrays.toString(w));
+    assertTrue(spread <= 8 + extra + 1e-9, "part weights " + java.util.Arrays.toString(w));
     long[] before = workingSets(keysOf, assign, k);
     long[] after = workingSets(keysOf, refined, k);
     assertTrue(after[1] <= before[1] && after[0] < before[0] * 0.8, "sum/max M " + before[0] + "/" + before[1]
@@ -484,6 +506,7 @@ class RefineUToolTest {
     String json = new String(fs.open(new Path(dir, "u2/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(json.contains("\"weightPerPart\""), json);
+    return JsonFiles.MAPPER.readTree(json);
   }
 
   /**
