@@ -472,7 +472,7 @@ public class RefineUTool extends ParsaTool {
         cappedVcycles = auto[1];
       }
     }
-    // weighted rows: a V-cycle before the swap rounds raised M_max by 1-26 % on three of the four shared data sets
+    // weighted rows: a V-cycle before the swap rounds raised M_max by 7-26 % on three of the four shared data sets
     // (the swap rounds keep the weights and do not bring it back), so by default they get the capped V-cycles after
     // the rounds alone, which lowered all three figures or T_max and T_sum at M_max (docs/quality.md §54)
     final int preCycles = weighted && !cl.hasOption("vcycles") ? 0 : vcycles;
