@@ -503,7 +503,7 @@ public class RefineUTool extends ParsaTool {
     }
     // where the multilevel start's run does not hang on the other starts (short rows, or --multilevel on), it runs
     // first, and with the default starts a start whose raw T_sum is far above its result is not refined (§34)
-    String multilevelReason = multilevelReason(multilevel, weighted, -1, -1, rows, nonZeros);
+    String multilevelReason = multilevelReason(multilevel, weighted && !cyclesFit, -1, -1, rows, nonZeros);
     boolean multilevelFirst = multilevelReason.startsWith("run");
     List<Map<String, Object>> notRefined = new ArrayList<>();
     if (multilevelFirst) {
@@ -516,7 +516,8 @@ public class RefineUTool extends ParsaTool {
     } else {
       candidates.addAll(refineStarts(conf, fs, blocksDir, k, toRun, blocks, graph, cyclesFit ? preCycles : 0, parts,
           orderStart, schedule, rounds, guard));
-      multilevelReason = multilevelReason(multilevel, weighted, startTSum(candidates, START_GIVEN, rawTSum[0]),
+      multilevelReason = multilevelReason(multilevel, weighted && !cyclesFit, startTSum(candidates, START_GIVEN,
+          rawTSum[0]),
           startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
       if (multilevelReason.startsWith("run")) {
         candidates.addAll(multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
@@ -529,6 +530,23 @@ public class RefineUTool extends ParsaTool {
         } finally {
           WORKSPACE.remove(); // the calling thread outlives refine-u (a pipeline runs on in it)
         }
+      }
+    }
+    RowWeights weights = cyclesFit ? RowWeights.of(blocks, graph, k) : null;
+    if (weights != null) {
+      // a multilevel start of weighted rows may miss its window (a row is not divisible): one that ends less balanced
+      // than the given start could be is not kept
+      double[] given = weights.loads(parts);
+      double givenSpread = java.util.Arrays.stream(given).max().orElse(0) - java.util.Arrays.stream(given).min()
+          .orElse(0);
+      List<Candidate> balanced = candidates.stream().filter(c -> weights.balanced(c.ref.loads(), givenSpread)).toList();
+      if (balanced.size() < candidates.size()) {
+        LOG.info("refine-u: start(s) {} not kept: parts' weights further apart than the heaviest row's and the given"
+            + " start's", String.join(", ", candidates.stream().filter(c -> !balanced.contains(c)).map(c -> c.start)
+            .toList()));
+      }
+      if (!balanced.isEmpty()) {
+        candidates = new ArrayList<>(balanced);
       }
     }
     Candidate best = choose(candidates, objective);
@@ -908,6 +926,28 @@ public class RefineUTool extends ParsaTool {
       return URefinement.weightWindow(loads, heaviest);
     }
 
+    /** The window of a fresh placement: as wide as the heaviest row, around the mean weight of a part. */
+    double[] freshWindow() {
+      double total = 0;
+      for (int x : weights) {
+        total += x;
+      }
+      double[] even = new double[k];
+      java.util.Arrays.fill(even, total / k);
+      return window(even);
+    }
+
+    /** Whether {@code r}'s parts differ in weight by at most the heaviest row's, or {@code spread}, whichever is more. */
+    boolean balanced(double[] loads, double spread) {
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      for (double x : loads) {
+        min = Math.min(min, x);
+        max = Math.max(max, x);
+      }
+      return max - min <= Math.max(heaviest, spread) * (1 + 1e-12) + 1e-9;
+    }
+
     void applyTo(MultilevelPartitioner mp, double[] window) {
       mp.setRowWeights(weights, (long) Math.ceil(window[0]), (long) Math.floor(window[1]));
     }
@@ -1195,21 +1235,32 @@ public class RefineUTool extends ParsaTool {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
-    MultilevelPartitioner.Counted from = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
-        line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
-        .counted(blocks, graph, null, Double.NaN, -1);
+    MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
+        line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true);
+    RowWeights weights = RowWeights.of(blocks, graph, k);
+    double[] window = weights == null ? null : weights.freshWindow();
+    if (weights != null) {
+      weights.applyTo(mp, window);
+    }
+    MultilevelPartitioner.Counted from = mp.counted(blocks, graph, null, Double.NaN, -1);
     LOG.info("refine-u: start '{}' placed in {} s", name, String.format("%.2f", (System.nanoTime() - tm) / 1e9));
+    if (weights != null && !RowWeights.within(weights.loads(from.parts()), window)) {
+      LOG.info("refine-u: start '{}': a part's weight is outside {}; it is kept only if it ends as balanced as the"
+          + " given start", name, Arrays.toString(window));
+    }
     return refine(name, k, blocks, graph, new Start(from), schedule, rounds, guard, false, roundThreads);
   }
 
   /**
    * Whether the multilevel start runs ("run: why") or not ("skipped: why"), from the given and the input-order start's
-   * T_sum before their swap rounds (-1 where not known).
+   * T_sum before their swap rounds (-1 where not known). {@code weighted}: rows whose weights the start cannot weigh
+   * (in memory, weights that are not whole numbers; the distributed start, any).
    */
   static String multilevelReason(String when, boolean weighted, long givenTSum, long orderTSum, long rows,
       long nonZeros) {
     if (weighted) {
-      return "skipped: weighted rows (it balances row counts, not weights)";
+      return "skipped: weighted rows it cannot weigh (in memory: weights that are not whole numbers; distributed:"
+          + " any weights, it balances row counts)";
     }
     if (when.equals("on")) {
       return "run: --multilevel on";

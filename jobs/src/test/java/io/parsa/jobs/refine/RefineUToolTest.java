@@ -459,14 +459,19 @@ class RefineUToolTest {
     assertTrue(j.get("rounds").toString().contains("cappedVCycle"), "a capped V-cycle ran: " + j.get("rounds"));
     // asked for, a V-cycle before the rounds weighs the rows too
     assertEquals(1, refineWeighted("refine-weighted-pre", 0, "--vcycles", "1").get("vcycles").asInt());
+    // and the multilevel start places them by weight (kept only if its parts end as balanced)
+    JsonNode ml = refineWeighted("refine-weighted-ml", 0, "--multilevel", "on");
+    assertTrue(ml.get("multilevel").asText().startsWith("run"), ml.toString());
+    assertTrue(ml.get("starts").toString().contains("multilevel"), ml.toString());
   }
 
   /** Weights that are not whole numbers: the swap rounds alone, with the same guarantees. */
   @Test
   void fractionalWeightsAreRefinedBySwapRoundsAlone() throws Exception {
-    JsonNode j = refineWeighted("refine-weighted-frac", 0.5);
+    JsonNode j = refineWeighted("refine-weighted-frac", 0.5, "--multilevel", "on");
     assertEquals(0, j.get("vcycles").asInt(), j.toString());
     assertEquals(0, j.get("cappedVcycles").asInt(), j.toString());
+    assertTrue(j.get("multilevel").asText().startsWith("skipped: weighted rows it cannot weigh"), j.toString());
   }
 
   /**
@@ -538,7 +543,8 @@ class RefineUToolTest {
     assertTrue(RefineUTool.multilevelReason("auto", false, -1, -1, 1_000_000, 10_000_000)
         .startsWith("skipped: large input (10.0 keys per row on average, but 10,000,000 non-zeros, above the 8,000,000"),
         RefineUTool.multilevelReason("auto", false, -1, -1, 1_000_000, 10_000_000));
-    assertTrue(RefineUTool.multilevelReason("auto", true, -1, -1, 100, 100).startsWith("skipped: weighted rows"));
+    assertTrue(RefineUTool.multilevelReason("auto", true, -1, -1, 100, 100).startsWith("skipped: weighted rows it cannot"
+        + " weigh"));
     // long rows: the input-order start's T_sum at most half the given start's shows locality
     assertEquals("run: the input order shows locality (input-order start T_sum 500 vs given start 1,000)",
         RefineUTool.multilevelReason("auto", false, 1_000, 500, 200, 9_700));
