@@ -528,8 +528,7 @@ public final class MultilevelPartitioner {
    */
   private State partition(RowKeyGraph g, int[] given, double workingSetSlack, long givenMax) {
     long t0 = System.nanoTime();
-    Level fine = rowWeights == null ? fineLevel(g) : new Level(g.numRows(), rowWeights, g.rowStart(), g.rowKeys(),
-        g.numKeys(), new int[g.numRows()], g.byKey());
+    Level fine = fineLevel(g, rowWeights);
     if (workingSetSlack >= 0 && given != null) {
       long max = givenMax >= 0 ? givenMax : Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
@@ -546,9 +545,17 @@ public final class MultilevelPartitioner {
    * are the graph's own {@link RowKeyGraph#byKey}, shared by every V-cycle and start.
    */
   private static Level fineLevel(RowKeyGraph g) {
-    int[] ones = new int[g.numRows()];
-    Arrays.fill(ones, 1);
-    return new Level(g.numRows(), ones, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()], g.byKey());
+    return fineLevel(g, null);
+  }
+
+  /** As {@link #fineLevel(RowKeyGraph)}, the rows weighing {@code weights} (null: 1 each). */
+  private static Level fineLevel(RowKeyGraph g, int[] weights) {
+    int[] w = weights;
+    if (w == null) {
+      w = new int[g.numRows()];
+      Arrays.fill(w, 1);
+    }
+    return new Level(g.numRows(), w, g.rowStart(), g.rowKeys(), g.numKeys(), new int[g.numRows()], g.byKey());
   }
 
   /** Turns the merging of identical nets off or on (tests: the same result either way). */

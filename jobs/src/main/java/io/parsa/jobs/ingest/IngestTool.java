@@ -506,8 +506,9 @@ public class IngestTool extends ParsaTool {
           b.edges += Long.parseLong(f[4]);
           b.keys.add(f[5]);
           // a block of rows without weights weighs its rows
-          weights[i] = f.length > 6 && !f[6].equals("-") ? Double.parseDouble(f[6]) : b.rowsPer[i];
-          weighted |= f.length > 6 && !f[6].equals("-");
+          boolean blockWeighted = f.length > 6 && !f[6].equals("-");
+          weights[i] = blockWeighted ? Double.parseDouble(f[6]) : b.rowsPer[i];
+          weighted |= blockWeighted;
         }
       }
       for (int i = 0; i < blocks; i++) {

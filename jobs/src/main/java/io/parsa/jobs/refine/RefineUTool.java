@@ -536,9 +536,7 @@ public class RefineUTool extends ParsaTool {
     if (weights != null) {
       // a multilevel start of weighted rows may miss its window (a row is not divisible): one that ends less balanced
       // than the given start could be is not kept
-      double[] given = weights.loads(parts);
-      double givenSpread = java.util.Arrays.stream(given).max().orElse(0) - java.util.Arrays.stream(given).min()
-          .orElse(0);
+      double givenSpread = RowWeights.spread(weights.loads(parts));
       List<Candidate> balanced = candidates.stream().filter(c -> weights.balanced(c.ref.loads(), givenSpread)).toList();
       if (balanced.size() < candidates.size()) {
         LOG.info("refine-u: start(s) {} not kept: parts' weights further apart than the heaviest row's and the given"
@@ -933,19 +931,24 @@ public class RefineUTool extends ParsaTool {
         total += x;
       }
       double[] even = new double[k];
-      java.util.Arrays.fill(even, total / k);
+      Arrays.fill(even, total / k);
       return window(even);
     }
 
-    /** Whether {@code r}'s parts differ in weight by at most the heaviest row's, or {@code spread}, whichever is more. */
+    /** Whether the parts of {@code loads} differ by at most the heaviest row's weight, or {@code spread} if more. */
     boolean balanced(double[] loads, double spread) {
+      return spread(loads) <= Math.max(heaviest, spread) * (1 + 1e-12) + 1e-9;
+    }
+
+    /** The heaviest part's weight less the lightest's. */
+    static double spread(double[] loads) {
       double min = Double.POSITIVE_INFINITY;
       double max = Double.NEGATIVE_INFINITY;
       for (double x : loads) {
         min = Math.min(min, x);
         max = Math.max(max, x);
       }
-      return max - min <= Math.max(heaviest, spread) * (1 + 1e-12) + 1e-9;
+      return max - min;
     }
 
     void applyTo(MultilevelPartitioner mp, double[] window) {
