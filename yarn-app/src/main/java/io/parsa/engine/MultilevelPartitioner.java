@@ -664,6 +664,12 @@ public final class MultilevelPartitioner {
     // otherwise leave others nearly empty, and the final balancing would refill them regardless of the cap
     long floorCap = mCap == Long.MAX_VALUE ? 0
         : (long) Math.floor((1 - settings.imbalance()) * Math.floor(total / (double) k));
+    if (rowWeights != null && mCap != Long.MAX_VALUE && exact) {
+      // a capped V-cycle of weighted rows keeps every part in the caller's window at every level (the given placement
+      // is in it): one that let parts wander by ε left the final balance moves that lifted M_max above the cap
+      cap = weightCeil;
+      floorCap = weightFloor;
+    }
     int[] part = restrict != null ? restrict.clone() : initial(coarsest, cap, rnd);
     log(String.format(Locale.ROOT, "multilevel: %s connectivity %,d (%.2f s)", restrict != null
         ? "given placement" : String.format(Locale.ROOT, "initial placement (best of %d tries, %,d distinct nets, %,d pins)",
@@ -1941,9 +1947,12 @@ public final class MultilevelPartitioner {
         }
         boolean fits = size[donor] - w >= floor && size[recv] + w <= ceil;
         int freed = st.count(v);
-        long cost = (long) h.degree(v) - st.hits[recv] + h.internal[v] - freed;
-        // fitting moves first, then by cost; the lowest row breaks ties
-        long key = ((fits ? 0L : 1L) << 40) + cost + (1L << 31);
+        long fresh = (long) h.degree(v) - st.hits[recv] + h.internal[v];
+        long cost = fresh - freed;
+        // under a capped V-cycle, moves that keep the receiver within the working-set cap first; then fitting
+        // moves, then by cost; the lowest row breaks ties
+        boolean crosses = st.m[recv] + fresh > mCap;
+        long key = ((crosses ? 1L : 0L) << 41) + ((fits ? 0L : 1L) << 40) + cost + (1L << 31);
         if (key < bestKey) {
           bestKey = key;
           best = v;

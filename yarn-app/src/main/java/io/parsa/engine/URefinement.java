@@ -26,7 +26,9 @@ import java.util.Locale;
  * Weighted rows ({@link Block#weighted}): a swap or a single move is made only if it leaves every part's weight
  * within [lo, hi], a window as wide as the heaviest row (what partition-u's lightest-part rule guarantees) placed
  * around the start's weights, or the start's own spread where that is wider ({@link #weightWindow}); row counts may
- * then change.
+ * then change. Where the best two rows of a pair do not fit the window, a partner further down either list that does
+ * is taken, else the heavier row is traded for several of the other part's lighter ones ({@link #exchange}): most
+ * parts sit at the window's floor after a few rounds, where one-for-one swaps of rows of unequal weight stall.
  */
 public final class URefinement {
   /** Targets kept per row. */
@@ -595,12 +597,38 @@ public final class URefinement {
         }
         int ga = rowOf(cand[ia]);
         int gb = rowOf(cand[ib]);
-        ia--;
-        ib--;
         tried++;
         if (weight != null && !inWindow(load[a] - weight[ga] + weight[gb], load[b] - weight[gb] + weight[ga])) {
-          failures++;
-          continue;
+          // the best two rows seldom weigh alike: a partner further down either list whose weight the window takes
+          int pb = partner(sorted, b * k + a, ib, ga, a, b, moved, gainOf(cand[ia]));
+          int pa = partner(sorted, a * k + b, ia, gb, b, a, moved, gainOf(cand[ib]));
+          double eb = pb < 0 ? Double.NEGATIVE_INFINITY : gainOf(cand[ia]) + gainOf(sorted.get(b * k + a, pb));
+          double ea = pa < 0 ? Double.NEGATIVE_INFINITY : gainOf(cand[ib]) + gainOf(sorted.get(a * k + b, pa));
+          if (pb < 0 && pa < 0) {
+            // nor one for one: the heavier row for several of the other part's lighter ones
+            int done = weight[ga] >= weight[gb]
+                ? exchange(ga, a, b, sorted, b * k + a, ib, moved, cap, capBase)
+                : exchange(gb, b, a, sorted, a * k + b, ia, moved, cap, capBase);
+            ia--;
+            ib--;
+            if (done > 0) {
+              moves += done;
+              failures = 0;
+            } else {
+              failures++;
+            }
+            continue;
+          }
+          if (eb >= ea) {
+            gb = rowOf(sorted.get(b * k + a, pb));
+            ia--;
+          } else {
+            ga = rowOf(sorted.get(a * k + b, pa));
+            ib--;
+          }
+        } else {
+          ia--;
+          ib--;
         }
         long ma = m[a];
         long mb = m[b];
@@ -767,6 +795,69 @@ public final class URefinement {
       }
     }
     return bucketCount;
+  }
+
+  /**
+   * Weighted rows: moves row h from part s to part t, then rows of t rated for s (bucket x, from position pos down,
+   * within {@link #PARTNER_LOOK}) to s until both parts' weights are back in the window: one heavy row for several
+   * lighter ones. Kept if F falls and no working-set cap is crossed; else undone. Returns the rows moved (0 if none).
+   */
+  private int exchange(int h, int s, int t, TopDown sorted, int x, int pos, boolean[] moved, long cap, long capBase) {
+    long ms = m[s];
+    long mt = m[t];
+    double d = delta(h, t);
+    move(h, t);
+    int[] in = exchanged;
+    int count = 0;
+    int end = Math.max(sorted.start[x], pos - PARTNER_LOOK + 1);
+    for (int i = pos; i >= end && !inWindow(load[s], load[t]); i--) {
+      int r = rowOf(sorted.get(x, i));
+      if (moved[r] || part[r] != t || load[s] + weight[r] > hi || load[t] - weight[r] < lo) {
+        continue;
+      }
+      d += delta(r, s);
+      move(r, s);
+      in[count++] = r;
+    }
+    if (inWindow(load[s], load[t]) && d < -1e-9 && m[s] <= cap && m[t] <= cap && m[s] - singles[s] <= capBase
+        && m[t] - singles[t] <= capBase && !aboveCap(s, ms) && !aboveCap(t, mt)) {
+      moved[h] = true;
+      for (int j = 0; j < count; j++) {
+        moved[in[j]] = true;
+      }
+      return count + 1;
+    }
+    for (int j = count - 1; j >= 0; j--) {
+      move(in[j], t);
+    }
+    move(h, s);
+    return 0;
+  }
+
+  /** How far down a list a weighted swap looks for a partner the weight window takes. */
+  private static final int PARTNER_LOOK = 32;
+  /** The rows an {@link #exchange} moved in, to undo it. */
+  private final int[] exchanged = new int[PARTNER_LOOK];
+
+  /**
+   * Weighted rows: the highest position below {@code pos} of bucket x (rows of part {@code other} rated for part
+   * {@code own}), within {@link #PARTNER_LOOK}, whose unmoved row swapped with row {@code fixed} of part {@code own}
+   * keeps both parts' weights in the window and whose estimate with {@code fixedGain} is positive; -1 if none.
+   */
+  private int partner(TopDown sorted, int x, int pos, int fixed, int own, int other, boolean[] moved,
+      double fixedGain) {
+    int lo = Math.max(sorted.start[x], pos - PARTNER_LOOK);
+    for (int i = pos - 1; i >= lo; i--) {
+      long c = sorted.get(x, i);
+      if (fixedGain + gainOf(c) <= 0) {
+        return -1;
+      }
+      int r = rowOf(c);
+      if (!moved[r] && inWindow(load[own] - weight[fixed] + weight[r], load[other] - weight[r] + weight[fixed])) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The highest position at or below i of bucket x whose row has not moved in this round, or -1. */

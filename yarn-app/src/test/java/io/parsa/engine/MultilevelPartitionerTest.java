@@ -413,6 +413,41 @@ class MultilevelPartitionerTest {
     long before = connectivity(k, blocks, start);
     long now = connectivity(k, blocks, parts);
     assertTrue(now < before * 0.8, "weighted V-cycle: " + before + " -> " + now);
+    // capped: every part's weight in the window at every level, so the final balance lifts no working set past the cap
+    int[][] capped = ml.partition(blocks, g, start, 0.0);
+    double[] cappedLoad = new double[k];
+    for (int b = 0; b < blocks.size(); b++) {
+      for (int r = 0; r < capped[b].length; r++) {
+        cappedLoad[capped[b][r]] += w[g.blockStart()[b] + r];
+      }
+    }
+    for (double x : cappedLoad) {
+      assertTrue(x >= window[0] && x <= window[1], java.util.Arrays.toString(cappedLoad));
+    }
+    long capBefore = java.util.Arrays.stream(workingSets(k, blocks, start)).max().getAsLong();
+    long capAfter = java.util.Arrays.stream(workingSets(k, blocks, capped)).max().getAsLong();
+    assertTrue(capAfter <= capBefore, "capped weighted V-cycle: M_max " + capBefore + " -> " + capAfter);
+    assertTrue(connectivity(k, blocks, capped) < before, "capped weighted V-cycle lowered no connectivity");
+  }
+
+  private static long[] workingSets(int k, List<Block> blocks, int[][] parts) {
+    java.util.Set<Long>[] sets = new java.util.Set[k];
+    for (int i = 0; i < k; i++) {
+      sets[i] = new java.util.HashSet<>();
+    }
+    for (int b = 0; b < blocks.size(); b++) {
+      Block blk = blocks.get(b);
+      for (int r = 0; r < blk.numRows(); r++) {
+        for (int t = blk.localRowStart()[r]; t < blk.localRowStart()[r + 1]; t++) {
+          sets[parts[b][r]].add(blk.keys()[blk.localKeys()[t]]);
+        }
+      }
+    }
+    long[] m = new long[k];
+    for (int i = 0; i < k; i++) {
+      m[i] = sets[i].size();
+    }
+    return m;
   }
 
   /**

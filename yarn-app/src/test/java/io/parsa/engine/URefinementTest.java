@@ -450,6 +450,43 @@ class URefinementTest {
     assertTrue(movedTrials >= 8, "weighted refinement moved rows in only " + movedTrials + " of 10 trials");
   }
 
+  /**
+   * Part 0 holds a heavy row H (weight 4) over keys 100..109 and four light rows over keys 0..9; part 1 holds two light
+   * rows over H's keys and six over keys 0..4. Every row weighs 1 but H, both parts weigh 8, and the window is 6..10.
+   * No single move or one-for-one swap the window takes lowers M_max (20): H alone would leave part 0 at 4, H for one
+   * row at 5. H for two rows over keys 0..4 does: part 0 keeps keys 0..9, part 1 already has H's.
+   */
+  @Test
+  void weightedRoundsTradeAHeavyRowForSeveralLightOnesWhereNoSwapFitsTheWindow() {
+    int n = 13;
+    long[] ids = new long[n];
+    int[] start = new int[n + 1];
+    List<Long> keys = new ArrayList<>();
+    double[] w = new double[n];
+    int[][] parts = new int[1][n];
+    for (int r = 0; r < n; r++) {
+      ids[r] = r;
+      int[] range = r == 0 || r == 5 || r == 6 ? new int[] {100, 110} : r <= 4 ? new int[] {0, 10} : new int[] {0, 5};
+      for (long key = range[0]; key < range[1]; key++) {
+        keys.add(key);
+      }
+      start[r + 1] = keys.size();
+      w[r] = r == 0 ? 4 : 1;
+      parts[0][r] = r <= 4 ? 0 : 1;
+    }
+    List<Block> blocks = List.of(new Block(ids, start, keys.stream().mapToLong(Long::longValue).toArray(), w));
+    URefinement ref = new URefinement(2, blocks, parts, 8.0, true);
+    assertEquals(20, ref.maxWorkingSet());
+    assertArrayEquals(new double[] {6, 10}, ref.weightBounds(), 1e-6);
+    URefinement.RoundStats st = ref.round();
+    assertTrue(st.objectiveAfter() < st.objectiveBefore(), st.toString());
+    assertEquals(15, ref.maxWorkingSet(), java.util.Arrays.toString(ref.parts()[0]));
+    double[] l = loads(2, blocks, ref.parts());
+    assertArrayEquals(new double[] {6, 10}, l, 1e-9);
+    assertArrayEquals(l, ref.loads(), 1e-9);
+    assertArrayEquals(recomputedWorkingSets(2, blocks, ref.parts()), ref.workingSets());
+  }
+
   @Test
   void theWeightWindowIsTheHeaviestRowWideOrTheStartsSpread() {
     // spread 2 under a heaviest row of 5: a window of 5 around the mean 11, holding 10 and 12
