@@ -147,6 +147,8 @@ public final class ParsaYarnConfig {
   /** Test hook: the worker with this id stops making progress (holding its block) after this many blocks. */
   public static final String TEST_HANG_WORKER_ID = "parsa.test.hang.worker.id";
   public static final String TEST_HANG_AFTER_BLOCKS = "parsa.test.hang.after.blocks";
+  /** Test hook: the hung worker first partitions its next block and pushes it, then hangs before reporting it done. */
+  public static final String TEST_HANG_AFTER_PUSH = "parsa.test.hang.after.push";
   /** Test hook: the server with this id hangs inside a push (holding its push lock) after this many pushes. */
   public static final String TEST_HANG_SERVER_ID = "parsa.test.hang.server.id";
   public static final String TEST_HANG_SERVER_AFTER_PUSHES = "parsa.test.hang.server.after.pushes";

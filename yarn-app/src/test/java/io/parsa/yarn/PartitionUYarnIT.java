@@ -207,7 +207,7 @@ class PartitionUYarnIT {
           try (Rpc.Client<NeighborSetProtocol> client = Rpc.connect(NeighborSetProtocol.class,
               servers.split("\n")[0].trim(), 5000, RpcSecurity.forSecret("not-the-secret"))) {
             client.proxy().push(new PushRequest("not-the-secret", 0, Long.MAX_VALUE, true, Packed.keys(List.of(1L)),
-                Packed.words(List.of(0xFL))));
+                Packed.words(List.of(0xFL)), -1));
           }
         });
       }

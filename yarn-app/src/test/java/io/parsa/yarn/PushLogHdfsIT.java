@@ -42,12 +42,12 @@ class PushLogHdfsIT {
       old.startLog();
       List<Long> keys = List.of(1L, 2L, 3L);
       old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
-          Packed.words(List.of(1L, 2L, 4L))));
+          Packed.words(List.of(1L, 2L, 4L)), -1));
       old.checkpoint();
       old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys.subList(0, 1)),
-          Packed.words(List.of(128L))));
+          Packed.words(List.of(128L)), -1));
       old.push(new PushRequest(Tokens.worker(SECRET, 5), 5, 1L, true, Packed.keys(keys.subList(2, 3)),
-          Packed.words(List.of(16L))));
+          Packed.words(List.of(16L)), -1));
 
       // the old process is gone (nothing closed); its successor restores snapshot + log
       NeighborSetService next = new NeighborSetService(0, 1, 8, SECRET, 100, second, ckpt);
@@ -55,12 +55,12 @@ class PushLogHdfsIT {
       next.startLog();
       assertArrayEquals(new long[] {129, 2, 16},
           Longs.toArray(Packed.wordList(next.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-              Packed.keys(keys))).getBits())));
+              Packed.keys(keys), -1)).getBits())));
 
       // ... but it was only stuck, and tries to acknowledge one more push: its log is fenced off
       assertThrows(AvroRuntimeException.class,
           () -> old.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false,
-              Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L)))));
+              Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L)), -1)));
       assertTrue(old.failure() != null && old.failure().contains("push log"), old.failure());
     } finally {
       first.close();

@@ -150,6 +150,30 @@ class ReproduciblePlacementTest {
   }
 
   @Test
+  void aBlockLostAfterItPushedRunsAgainFromWhatItPulledTheFirstTime() throws Exception {
+    Configuration conf = new Configuration();
+    Path blocks = randomBlocks("repro-lost-pushed", 3000, 31, 10);
+    Path base = blocks.getParent();
+    TreeMap<Long, Integer> undisturbed = placement(conf, blocks, new Path(base, "a"), "2");
+
+    // worker 1 partitions its third block and pushes it, then hangs before reporting it done and is killed after
+    // 2 s; worker 0 runs the block again, the servers already holding its first push (and maybe its wave's other)
+    Configuration lost = new Configuration(conf);
+    lost.setInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, 1);
+    lost.setInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 2);
+    lost.setBoolean(ParsaYarnConfig.TEST_HANG_AFTER_PUSH, true);
+    lost.setLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, 2_000);
+    lost.setLong(ParsaYarnConfig.TEST_WORKER_REPLACEMENT_DELAY_MS, 600_000);
+    Path out = new Path(base, "b");
+    TreeMap<Long, Integer> recovered = placement(lost, blocks, out, "2");
+    JsonNode st = JsonFiles.MAPPER.readTree(new java.io.File(new Path(out, "_stats.json").toUri()));
+    assertEquals(1, st.get("hungWorkers").asInt(), st.toString());
+    assertEquals(3000, recovered.size());
+    // the servers answer the block's second pull as they were when its wave began
+    assertEquals(0, differing(undisturbed, recovered));
+  }
+
+  @Test
   void aDelayWithWavesOrAWaveOfNoBlocksIsRefusedBeforeAnythingRuns() throws Exception {
     Configuration conf = new Configuration();
     Path blocks = randomBlocks("repro-usage", 200, 5, 2);

@@ -91,8 +91,16 @@ public final class NeighborSetClient implements AutoCloseable {
     return idx;
   }
 
-  /** Membership words of {@code keys} ({@code keys.length * wpk} words, request order). */
-  public synchronized long[] pull(long[] keys) throws IOException {
+  /** Membership words of {@code keys} ({@code keys.length * wpk} words, request order): every push applied. */
+  public long[] pull(long[] keys) throws IOException {
+    return pull(keys, -1);
+  }
+
+  /**
+   * Membership words of {@code keys} ({@code keys.length * wpk} words, request order) as the servers held them when
+   * wave {@code wave} began: without the members pushed by blocks of that wave or later (-1: every push applied).
+   */
+  public synchronized long[] pull(long[] keys, int wave) throws IOException {
     long[] out = new long[keys.length * wpk];
     int[][] idx = byShard(keys);
     for (int s = 0; s < servers; s++) {
@@ -105,7 +113,7 @@ public final class NeighborSetClient implements AutoCloseable {
         }
         final int shard = s;
         java.nio.ByteBuffer packed = PackedLongs.keys(batch);
-        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(token, workerId, packed.duplicate())));
+        PullResponse r = call(shard, "pull", p -> p.pull(new PullRequest(token, workerId, packed.duplicate(), wave)));
         long[] bits;
         try {
           bits = PackedLongs.unpackWords(r.getBits(), batch.length * wpk);
@@ -126,7 +134,12 @@ public final class NeighborSetClient implements AutoCloseable {
   }
 
   /** Pushes {@code bits} for {@code keys}: union, or replace (stage 0). */
-  public synchronized void push(long[] keys, long[] bits, boolean replace) throws IOException {
+  public void push(long[] keys, long[] bits, boolean replace) throws IOException {
+    push(keys, bits, replace, -1);
+  }
+
+  /** As {@link #push(long[], long[], boolean)}, by a block of wave {@code wave} (-1: none; see {@link #pull(long[], int)}). */
+  public synchronized void push(long[] keys, long[] bits, boolean replace, int wave) throws IOException {
     int[][] idx = byShard(keys);
     for (int s = 0; s < servers; s++) {
       int[] mine = idx[s];
@@ -142,7 +155,7 @@ public final class NeighborSetClient implements AutoCloseable {
         java.nio.ByteBuffer pk = PackedLongs.keys(bk);
         java.nio.ByteBuffer pb = PackedLongs.words(bb);
         // a retried call sends the same bytes again: each attempt gets its own view of them
-        call(s, "push", p -> p.push(new PushRequest(token, workerId, seq, replace, pk.duplicate(), pb.duplicate())));
+        call(s, "push", p -> p.push(new PushRequest(token, workerId, seq, replace, pk.duplicate(), pb.duplicate(), wave)));
       }
     }
   }

@@ -53,6 +53,14 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private final String secret;
   private final int maxKeys;
   private final ShardStore store;
+  /**
+   * In a wave run, per open wave, the members its blocks' pushes added (bits the store did not hold before): pulls of
+   * that wave or earlier leave them out, so a block run again after its worker was lost, having pushed, or after other
+   * blocks of its wave pushed, pulls what it pulled the first time. A wave's record is dropped at the first pull of a
+   * later wave: that pull passed the master's gate, so every block of the earlier waves is done and none runs again.
+   */
+  private final java.util.concurrent.ConcurrentSkipListMap<Integer, ShardStore> addedByWave =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
   /** Serialises push application, sequence bookkeeping and log appends (pulls never take it). */
   private final Object pushLock = new Object();
   private final Int2LongOpenHashMap lastSequence = new Int2LongOpenHashMap();
@@ -149,7 +157,21 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long[] keys = checkKeys(request.getKeys());
     int wpk = store.wordsPerKey();
     long[] out = new long[keys.length * wpk];
+    int wave = request.getWave();
+    if (wave >= 0) {
+      addedByWave.headMap(wave).clear();
+    }
     store.pull(keys, out);
+    if (wave >= 0 && !addedByWave.isEmpty()) {
+      // a push records its additions before it applies them, so a member read from the store is found here too
+      long[] later = new long[out.length];
+      for (ShardStore added : addedByWave.tailMap(wave, true).values()) {
+        added.pull(keys, later);
+        for (int i = 0; i < out.length; i++) {
+          out[i] &= ~later[i];
+        }
+      }
+    }
     pulls.incrementAndGet();
     return new PullResponse(wpk, PackedLongs.words(out));
   }
@@ -183,7 +205,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     synchronized (pushLock) {
       pushStartedAt = System.currentTimeMillis();
       try {
-        return applyLocked(worker, seq, replace, keys, bits);
+        return applyLocked(worker, seq, replace, keys, bits, request.getWave());
       } finally {
         pushStartedAt = 0;
       }
@@ -191,7 +213,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
   }
 
   /** Applies one validated push; the caller holds {@link #pushLock}. */
-  private PushResponse applyLocked(int worker, long seq, boolean replace, long[] keys, long[] bits) {
+  private PushResponse applyLocked(int worker, long seq, boolean replace, long[] keys, long[] bits, int wave) {
     if (failure != null || stopped) {
       throw new AvroRuntimeException("server " + serverId + " is going down"
           + (failure == null ? "" : ": " + failure));
@@ -223,11 +245,42 @@ public final class NeighborSetService implements NeighborSetProtocol {
         throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
       }
     }
+    if (wave >= 0 && !replace) {
+      recordAdded(wave, keys, bits);
+    }
     store.push(keys, bits, replace);
     lastSequence.put(worker, seq);
     pushes.incrementAndGet();
     return new PushResponse(seq, true);
   }
+
+  /** Records in {@link #addedByWave} the members of {@code bits} that the store does not hold yet. */
+  private void recordAdded(int wave, long[] keys, long[] bits) {
+    int wpk = store.wordsPerKey();
+    long[] held = new long[bits.length];
+    store.pull(keys, held);
+    long[] newKeys = new long[keys.length];
+    long[] newBits = new long[bits.length];
+    int n = 0;
+    for (int i = 0; i < keys.length; i++) {
+      boolean any = false;
+      for (int w = 0; w < wpk; w++) {
+        long x = bits[i * wpk + w] & ~held[i * wpk + w];
+        newBits[n * wpk + w] = x;
+        any |= x != 0;
+      }
+      if (any) {
+        newKeys[n++] = keys[i];
+      }
+    }
+    if (n > 0) {
+      addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS))
+          .push(Arrays.copyOf(newKeys, n), Arrays.copyOf(newBits, n * wpk), false);
+    }
+  }
+
+  /** Sub-maps of a wave's record of added members (a wave's pushes, a small share of the shard). */
+  private static final int WAVE_SUBMAP_BITS = 4;
 
   @Override
   public long ping(ControlRequest request) throws RequestRejected {

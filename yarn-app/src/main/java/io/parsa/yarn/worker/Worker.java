@@ -108,6 +108,8 @@ public final class Worker {
     long testDelayMs = conf.getLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 0);
     boolean testHang = conf.getInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, -1) == workerId;
     int testHangAfter = conf.getInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 0);
+    boolean testHangAfterPush = conf.getBoolean(ParsaYarnConfig.TEST_HANG_AFTER_PUSH, false);
+    java.util.concurrent.CountDownLatch testPushed = new java.util.concurrent.CountDownLatch(1);
     BlockingQueue<Loaded> ready = new ArrayBlockingQueue<>(1);
     // at most one block ahead of the one being partitioned: the prefetcher asks for the next task only once the
     // main thread has taken the previous one (a worker holds two blocks, never three)
@@ -155,7 +157,8 @@ public final class Worker {
             }
           }
           t++;
-          if (testHang && finished == testHangAfter) {
+          boolean hangAfterPush = testHang && testHangAfterPush && finished == testHangAfter;
+          if (testHang && !testHangAfterPush && finished == testHangAfter) {
             LOG.warn("test hook: worker {} stops making progress, holding task {}", workerId, item.task.getTaskId());
             Thread.sleep(Long.MAX_VALUE);
           }
@@ -171,9 +174,11 @@ public final class Worker {
           // Snapshot before pulling: an entry is removed only after the servers applied it, so anything missing
           // from the snapshot is already in the pulled sets.
           java.util.List<PendingPushes.Entry> mineInFlight = pending.snapshot();
-          long[] membership = pulls.pull(keys);
-          PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           boolean gated = waves && !stage0;
+          // in waves the servers answer as they were when the block's wave began, whatever of it has pushed since
+          int wave = gated ? task.getBlockIndex() / job.waveWidth : -1;
+          long[] membership = pulls.pull(keys, wave);
+          PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
           int known = LOG.isDebugEnabled() ? knownKeys(membership, keys.length, wpk) : -1;
           double[] loads = master.reserve(task.getTaskId(), b.numRows(), b.totalWeight());
@@ -213,11 +218,25 @@ public final class Worker {
             if (gated) {
               awaitPushGate(master3, taskId);
             }
-            pushes.push(push[0], push[1], stage0);
+            pushes.push(push[0], push[1], stage0, wave);
+            if (hangAfterPush) {
+              LOG.warn("test hook: worker {} stops making progress after pushing task {}", workerId, taskId);
+              testPushed.countDown();
+              try {
+                Thread.sleep(Long.MAX_VALUE);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("test hook: hung worker stopped");
+              }
+            }
             pending.remove(mine);
             master3.taskDone(taskId, rows, edges, delta, partRows, millis);
           });
           finished++;
+          if (hangAfterPush) {
+            testPushed.await();
+            Thread.sleep(Long.MAX_VALUE);
+          }
           if (LOG.isDebugEnabled()) {
             LOG.debug("worker {}: block {} (stage {}) done: {} rows, {} keys ({} already in S), pushed {} keys, "
                 + "starting loads {}, {} ms (+{} ms load)", workerId, task.getBlockIndex(), task.getStage(),

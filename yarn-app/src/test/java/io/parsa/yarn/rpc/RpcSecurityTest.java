@@ -58,7 +58,7 @@ class RpcSecurityTest {
     try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
         "127.0.0.1:" + server.getPort(), 5000, keyOnly)) {
       assertEquals(List.of(0L), Packed.wordList(c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2,
-          Packed.keys(List.of(7L)))).getBits()));
+          Packed.keys(List.of(7L)), -1)).getBits()));
     }
     assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> RpcSecurity.forEncodedKey(new byte[] {1, 2, 3}));
@@ -66,7 +66,7 @@ class RpcSecurityTest {
     assertThrows(Exception.class, () -> {
       try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
           "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forEncodedKey(otherKey))) {
-        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, Packed.keys(List.of(7L))));
+        c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 2), 2, Packed.keys(List.of(7L)), -1));
       }
     });
   }
@@ -96,10 +96,10 @@ class RpcSecurityTest {
             5000, RpcSecurity.forSecret(SECRET))) {
       long key = 0x5EC12E7C0FFEEL;
       assertTrue(c.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false,
-          Packed.keys(List.of(key)), Packed.words(List.of(0b1010L))))
+          Packed.keys(List.of(key)), Packed.words(List.of(0b1010L)), -1))
           .getApplied());
       assertEquals(List.of(0b1010L), Packed.wordList(c.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-          Packed.keys(List.of(key)))).getBits()));
+          Packed.keys(List.of(key)), -1)).getBits()));
       byte[] wire = relay.recorded();
       assertTrue(wire.length > 500, "the relay saw the conversation (" + wire.length + " bytes)");
       assertFalse(contains(wire, SECRET.getBytes(StandardCharsets.UTF_8)), "the secret crossed the wire in clear");
@@ -120,7 +120,7 @@ class RpcSecurityTest {
     assertThrows(Exception.class, () -> {
       try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class,
           "127.0.0.1:" + server.getPort(), 5000, RpcSecurity.forSecret("a guess"))) {
-        c.proxy().pull(new PullRequest("a guess", 0, Packed.keys(List.of(1L))));
+        c.proxy().pull(new PullRequest("a guess", 0, Packed.keys(List.of(1L)), -1));
       }
     });
   }
@@ -131,7 +131,7 @@ class RpcSecurityTest {
       NettyTransceiver t = new NettyTransceiver(new InetSocketAddress("127.0.0.1", server.getPort()), 5000);
       try {
         SpecificRequestor.getClient(NeighborSetProtocol.class, t).pull(new PullRequest(SECRET, 0,
-            Packed.keys(List.of(1L))));
+            Packed.keys(List.of(1L)), -1));
       } finally {
         t.close();
       }

@@ -73,18 +73,18 @@ class TokensTest {
       NeighborSetProtocol p = c.proxy();
       String w3 = Tokens.worker(SECRET, 3);
       List<Long> keys = List.of(10L);
-      assertTrue(p.push(new PushRequest(w3, 3, 1L, false, Packed.keys(keys), Packed.words(List.of(2L)))).getApplied());
-      assertEquals(List.of(2L), Packed.wordList(p.pull(new PullRequest(w3, 3, Packed.keys(keys))).getBits()));
+      assertTrue(p.push(new PushRequest(w3, 3, 1L, false, Packed.keys(keys), Packed.words(List.of(2L)), -1)).getApplied());
+      assertEquals(List.of(2L), Packed.wordList(p.pull(new PullRequest(w3, 3, Packed.keys(keys), -1)).getBits()));
 
       // worker 3's token claiming worker 5
       RequestRejected e = assertThrows(RequestRejected.class,
-          () -> p.push(new PushRequest(w3, 5, 1L, false, Packed.keys(keys), Packed.words(List.of(1L)))));
+          () -> p.push(new PushRequest(w3, 5, 1L, false, Packed.keys(keys), Packed.words(List.of(1L)), -1)));
       assertTrue(e.getReason().contains("worker id 5"), e.getReason());
-      assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(w3, 5, Packed.keys(keys))));
+      assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(w3, 5, Packed.keys(keys), -1)));
       // a wrong token, and the raw secret, for the right id
       assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker("other", 3), 3,
-          Packed.keys(keys))));
-      assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(SECRET, 3, Packed.keys(keys))));
+          Packed.keys(keys), -1)));
+      assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(SECRET, 3, Packed.keys(keys), -1)));
 
       // control operations: a worker's token is refused, the master's is accepted
       for (String bad : new String[] {w3, Tokens.server(SECRET, 0), SECRET, ""}) {
@@ -98,7 +98,7 @@ class TokensTest {
       String master = Tokens.master(SECRET);
       assertEquals(1L, p.stats(new ControlRequest(master, null)).getPushes(), "rejected pushes changed nothing");
       assertTrue(p.checkpoint(new ControlRequest(master, null)).getCheckpointPath() != null);
-      assertEquals(List.of(2L), Packed.wordList(p.pull(new PullRequest(w3, 3, Packed.keys(keys))).getBits()));
+      assertEquals(List.of(2L), Packed.wordList(p.pull(new PullRequest(w3, 3, Packed.keys(keys), -1)).getBits()));
       assertTrue(p.stats(new ControlRequest(master, null)).getRejected() >= 23);
     } finally {
       Rpc.closeAsync(server);

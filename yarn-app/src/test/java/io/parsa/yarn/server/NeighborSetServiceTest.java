@@ -72,7 +72,34 @@ class NeighborSetServiceTest {
 
   private long[] pull(List<Long> keys) throws Exception {
     return Longs.toArray(Packed.wordList(client.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-        Packed.keys(keys))).getBits()));
+        Packed.keys(keys), -1)).getBits()));
+  }
+
+  private long[] pull(List<Long> keys, int wave) throws Exception {
+    return Longs.toArray(Packed.wordList(client.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(keys), wave)).getBits()));
+  }
+
+  private void push(long seq, boolean replace, List<Long> keys, List<Long> words, int wave) throws Exception {
+    assertTrue(client.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, seq, replace, Packed.keys(keys),
+        Packed.words(words), wave)).getApplied());
+  }
+
+  @Test
+  void aPullOfAWaveLeavesOutWhatThatWaveAndLaterOnesAdded() throws Exception {
+    List<Long> keys = ownedKeys(2);
+    // the initialisation (replace, no wave): key 0 in part 0
+    push(1, true, keys, List.of(1L, 0L, 0L, 0L), -1);
+    // wave 0 adds part 1 to key 0 and part 0 to key 1, and pushes key 0's part 0 again (held before its wave)
+    push(2, false, keys, List.of(3L, 0L, 1L, 0L), 0);
+    assertArrayEquals(new long[] {1, 0, 0, 0}, pull(keys, 0), "a block of wave 0 run again");
+    assertArrayEquals(new long[] {3, 0, 1, 0}, pull(keys, -1), "every push");
+    // a pull of wave 1 (wave 0 done) sees wave 0; wave 1 then adds part 2 to key 1
+    assertArrayEquals(new long[] {3, 0, 1, 0}, pull(keys, 1));
+    push(3, false, keys, List.of(0L, 0L, 4L, 0L), 1);
+    assertArrayEquals(new long[] {3, 0, 1, 0}, pull(keys, 1), "a block of wave 1 run again");
+    assertArrayEquals(new long[] {3, 0, 5, 0}, pull(keys, 2));
+    assertArrayEquals(new long[] {3, 0, 5, 0}, pull(keys, -1));
   }
 
   @Test
@@ -80,22 +107,22 @@ class NeighborSetServiceTest {
     List<Long> keys = ownedKeys(2);
     NeighborSetProtocol p = client.proxy();
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L, 2L, 0L)))).getApplied());
+        Packed.words(List.of(1L, 0L, 2L, 0L)), -1)).getApplied());
 
     RequestRejected e = assertThrows(RequestRejected.class,
-        () -> p.push(new PushRequest("wrong", 0, 2L, true, Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L)))));
+        () -> p.push(new PushRequest("wrong", 0, 2L, true, Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L)), -1)));
     assertTrue(e.getReason().contains("worker id 0"), e.getReason());
-    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest("", 0, Packed.keys(keys))));
+    assertThrows(RequestRejected.class, () -> p.pull(new PullRequest("", 0, Packed.keys(keys), -1)));
     // bits length != keys x words per key
     e = assertThrows(RequestRejected.class, () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, true,
-        Packed.keys(keys), Packed.words(List.of(7L)))));
+        Packed.keys(keys), Packed.words(List.of(7L)), -1)));
     assertTrue(e.getReason().contains("bits length"), e.getReason());
     // too many keys
     assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-        Packed.keys(ownedKeys(101)))));
+        Packed.keys(ownedKeys(101)), -1)));
     // keys that are not packed longs: two announced, one there
     e = assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-        java.nio.ByteBuffer.wrap(new byte[] {4, 2}))));
+        java.nio.ByteBuffer.wrap(new byte[] {4, 2}), -1)));
     assertTrue(e.getReason().contains("malformed keys"), e.getReason());
     // a key of another shard
     long foreign = 1;
@@ -104,11 +131,11 @@ class NeighborSetServiceTest {
     }
     final long f = foreign;
     assertThrows(RequestRejected.class, () -> p.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-        Packed.keys(List.of(f)))));
+        Packed.keys(List.of(f)), -1)));
     // a bit at or beyond part k
     assertThrows(RequestRejected.class,
         () -> p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 4L, true,
-            Packed.keys(keys.subList(0, 1)), Packed.words(List.of(0L, 1L << 6)))));
+            Packed.keys(keys.subList(0, 1)), Packed.words(List.of(0L, 1L << 6)), -1)));
 
     assertArrayEquals(new long[] {1, 0, 2, 0}, pull(keys), "state survived the rejected requests");
     assertEquals(7, service.stats().getRejected());
@@ -119,17 +146,17 @@ class NeighborSetServiceTest {
     List<Long> keys = ownedKeys(1);
     NeighborSetProtocol p = client.proxy();
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L)))).getApplied());
+        Packed.words(List.of(1L, 0L)), -1)).getApplied());
     assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 10L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L)))).getApplied());
+        Packed.words(List.of(1L, 0L)), -1)).getApplied());
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, Packed.keys(keys),
-        Packed.words(List.of(4L, 1L)))).getApplied());
+        Packed.words(List.of(4L, 1L)), -1)).getApplied());
     assertArrayEquals(new long[] {5, 1}, pull(keys));
     // a retry of an old push after a replace must not resurrect anything
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 4), 4, 1L, true, Packed.keys(keys),
-        Packed.words(List.of(8L, 0L)))).getApplied());
+        Packed.words(List.of(8L, 0L)), -1)).getApplied());
     assertFalse(p.push(new PushRequest(Tokens.worker(SECRET, 3), 3, 11L, false, Packed.keys(keys),
-        Packed.words(List.of(4L, 1L)))).getApplied());
+        Packed.words(List.of(4L, 1L)), -1)).getApplied());
     assertArrayEquals(new long[] {8, 0}, pull(keys));
   }
 
@@ -138,10 +165,10 @@ class NeighborSetServiceTest {
     List<Long> keys = ownedKeys(3);
     NeighborSetProtocol p = client.proxy();
     p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 5L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 32L))));
+        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 32L)), -1));
     assertTrue(p.checkpoint(new ControlRequest(Tokens.master(SECRET), null)).getCheckpointPath() != null);
     p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false, Packed.keys(keys),
-        Packed.words(List.of(16L, 0L, 0L, 0L, 0L, 0L))));
+        Packed.words(List.of(16L, 0L, 0L, 0L, 0L, 0L)), -1));
     service.checkpoint();
     service.checkpoint(); // older generations are removed
 
@@ -152,9 +179,9 @@ class NeighborSetServiceTest {
     try (Rpc.Client<NeighborSetProtocol> c2 = Rpc.connect(NeighborSetProtocol.class,
         "127.0.0.1:" + s2.getPort(), 5000, RpcSecurity.forSecret(SECRET))) {
       out = Longs.toArray(Packed.wordList(c2.proxy().pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-          Packed.keys(keys))).getBits()));
+          Packed.keys(keys), -1)).getBits()));
       assertFalse(c2.proxy().push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false,
-          Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L, 0L, 1L))))
+          Packed.keys(keys), Packed.words(List.of(0L, 0L, 0L, 0L, 0L, 1L)), -1))
           .getApplied(), "sequence numbers survive a restart");
     } finally {
       Rpc.closeAsync(s2);
@@ -175,7 +202,7 @@ class NeighborSetServiceTest {
 
   private static long[] pullLocal(NeighborSetService s, List<Long> keys) throws Exception {
     return Longs.toArray(Packed.wordList(s.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
-        Packed.keys(keys))).getBits()));
+        Packed.keys(keys), -1)).getBits()));
   }
 
   @Test
@@ -183,12 +210,12 @@ class NeighborSetServiceTest {
     List<Long> keys = ownedKeys(3);
     NeighborSetProtocol p = client.proxy();
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 0L)))).getApplied());
+        Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 0L)), -1)).getApplied());
     service.checkpoint();
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
-        Packed.words(List.of(4L, 0L, 0L, 0L, 0L, 32L)))).getApplied());
+        Packed.words(List.of(4L, 0L, 0L, 0L, 0L, 32L)), -1)).getApplied());
     assertTrue(p.push(new PushRequest(Tokens.worker(SECRET, 7), 7, 1L, true,
-        Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L, 0L)))).getApplied());
+        Packed.keys(keys.subList(1, 2)), Packed.words(List.of(64L, 0L)), -1)).getApplied());
     // crash: no snapshot, no close; the acknowledged pushes are only in the log (and a snapshot was half written)
     Path torn = new Path(ckpt, ".server-1-000000099.avro.tmp");
     fs.create(torn).close();
@@ -196,10 +223,10 @@ class NeighborSetServiceTest {
     assertFalse(fs.exists(torn), "a half-written snapshot is removed");
     assertArrayEquals(new long[] {5, 0, 64, 0, 3, 32}, pullLocal(again, keys));
     assertFalse(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
-        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L))))
+        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L)), -1))
         .getApplied(), "a re-sent push that the crashed server had acknowledged is a duplicate");
     assertTrue(again.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 3L, false, Packed.keys(keys),
-        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L))))
+        Packed.words(List.of(0L, 1L, 0L, 0L, 0L, 0L)), -1))
         .getApplied());
     // a second crash of the restarted server: its own new segment is replayed after the first one
     NeighborSetService third = restart();
@@ -210,9 +237,9 @@ class NeighborSetServiceTest {
   void aTornLogTailWasNeverAcknowledgedAndIsSkipped() throws Exception {
     List<Long> keys = ownedKeys(2);
     service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 1L, false, Packed.keys(keys),
-        Packed.words(List.of(1L, 0L, 2L, 0L))));
+        Packed.words(List.of(1L, 0L, 2L, 0L)), -1));
     service.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 2L, false, Packed.keys(keys),
-        Packed.words(List.of(4L, 0L, 8L, 0L))));
+        Packed.words(List.of(4L, 0L, 8L, 0L)), -1));
     // the process died in the middle of writing a third record
     long seg = PushLog.segments(fs, ckpt, 1).get(0);
     Path file = PushLog.segmentPath(ckpt, 1, seg);
@@ -238,7 +265,7 @@ class NeighborSetServiceTest {
           List<Long> bits = new ArrayList<>(List.of(0L, 0L));
           bits.set(part >>> 6, 1L << part);
           service.push(new PushRequest(Tokens.worker(SECRET, 2), 2, seq, false,
-              Packed.keys(keys.subList(i, i + 1)), Packed.words(bits)));
+              Packed.keys(keys.subList(i, i + 1)), Packed.words(bits), -1));
           expected[i * wpk + (part >>> 6)] |= 1L << part;
         }
       } catch (Throwable t) {

@@ -69,7 +69,7 @@ public final class SnapshotWhilePushingBench {
       bits[i * wpk + (p >>> 6)] |= 1L << p;
     }
     s.push(new PushRequest(io.parsa.yarn.rpc.Tokens.worker("s", 0), 0, seq, false,
-        Packed.keys(Longs.wrap(keys)), Packed.words(Longs.wrap(bits))));
+        Packed.keys(Longs.wrap(keys)), Packed.words(Longs.wrap(bits)), -1));
   }
 
   /** Pushes until {@code max} pushes or until {@code until} ends; returns mean ms, max ms, count. */
