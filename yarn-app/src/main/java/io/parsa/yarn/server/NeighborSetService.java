@@ -54,10 +54,12 @@ public final class NeighborSetService implements NeighborSetProtocol {
   private final int maxKeys;
   private final ShardStore store;
   /**
-   * In a wave run, per open wave, the members its blocks' pushes added (bits the store did not hold before): pulls of
-   * that wave or earlier leave them out, so a block run again after its worker was lost, having pushed, or after other
-   * blocks of its wave pushed, pulls what it pulled the first time. A wave's record is dropped at the first pull of a
-   * later wave: that pull passed the master's gate, so every block of the earlier waves is done and none runs again.
+   * In a wave run, per open wave, the members its blocks pushed: pulls of that wave or earlier leave them out, so a
+   * block run again after its worker was lost, having pushed, or after other blocks of its wave pushed, pulls what it
+   * pulled the first time. A block of wave w pushes only members it did not pull (its wave-start sets), so the record
+   * is exactly what the wave added; being a union of pushes, it is rebuilt by replaying the push log and may be
+   * snapshotted while pushes go on. A wave's record is dropped at the first pull of a later wave: that pull passed the
+   * master's gate, so every block of the earlier waves is done and none runs again.
    */
   private final java.util.concurrent.ConcurrentSkipListMap<Integer, ShardStore> addedByWave =
       new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -239,7 +241,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     }
     if (log != null) {
       try {
-        log.append(worker, seq, replace, keys, bits);
+        log.append(worker, seq, replace, wave, keys, bits);
       } catch (IOException e) {
         fail("push log append failed: " + e);
         throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
@@ -254,28 +256,10 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return new PushResponse(seq, true);
   }
 
-  /** Records in {@link #addedByWave} the members of {@code bits} that the store does not hold yet. */
+  /** Adds a push of wave {@code wave} to that wave's record in {@link #addedByWave}. */
   private void recordAdded(int wave, long[] keys, long[] bits) {
-    int wpk = store.wordsPerKey();
-    long[] held = new long[bits.length];
-    store.pull(keys, held);
-    long[] newKeys = new long[keys.length];
-    long[] newBits = new long[bits.length];
-    int n = 0;
-    for (int i = 0; i < keys.length; i++) {
-      boolean any = false;
-      for (int w = 0; w < wpk; w++) {
-        long x = bits[i * wpk + w] & ~held[i * wpk + w];
-        newBits[n * wpk + w] = x;
-        any |= x != 0;
-      }
-      if (any) {
-        newKeys[n++] = keys[i];
-      }
-    }
-    if (n > 0) {
-      addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS))
-          .push(Arrays.copyOf(newKeys, n), Arrays.copyOf(newBits, n * wpk), false);
+    if (keys.length > 0) {
+      addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS)).push(keys, bits, false);
     }
   }
 
@@ -345,7 +329,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     }
     Path file = new Path(dir, String.format("part-s-%05d.avro", serverId));
     try {
-      writeShard(file, Map.of());
+      writeShard(store, file, Map.of());
     } catch (IOException e) {
       throw Rejections.server("dump to " + file + " failed: " + e);
     }
@@ -421,7 +405,16 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long t0 = System.currentTimeMillis();
     Path target = new Path(checkpointDir, String.format("server-%d-%09d.avro", serverId, covered));
     Path tmp = new Path(checkpointDir, "." + target.getName() + ".tmp");
-    long written = writeShard(tmp, Map.of(META_SEQ, seqs, META_SEGMENT, Long.toString(covered)));
+    long written = writeShard(store, tmp, Map.of(META_SEQ, seqs, META_SEGMENT, Long.toString(covered)));
+    // the open waves' records beside it (a union of pushes: what later pushes add, the log replays again)
+    for (Map.Entry<Integer, ShardStore> e : addedByWave.entrySet()) {
+      Path wf = waveRecordPath(covered, e.getKey());
+      Path wtmp = new Path(checkpointDir, "." + wf.getName() + ".tmp");
+      writeShard(e.getValue(), wtmp, Map.of(META_SEGMENT, Long.toString(covered)));
+      if (!fs.rename(wtmp, wf)) {
+        throw new IOException("could not rename wave record " + wtmp + " to " + wf);
+      }
+    }
     if (!fs.rename(tmp, target)) {
       throw new IOException("could not rename checkpoint " + tmp + " to " + target);
     }
@@ -430,6 +423,10 @@ public final class NeighborSetService implements NeighborSetProtocol {
       if (!st.getPath().getName().equals(target.getName())) {
         fs.delete(st.getPath(), false);
       }
+    }
+    for (FileStatus st : fs.listStatus(checkpointDir, p -> p.getName().startsWith("server-" + serverId + "-")
+        && p.getName().contains(WAVE_RECORD) && !p.getName().startsWith(target.getName() + WAVE_RECORD))) {
+      fs.delete(st.getPath(), false);
     }
     for (long seg : PushLog.segments(fs, checkpointDir, serverId)) {
       if (seg <= covered) {
@@ -448,14 +445,24 @@ public final class NeighborSetService implements NeighborSetProtocol {
     return sb.toString();
   }
 
-  /** Writes the shard, copying one sub-map at a time (pushes continue meanwhile); returns the keys written. */
-  private long writeShard(Path file, Map<String, String> meta) throws IOException {
+  /** Where the snapshot of segment {@code covered} keeps wave {@code wave}'s record. */
+  private Path waveRecordPath(long covered, int wave) {
+    return new Path(checkpointDir, String.format("server-%d-%09d.avro%s%d", serverId, covered, WAVE_RECORD, wave));
+  }
+
+  private static final String WAVE_RECORD = ".wave-";
+
+  /**
+   * Writes {@code from} (the shard, or a wave's record), copying one sub-map at a time (pushes continue meanwhile);
+   * returns the keys written.
+   */
+  private long writeShard(ShardStore from, Path file, Map<String, String> meta) throws IOException {
     Map<String, String> m = new HashMap<>(meta);
     m.put("parsa.server.id", Integer.toString(serverId));
-    int wpk = store.wordsPerKey();
-    try (NeighborSetFiles.Writer w = new NeighborSetFiles.Writer(fs, file, store.k(), m)) {
-      for (int j = 0; j < store.subMapCount(); j++) {
-        ShardStore.Copy c = store.copySubMap(j);
+    int wpk = from.wordsPerKey();
+    try (NeighborSetFiles.Writer w = new NeighborSetFiles.Writer(fs, file, from.k(), m)) {
+      for (int j = 0; j < from.subMapCount(); j++) {
+        ShardStore.Copy c = from.copySubMap(j);
         for (int i = 0; i < c.keys.length; i++) {
           w.write(c.keys[i], c.words, i * wpk);
         }
@@ -484,7 +491,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     List<FileStatus> cps = listCheckpoints(fs, checkpointDir, serverId);
     if (!cps.isEmpty()) {
       FileStatus newest = cps.get(cps.size() - 1);
-      Map<String, String> meta = load(newest.getPath(), true);
+      Map<String, String> meta = load(store, newest.getPath(), true);
       for (String part : meta.getOrDefault(META_SEQ, "").split(",")) {
         if (!part.isEmpty()) {
           int c = part.indexOf(':');
@@ -496,6 +503,11 @@ public final class NeighborSetService implements NeighborSetProtocol {
           name.substring(name.lastIndexOf('-') + 1, name.length() - ".avro".length())));
       lastCheckpoint = newest.getPath().toString();
       found = true;
+      String recordPrefix = name + WAVE_RECORD;
+      for (FileStatus st : fs.listStatus(checkpointDir, p -> p.getName().startsWith(recordPrefix))) {
+        int wave = Integer.parseInt(st.getPath().getName().substring(recordPrefix.length()));
+        load(addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS)), st.getPath(), false);
+      }
       LOG.info("server {}: restored {} keys from snapshot {}", serverId, store.numKeys(), newest.getPath());
     }
     long replayed = 0;
@@ -507,7 +519,10 @@ public final class NeighborSetService implements NeighborSetProtocol {
       }
       PushLog.fence(fs, PushLog.segmentPath(checkpointDir, serverId, seg));
       replayed += PushLog.replay(fs, PushLog.segmentPath(checkpointDir, serverId, seg), store.wordsPerKey(),
-          (worker, seq, replace, keys, bits) -> {
+          (worker, seq, replace, wave, keys, bits) -> {
+            if (wave >= 0 && !replace) {
+              recordAdded(wave, keys, bits);
+            }
             store.push(keys, bits, replace);
             if (seq > lastSequence.get(worker)) {
               lastSequence.put(worker, seq);
@@ -536,7 +551,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
   }
 
   /** Loads a neighbor-set file in batches (replace, or union), keeping only this shard's keys; returns keys read. */
-  private Map<String, String> load(Path file, boolean replace) throws IOException {
+  private Map<String, String> load(ShardStore into, Path file, boolean replace) throws IOException {
     int wpk = store.wordsPerKey();
     int batch = 4096;
     long[] keys = new long[batch];
@@ -549,18 +564,18 @@ public final class NeighborSetService implements NeighborSetProtocol {
       keys[n[0]] = key;
       System.arraycopy(w, off, words, n[0] * wpk, wpk);
       if (++n[0] == batch) {
-        store.push(keys, words, replace);
+        into.push(keys, words, replace);
         n[0] = 0;
       }
     });
-    store.push(Arrays.copyOf(keys, n[0]), Arrays.copyOf(words, n[0] * wpk), replace);
+    into.push(Arrays.copyOf(keys, n[0]), Arrays.copyOf(words, n[0] * wpk), replace);
     return meta;
   }
 
   /** Loads this shard's keys from an earlier run's neighbor-sets directory (incremental partitioning). */
   public void loadInitial(Path dir) throws IOException {
     for (Path f : NeighborSetFiles.list(fs, dir)) {
-      load(f, false);
+      load(store, f, false);
     }
     LOG.info("server {}: loaded {} initial keys from {}", serverId, store.numKeys(), dir);
   }

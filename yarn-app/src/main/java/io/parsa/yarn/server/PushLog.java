@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   record: | length (int) | crc32 of payload (int) | payload: worker (int) | sequence (long) | replace (byte)
- *           |   n (int) | n keys (long) | n * wpk words (long) |
+ *           |   wave (int) | n (int) | n keys (long) | n * wpk words (long) |
  * </pre>
  *
  * A record cut short by a crash (short read or CRC mismatch at the tail) was never acknowledged; replay stops
@@ -33,11 +33,13 @@ import org.slf4j.LoggerFactory;
 final class PushLog {
   private static final Logger LOG = LoggerFactory.getLogger(PushLog.class);
   private static final int HEADER = 8;
+  /** A payload's bytes before its keys: worker, sequence, replace, wave, key count. */
+  private static final int FIXED = 4 + 8 + 1 + 4 + 4;
   private static final long FENCE_TIMEOUT_MS = 300_000L;
 
   /** One logged push. */
   interface Replay {
-    void accept(int worker, long sequence, boolean replace, long[] keys, long[] bits) throws IOException;
+    void accept(int worker, long sequence, boolean replace, int wave, long[] keys, long[] bits) throws IOException;
   }
 
   private PushLog() {}
@@ -85,14 +87,14 @@ final class PushLog {
     }
 
     /** Appends one push and flushes it to the file system. */
-    void append(int worker, long sequence, boolean replace, long[] keys, long[] bits) throws IOException {
-      long payload = 4L + 8 + 1 + 4 + 8L * keys.length + 8L * bits.length;
+    void append(int worker, long sequence, boolean replace, int wave, long[] keys, long[] bits) throws IOException {
+      long payload = FIXED + 8L * keys.length + 8L * bits.length;
       if (payload > Integer.MAX_VALUE - HEADER) {
         throw new IOException("push of " + keys.length + " keys too large for one log record");
       }
       ByteBuffer b = ByteBuffer.allocate(HEADER + (int) payload);
       b.position(HEADER);
-      b.putInt(worker).putLong(sequence).put((byte) (replace ? 1 : 0)).putInt(keys.length);
+      b.putInt(worker).putLong(sequence).put((byte) (replace ? 1 : 0)).putInt(wave).putInt(keys.length);
       b.asLongBuffer().put(keys);
       b.position(b.position() + 8 * keys.length);
       b.asLongBuffer().put(bits);
@@ -146,7 +148,7 @@ final class PushLog {
         try {
           len = in.readInt();
           crc = in.readInt();
-          if (len < 17 || len > Integer.MAX_VALUE - HEADER) {
+          if (len < FIXED || len > Integer.MAX_VALUE - HEADER) {
             LOG.warn("{}: record {} has a bad length {}; replay stops (torn tail)", path, n + 1, len);
             return n;
           }
@@ -165,8 +167,9 @@ final class PushLog {
         int worker = b.getInt();
         long seq = b.getLong();
         boolean replace = b.get() != 0;
+        int wave = b.getInt();
         int keys = b.getInt();
-        if ((long) len != 17L + 8L * keys * (1 + wpk)) {
+        if ((long) len != FIXED + 8L * keys * (1 + wpk)) {
           throw new IOException(path + ": record " + (n + 1) + " holds " + keys + " keys in " + len
               + " bytes; expected " + wpk + " words per key");
         }
@@ -175,7 +178,7 @@ final class PushLog {
         b.asLongBuffer().get(ks);
         b.position(b.position() + 8 * keys);
         b.asLongBuffer().get(bits);
-        sink.accept(worker, seq, replace, ks, bits);
+        sink.accept(worker, seq, replace, wave, ks, bits);
         n++;
       }
     }

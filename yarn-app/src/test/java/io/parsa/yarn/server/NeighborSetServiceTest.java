@@ -90,8 +90,8 @@ class NeighborSetServiceTest {
     List<Long> keys = ownedKeys(2);
     // the initialisation (replace, no wave): key 0 in part 0
     push(1, true, keys, List.of(1L, 0L, 0L, 0L), -1);
-    // wave 0 adds part 1 to key 0 and part 0 to key 1, and pushes key 0's part 0 again (held before its wave)
-    push(2, false, keys, List.of(3L, 0L, 1L, 0L), 0);
+    // wave 0 adds part 1 to key 0 and part 0 to key 1 (a block pushes only members it did not pull)
+    push(2, false, keys, List.of(2L, 0L, 1L, 0L), 0);
     assertArrayEquals(new long[] {1, 0, 0, 0}, pull(keys, 0), "a block of wave 0 run again");
     assertArrayEquals(new long[] {3, 0, 1, 0}, pull(keys, -1), "every push");
     // a pull of wave 1 (wave 0 done) sees wave 0; wave 1 then adds part 2 to key 1
@@ -203,6 +203,28 @@ class NeighborSetServiceTest {
   private static long[] pullLocal(NeighborSetService s, List<Long> keys) throws Exception {
     return Longs.toArray(Packed.wordList(s.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
         Packed.keys(keys), -1)).getBits()));
+  }
+
+  private static long[] pullLocal(NeighborSetService s, List<Long> keys, int wave) throws Exception {
+    return Longs.toArray(Packed.wordList(s.pull(new PullRequest(Tokens.worker(SECRET, 0), 0,
+        Packed.keys(keys), wave)).getBits()));
+  }
+
+  @Test
+  void aRestartedServerStillAnswersAPullAsItsWaveBegan() throws Exception {
+    List<Long> keys = ownedKeys(2);
+    push(1, true, keys, List.of(1L, 0L, 0L, 0L), -1);
+    // wave 3 pushes part 1 of key 0 before the snapshot and part 0 of key 1 after it (only in the log)
+    push(2, false, keys.subList(0, 1), List.of(2L, 0L), 3);
+    service.checkpoint();
+    push(3, false, keys.subList(1, 2), List.of(1L, 0L), 3);
+    // a crash: the restarted server rebuilds the wave's record from its snapshot and its log
+    NeighborSetService again = restart();
+    assertEquals(1, fs.listStatus(ckpt, f -> f.getName().contains(".wave-")).length, "one record beside the snapshot");
+    assertArrayEquals(new long[] {1, 0, 0, 0}, pullLocal(again, keys, 3), "a block of wave 3 run again");
+    assertArrayEquals(new long[] {3, 0, 1, 0}, pullLocal(again, keys, 4));
+    again.checkpoint();
+    assertEquals(0, fs.listStatus(ckpt, f -> f.getName().contains(".wave-")).length, "wave 3 closed: no record kept");
   }
 
   @Test
