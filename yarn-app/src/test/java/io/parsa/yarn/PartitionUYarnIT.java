@@ -165,6 +165,36 @@ class PartitionUYarnIT {
     assertEquals("sequential (block order)", st.get("startingLoads").asText());
   }
 
+  /** Every row's part in the u-assignment under {@code out}. */
+  private static java.util.TreeMap<Long, Integer> placement(FileSystem fs, Path out) throws Exception {
+    java.util.TreeMap<Long, Integer> m = new java.util.TreeMap<>();
+    for (Path f : NeighborSetFiles.list(fs, new Path(out, "u-assignment"))) {
+      AssignmentFiles.Rows r = AssignmentFiles.read(fs, f);
+      for (int i = 0; i < r.n; i++) {
+        m.put(r.ids[i], r.parts[i]);
+      }
+    }
+    return m;
+  }
+
+  /** The placement of the chaos runs' data with nothing disturbed (run once for the class). */
+  private static java.util.TreeMap<Long, Integer> undisturbed;
+
+  /**
+   * Rows that the chaos run {@code name} placed elsewhere than an undisturbed run of the same data (in waves, a lost
+   * worker or server changes nothing: the servers answer a block's pull as they were when its wave began).
+   */
+  private long differingFromUndisturbed(String name) throws Exception {
+    FileSystem fs = MiniClusters.get().dfs.getFileSystem();
+    if (undisturbed == null) {
+      runWithChaos("undisturbed", NONE, false);
+      undisturbed = placement(fs, new Path("/undisturbed/out"));
+    }
+    java.util.TreeMap<Long, Integer> disturbed = placement(fs, new Path("/" + name + "/out"));
+    assertEquals(undisturbed.keySet(), disturbed.keySet());
+    return undisturbed.entrySet().stream().filter(e -> !e.getValue().equals(disturbed.get(e.getKey()))).count();
+  }
+
   private JsonNode runWithChaos(String name, int priority, boolean probeSecret) throws Exception {
     return runWithChaos(name, priority, probeSecret, c -> { });
   }
@@ -235,6 +265,7 @@ class PartitionUYarnIT {
   void workerContainerKilledMidRun() throws Exception {
     JsonNode st = runWithChaos("worker-kill", 2, false);
     assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
+    assertEquals(0, differingFromUndisturbed("worker-kill"));
   }
 
   // The restarted server takes 6 s to come up while every RPC gives up after 2 s of retries: the workers must
@@ -250,6 +281,7 @@ class PartitionUYarnIT {
     });
     assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
     assertEquals(0, st.get("workerFailures").asInt(), "no worker failed while the server restarted: " + st);
+    assertEquals(0, differingFromUndisturbed("server-kill"));
   }
 
   // Worker 1 stops making progress on its third block (holding it, process alive): the master notices after 5 s
@@ -264,6 +296,7 @@ class PartitionUYarnIT {
     });
     assertEquals(1, st.get("hungWorkers").asInt(), st.toString());
     assertTrue(st.get("workerReplacements").asInt() >= 1, st.toString());
+    assertEquals(0, differingFromUndisturbed("worker-hang"));
   }
 
   // The server hangs inside a push (process alive, connection open, push lock held): the master's pings see a push
@@ -279,6 +312,7 @@ class PartitionUYarnIT {
     assertEquals(1, st.get("hungServers").asInt(), st.toString());
     assertEquals(1, st.get("serverRestarts").asInt(), st.toString());
     assertEquals(0, st.get("workerFailures").asInt(), st.toString());
+    assertEquals(0, differingFromUndisturbed("server-hang"));
   }
 
   @Test
