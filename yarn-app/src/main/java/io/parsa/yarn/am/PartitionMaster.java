@@ -92,6 +92,8 @@ public final class PartitionMaster implements ContainerEvents {
   private int recoveredBlocks;
   /** Finished blocks in the last ledger written (-1: none written yet). */
   private int ledgerBlocks = -1;
+  /** Waves whose blocks are all in the last ledger written (the servers' pings carry it). */
+  private volatile int durableWaves;
   private final Configuration conf;
   private final String secret;
   private final String bindHost;
@@ -267,6 +269,15 @@ public final class PartitionMaster implements ContainerEvents {
     try {
       l.write(new Path(job.checkpointDir).getFileSystem(conf), job.checkpointDir);
       ledgerBlocks = l.blocks.size();
+      if (job.waveWidth > 0) {
+        // the waves below the first block missing from the written ledger: the servers may forget their records
+        java.util.Set<Integer> written = new HashSet<>(l.blocks);
+        int first = 0;
+        while (written.contains(first)) {
+          first++;
+        }
+        durableWaves = first / job.waveWidth;
+      }
     } catch (IOException e) {
       LOG.warn("could not write the ledger of finished blocks ({} blocks); retrying later: {}", l.blocks.size(),
           e.toString());
@@ -533,11 +544,12 @@ public final class PartitionMaster implements ContainerEvents {
     if (timeout <= 0) {
       return null;
     }
-    return serverControl().startProbes(serverLiveness, Math.max(200, Math.min(30_000, timeout / 5)));
+    return serverControl().startProbes(serverLiveness, Math.max(200, Math.min(30_000, timeout / 5)),
+        () -> durableWaves);
   }
 
   private void checkpointServers() throws IOException, InterruptedException {
-    onAllServers("checkpoint", p -> p.checkpoint(new ControlRequest(Tokens.master(secret), null)));
+    onAllServers("checkpoint", p -> p.checkpoint(new ControlRequest(Tokens.master(secret), null, -1)));
   }
 
   private void shutdownServers() {
@@ -553,7 +565,7 @@ public final class PartitionMaster implements ContainerEvents {
         }
         try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, addr, connectMs,
             RpcSecurity.forSecret(secret))) {
-          c.proxy().shutdown(new ControlRequest(Tokens.master(secret), null));
+          c.proxy().shutdown(new ControlRequest(Tokens.master(secret), null, -1));
         } catch (IOException | RuntimeException | RequestRejected e) {
           LOG.debug("shutdown of server {} failed: {}", s, e.toString());
         }
@@ -571,7 +583,7 @@ public final class PartitionMaster implements ContainerEvents {
     Path nsDir = new Path(tmp, "neighbor-sets");
     fs.mkdirs(nsDir);
     long t0 = System.currentTimeMillis();
-    List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(Tokens.master(secret), nsDir.toString())));
+    List<ServerStats> stats = onAllServers("dump", p -> p.dump(new ControlRequest(Tokens.master(secret), nsDir.toString(), -1)));
     long dumpMs = System.currentTimeMillis() - t0;
     fs.create(new Path(nsDir, OutputPaths.SUCCESS), true).close();
     Path uDir = new Path(tmp, "u-assignment");

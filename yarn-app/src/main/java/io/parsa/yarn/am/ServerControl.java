@@ -96,8 +96,12 @@ final class ServerControl {
     private final AtomicBoolean[] inFlight;
     private final ServerLiveness live;
 
-    Probes(ServerLiveness live, long periodMs) {
+    /** Waves whose blocks are all in the master's written ledger (sent with every ping). */
+    private final java.util.function.IntSupplier durableWaves;
+
+    Probes(ServerLiveness live, long periodMs, java.util.function.IntSupplier durableWaves) {
       this.live = live;
+      this.durableWaves = durableWaves;
       this.inFlight = new AtomicBoolean[registry.size()];
       for (int s = 0; s < inFlight.length; s++) {
         inFlight[s] = new AtomicBoolean();
@@ -122,7 +126,7 @@ final class ServerControl {
         calls.execute(() -> {
           try (Rpc.Client<NeighborSetProtocol> c = Rpc.connect(NeighborSetProtocol.class, a, connectMs,
               RpcSecurity.forSecret(secret))) {
-            live.answered(id, c.proxy().ping(new ControlRequest(Tokens.master(secret), null)));
+            live.answered(id, c.proxy().ping(new ControlRequest(Tokens.master(secret), null, durableWaves.getAsInt())));
           } catch (IOException | RuntimeException | RequestRejected e) {
             LOG.debug("ping of server {} failed: {}", id, e.toString());
           } finally {
@@ -140,7 +144,7 @@ final class ServerControl {
   }
 
   /** Starts pinging every registered server each {@code periodMs}, feeding {@code live}. */
-  Probes startProbes(ServerLiveness live, long periodMs) {
-    return new Probes(live, periodMs);
+  Probes startProbes(ServerLiveness live, long periodMs, java.util.function.IntSupplier durableWaves) {
+    return new Probes(live, periodMs, durableWaves);
   }
 }

@@ -58,8 +58,8 @@ public final class NeighborSetService implements NeighborSetProtocol {
    * block run again after its worker was lost, having pushed, or after other blocks of its wave pushed, pulls what it
    * pulled the first time. A block of wave w pushes only members it did not pull (its wave-start sets), so the record
    * is exactly what the wave added; being a union of pushes, it is rebuilt by replaying the push log and may be
-   * snapshotted while pushes go on. A wave's record is dropped at the first pull of a later wave: that pull passed the
-   * master's gate, so every block of the earlier waves is done and none runs again.
+   * snapshotted while pushes go on. A wave's record is dropped once the master's pings say that the master's written
+   * ledger holds every block of the wave: none of them runs again, even after a master restart.
    */
   private final java.util.concurrent.ConcurrentSkipListMap<Integer, ShardStore> addedByWave =
       new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -160,9 +160,6 @@ public final class NeighborSetService implements NeighborSetProtocol {
     int wpk = store.wordsPerKey();
     long[] out = new long[keys.length * wpk];
     int wave = request.getWave();
-    if (wave >= 0) {
-      addedByWave.headMap(wave).clear();
-    }
     store.pull(keys, out);
     if (wave >= 0 && !addedByWave.isEmpty()) {
       // a push records its additions before it applies them, so a member read from the store is found here too
@@ -269,6 +266,9 @@ public final class NeighborSetService implements NeighborSetProtocol {
   @Override
   public long ping(ControlRequest request) throws RequestRejected {
     checkMaster(request == null ? null : request.getToken());
+    if (request.getWave() > 0) {
+      addedByWave.headMap(request.getWave()).clear();
+    }
     long started = pushStartedAt;
     return started == 0 ? 0 : Math.max(1, System.currentTimeMillis() - started);
   }

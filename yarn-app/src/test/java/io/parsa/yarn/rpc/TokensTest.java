@@ -88,18 +88,18 @@ class TokensTest {
 
       // control operations: a worker's token is refused, the master's is accepted
       for (String bad : new String[] {w3, Tokens.server(SECRET, 0), SECRET, ""}) {
-        e = assertThrows(RequestRejected.class, () -> p.shutdown(new ControlRequest(bad, null)));
+        e = assertThrows(RequestRejected.class, () -> p.shutdown(new ControlRequest(bad, null, -1)));
         assertTrue(e.getReason().contains("master"), e.getReason());
-        assertThrows(RequestRejected.class, () -> p.checkpoint(new ControlRequest(bad, null)));
-        assertThrows(RequestRejected.class, () -> p.dump(new ControlRequest(bad, ckpt.toString())));
-        assertThrows(RequestRejected.class, () -> p.stats(new ControlRequest(bad, null)));
-        assertThrows(RequestRejected.class, () -> p.ping(new ControlRequest(bad, null)));
+        assertThrows(RequestRejected.class, () -> p.checkpoint(new ControlRequest(bad, null, -1)));
+        assertThrows(RequestRejected.class, () -> p.dump(new ControlRequest(bad, ckpt.toString(), -1)));
+        assertThrows(RequestRejected.class, () -> p.stats(new ControlRequest(bad, null, -1)));
+        assertThrows(RequestRejected.class, () -> p.ping(new ControlRequest(bad, null, -1)));
       }
       String master = Tokens.master(SECRET);
-      assertEquals(1L, p.stats(new ControlRequest(master, null)).getPushes(), "rejected pushes changed nothing");
-      assertTrue(p.checkpoint(new ControlRequest(master, null)).getCheckpointPath() != null);
+      assertEquals(1L, p.stats(new ControlRequest(master, null, -1)).getPushes(), "rejected pushes changed nothing");
+      assertTrue(p.checkpoint(new ControlRequest(master, null, -1)).getCheckpointPath() != null);
       assertEquals(List.of(2L), Packed.wordList(p.pull(new PullRequest(w3, 3, Packed.keys(keys), -1)).getBits()));
-      assertTrue(p.stats(new ControlRequest(master, null)).getRejected() >= 23);
+      assertTrue(p.stats(new ControlRequest(master, null, -1)).getRejected() >= 23);
     } finally {
       Rpc.closeAsync(server);
     }

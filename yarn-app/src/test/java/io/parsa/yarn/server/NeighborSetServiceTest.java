@@ -166,7 +166,7 @@ class NeighborSetServiceTest {
     NeighborSetProtocol p = client.proxy();
     p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 5L, false, Packed.keys(keys),
         Packed.words(List.of(1L, 0L, 2L, 0L, 3L, 32L)), -1));
-    assertTrue(p.checkpoint(new ControlRequest(Tokens.master(SECRET), null)).getCheckpointPath() != null);
+    assertTrue(p.checkpoint(new ControlRequest(Tokens.master(SECRET), null, -1)).getCheckpointPath() != null);
     p.push(new PushRequest(Tokens.worker(SECRET, 0), 0, 6L, false, Packed.keys(keys),
         Packed.words(List.of(16L, 0L, 0L, 0L, 0L, 0L)), -1));
     service.checkpoint();
@@ -224,7 +224,13 @@ class NeighborSetServiceTest {
     assertArrayEquals(new long[] {1, 0, 0, 0}, pullLocal(again, keys, 3), "a block of wave 3 run again");
     assertArrayEquals(new long[] {3, 0, 1, 0}, pullLocal(again, keys, 4));
     again.checkpoint();
-    assertEquals(0, fs.listStatus(ckpt, f -> f.getName().contains(".wave-")).length, "wave 3 closed: no record kept");
+    assertEquals(1, fs.listStatus(ckpt, f -> f.getName().contains(".wave-")).length,
+        "kept until the master's ledger holds wave 3");
+    // the master's ping: waves below 4 are in its written ledger
+    again.ping(new ControlRequest(Tokens.master(SECRET), null, 4));
+    assertArrayEquals(new long[] {3, 0, 1, 0}, pullLocal(again, keys, 3), "forgotten (no block of wave 3 pulls again)");
+    again.checkpoint();
+    assertEquals(0, fs.listStatus(ckpt, f -> f.getName().contains(".wave-")).length, "wave 3 forgotten");
   }
 
   @Test
@@ -309,13 +315,13 @@ class NeighborSetServiceTest {
     Path root = new Path(ckpt, "output.tmp");
     service.restrictDumpsTo(root);
     RequestRejected e = assertThrows(RequestRejected.class,
-        () -> client.proxy().dump(new ControlRequest(Tokens.master(SECRET), new Path(ckpt, "elsewhere").toString())));
+        () -> client.proxy().dump(new ControlRequest(Tokens.master(SECRET), new Path(ckpt, "elsewhere").toString(), -1)));
     assertTrue(e.getReason().contains("outside"), e.getReason());
     assertFalse(fs.exists(new Path(ckpt, "elsewhere")), "nothing written outside");
     RequestRejected up = assertThrows(RequestRejected.class,
-        () -> client.proxy().dump(new ControlRequest(Tokens.master(SECRET), root + "/../escape")));
+        () -> client.proxy().dump(new ControlRequest(Tokens.master(SECRET), root + "/../escape", -1)));
     assertTrue(up.getReason().contains("outside"), up.getReason());
-    client.proxy().dump(new ControlRequest(Tokens.master(SECRET), new Path(root, "neighbor-sets").toString()));
+    client.proxy().dump(new ControlRequest(Tokens.master(SECRET), new Path(root, "neighbor-sets").toString(), -1));
     assertTrue(fs.exists(new Path(root, "neighbor-sets/part-s-00001.avro")));
   }
 }
