@@ -846,8 +846,8 @@ public final class URefinement {
    */
   private int partner(TopDown sorted, int x, int pos, int fixed, int own, int other, boolean[] moved,
       double fixedGain) {
-    int lo = Math.max(sorted.start[x], pos - PARTNER_LOOK);
-    for (int i = pos - 1; i >= lo; i--) {
+    int end = Math.max(sorted.start[x], pos - PARTNER_LOOK);
+    for (int i = pos - 1; i >= end; i--) {
       long c = sorted.get(x, i);
       if (fixedGain + gainOf(c) <= 0) {
         return -1;

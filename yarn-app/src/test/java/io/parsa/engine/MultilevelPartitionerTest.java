@@ -424,30 +424,10 @@ class MultilevelPartitionerTest {
     for (double x : cappedLoad) {
       assertTrue(x >= window[0] && x <= window[1], java.util.Arrays.toString(cappedLoad));
     }
-    long capBefore = java.util.Arrays.stream(workingSets(k, blocks, start)).max().getAsLong();
-    long capAfter = java.util.Arrays.stream(workingSets(k, blocks, capped)).max().getAsLong();
+    long capBefore = java.util.Arrays.stream(URefinementTest.recomputedWorkingSets(k, blocks, start)).max().getAsLong();
+    long capAfter = java.util.Arrays.stream(URefinementTest.recomputedWorkingSets(k, blocks, capped)).max().getAsLong();
     assertTrue(capAfter <= capBefore, "capped weighted V-cycle: M_max " + capBefore + " -> " + capAfter);
     assertTrue(connectivity(k, blocks, capped) < before, "capped weighted V-cycle lowered no connectivity");
-  }
-
-  private static long[] workingSets(int k, List<Block> blocks, int[][] parts) {
-    java.util.Set<Long>[] sets = new java.util.Set[k];
-    for (int i = 0; i < k; i++) {
-      sets[i] = new java.util.HashSet<>();
-    }
-    for (int b = 0; b < blocks.size(); b++) {
-      Block blk = blocks.get(b);
-      for (int r = 0; r < blk.numRows(); r++) {
-        for (int t = blk.localRowStart()[r]; t < blk.localRowStart()[r + 1]; t++) {
-          sets[parts[b][r]].add(blk.keys()[blk.localKeys()[t]]);
-        }
-      }
-    }
-    long[] m = new long[k];
-    for (int i = 0; i < k; i++) {
-      m[i] = sets[i].size();
-    }
-    return m;
   }
 
   /**

@@ -41,9 +41,10 @@ class URefinementTest {
     return PlacementEvaluator.randomPlacement(k, blocks, rnd.nextLong());
   }
 
-  private static long[] recomputedWorkingSets(int k, List<Block> blocks, int[][] parts) {
-    return PlacementEvaluator.evaluate(PlacementEvaluator.usage(k, blocks, parts),
-        new int[PlacementEvaluator.usage(k, blocks, parts).keys().length]).workingSetSizes();
+  /** Every part's working set counted from scratch (also used by the multilevel partitioner's tests). */
+  static long[] recomputedWorkingSets(int k, List<Block> blocks, int[][] parts) {
+    PlacementEvaluator.KeyUsage usage = PlacementEvaluator.usage(k, blocks, parts);
+    return PlacementEvaluator.evaluate(usage, new int[usage.keys().length]).workingSetSizes();
   }
 
   private static long maxBase(URefinement ref) {

@@ -91,11 +91,6 @@ public final class NeighborSetClient implements AutoCloseable {
     return idx;
   }
 
-  /** Membership words of {@code keys} ({@code keys.length * wpk} words, request order): every push applied. */
-  public long[] pull(long[] keys) throws IOException {
-    return pull(keys, -1);
-  }
-
   /**
    * Membership words of {@code keys} ({@code keys.length * wpk} words, request order) as the servers held them when
    * wave {@code wave} began: without the members pushed by blocks of that wave or later (-1: every push applied).
@@ -133,12 +128,10 @@ public final class NeighborSetClient implements AutoCloseable {
     return out;
   }
 
-  /** Pushes {@code bits} for {@code keys}: union, or replace (stage 0). */
-  public void push(long[] keys, long[] bits, boolean replace) throws IOException {
-    push(keys, bits, replace, -1);
-  }
-
-  /** As {@link #push(long[], long[], boolean)}, by a block of wave {@code wave} (-1: none; see {@link #pull(long[], int)}). */
+  /**
+   * Pushes {@code bits} for {@code keys}: union, or replace (stage 0), by a block of wave {@code wave} (-1: none; see
+   * {@link #pull(long[], int)}).
+   */
   public synchronized void push(long[] keys, long[] bits, boolean replace, int wave) throws IOException {
     int[][] idx = byShard(keys);
     for (int s = 0; s < servers; s++) {

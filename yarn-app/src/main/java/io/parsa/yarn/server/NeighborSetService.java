@@ -256,8 +256,13 @@ public final class NeighborSetService implements NeighborSetProtocol {
   /** Adds a push of wave {@code wave} to that wave's record in {@link #addedByWave}. */
   private void recordAdded(int wave, long[] keys, long[] bits) {
     if (keys.length > 0) {
-      addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS)).push(keys, bits, false);
+      waveRecord(wave).push(keys, bits, false);
     }
+  }
+
+  /** Wave {@code wave}'s record, made empty if it has none yet. */
+  private ShardStore waveRecord(int wave) {
+    return addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS));
   }
 
   /** Sub-maps of a wave's record of added members (a wave's pushes, a small share of the shard). */
@@ -506,7 +511,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
       String recordPrefix = name + WAVE_RECORD;
       for (FileStatus st : fs.listStatus(checkpointDir, p -> p.getName().startsWith(recordPrefix))) {
         int wave = Integer.parseInt(st.getPath().getName().substring(recordPrefix.length()));
-        load(addedByWave.computeIfAbsent(wave, x -> new ShardStore(store.k(), WAVE_SUBMAP_BITS)), st.getPath(), false);
+        load(waveRecord(wave), st.getPath(), false);
       }
       LOG.info("server {}: restored {} keys from snapshot {}", serverId, store.numKeys(), newest.getPath());
     }

@@ -58,7 +58,7 @@ class NeighborSetClientTest {
     // master retries give up after 300 ms; the server wait is what must carry the worker through the restart
     try (SchedulerClient sc = new SchedulerClient("127.0.0.1:" + master.getPort(), SECRET, 7, 2000, 300);
         NeighborSetClient c = new NeighborSetClient(sc, SECRET, 7, 1, 1, 3, 100, 2000, 120_000)) {
-      c.push(new long[] {10, 11}, new long[] {1, 2}, false);
+      c.push(new long[] {10, 11}, new long[] {1, 2}, false, -1);
       // the server dies (no snapshot: the acknowledged push is only in its log) and comes back much later
       registry.markDown(0);
       first.close();
@@ -74,9 +74,9 @@ class NeighborSetClientTest {
         }
       });
       restarter.start();
-      c.push(new long[] {11, 12}, new long[] {4, 4}, false);
+      c.push(new long[] {11, 12}, new long[] {4, 4}, false, -1);
       restarter.join();
-      assertArrayEquals(new long[] {1, 6, 4}, c.pull(new long[] {10, 11, 12}));
+      assertArrayEquals(new long[] {1, 6, 4}, c.pull(new long[] {10, 11, 12}, -1));
     } finally {
       Rpc.closeAsync(master);
       if (second.get() != null) {
