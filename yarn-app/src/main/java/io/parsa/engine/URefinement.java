@@ -59,8 +59,8 @@ public final class URefinement {
   private final double[] weight;
   /** Weight per part and the window it stays in (weighted rows only; unweighted, {@link #size} is the weight). */
   private final double[] load;
-  private final double lo;
-  private final double hi;
+  private double lo;
+  private double hi;
   private double exponent;
   private final double mean;
   /** The most keys of any row. */
@@ -1128,6 +1128,24 @@ public final class URefinement {
   /** Weight per part (rows per part when the rows are unweighted). */
   public double[] loads() {
     return load != null ? load.clone() : Arrays.stream(size).asDoubleStream().toArray();
+  }
+
+  /**
+   * Weighted rows: every part's weight stays within [lo, hi] instead of the window of {@link #weightWindow} (a caller
+   * that refines some of the parts, whose window is the whole assignment's). Every part must weigh within it now.
+   */
+  public void setWeightWindow(double lo, double hi) {
+    if (load == null) {
+      throw new IllegalStateException("a weight window is for weighted rows");
+    }
+    for (int i = 0; i < k; i++) {
+      if (load[i] < lo || load[i] > hi) {
+        throw new IllegalArgumentException("part " + i + " weighs " + load[i] + ", outside the window [" + lo + ", "
+            + hi + "]");
+      }
+    }
+    this.lo = lo;
+    this.hi = hi;
   }
 
   /** The window {lo, hi} every part's weight stays in (weighted rows, {@link #weightWindow}; unweighted ⌊n/k⌋, ⌈n/k⌉). */

@@ -123,6 +123,46 @@ public final class PartStats {
     return s;
   }
 
+  /**
+   * Stores {@code values} under {@code name} as their IEEE 754 bits, for {@link #sumOfDoubles} and {@link
+   * #maxOfDoubles} (the side file holds longs).
+   */
+  public void putDoubles(String name, double[] values) {
+    long[] a = array(name, values.length);
+    for (int i = 0; i < values.length; i++) {
+      a[i] = Double.doubleToLongBits(values[i]);
+    }
+  }
+
+  /** Element-wise sums over all side files of arrays written by {@link #putDoubles}, in task order. */
+  public static double[] sumOfDoubles(Map<String, Map<String, long[]>> perTask, String name, int len) {
+    return foldDoubles(perTask, name, len, 0, Double::sum);
+  }
+
+  /** Element-wise maxima over all side files of arrays written by {@link #putDoubles} (−∞ where none wrote). */
+  public static double[] maxOfDoubles(Map<String, Map<String, long[]>> perTask, String name, int len) {
+    return foldDoubles(perTask, name, len, Double.NEGATIVE_INFINITY, Math::max);
+  }
+
+  private static double[] foldDoubles(Map<String, Map<String, long[]>> perTask, String name, int len, double zero,
+      java.util.function.DoubleBinaryOperator op) {
+    double[] s = new double[len];
+    java.util.Arrays.fill(s, zero);
+    for (Map<String, long[]> m : perTask.values()) {
+      long[] a = m.get(name);
+      if (a == null) {
+        continue;
+      }
+      if (a.length != len) {
+        throw new IllegalStateException("part stats '" + name + "' has " + a.length + " entries, expected " + len);
+      }
+      for (int i = 0; i < len; i++) {
+        s[i] = op.applyAsDouble(s[i], Double.longBitsToDouble(a[i]));
+      }
+    }
+    return s;
+  }
+
   /** Deletes the side files of {@code dir} (so a contract output holds only its records). */
   public static void delete(FileSystem fs, Path dir) throws IOException {
     FileStatus[] files = fs.globStatus(new Path(dir, PREFIX + "*"));

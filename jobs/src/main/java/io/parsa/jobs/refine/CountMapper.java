@@ -28,7 +28,8 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 /**
  * Count job, map side (one task per block, joined with the block's assignment file without a shuffle, as
  * {@link AlignedJoin}): the block's rows per part for each of its keys, one {@link KeyCounts} per (block, key)
- * emitted in cleanup, so the shuffle carries the block's distinct keys, not its non-zeros. Part stats: rows per part.
+ * emitted in cleanup, so the shuffle carries the block's distinct keys, not its non-zeros. Part stats: rows per part,
+ * their weight per part and the heaviest row.
  * Memory: the block's distinct (key, part) pairs.
  *
  * <p>With {@link #MOVES} the task first applies the block's moves (a per-block job's output, {@link BlockPartitioner})
@@ -41,6 +42,10 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
 
   /** Part stats: rows per part. */
   public static final String ROWS = "rows";
+  /** Part stats ({@link PartStats#putDoubles}): the weight of the rows per part (a row without a weight weighs 1). */
+  public static final String WEIGHTS = "weights";
+  /** Part stats ({@link PartStats#putDoubles}, one entry): the heaviest row of the task. */
+  public static final String HEAVIEST = "heaviest";
   /** Part stats: the least and the largest row id of the task (absent where it read no row). */
   public static final String ID_RANGE = "idRange";
   /** Moves to apply before counting: the output directory of a per-block job ({@link BlockPartitioner}); unset: none. */
@@ -54,6 +59,9 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
   private final KeyPairBuffer pairs = new KeyPairBuffer(1 << 16);
   private Long2IntOpenHashMap partOf;
   private long[] rows;
+  /** Weight per part (rows without a weight weigh 1), and the heaviest row. */
+  private double[] weights;
+  private double heaviest = Double.NEGATIVE_INFINITY;
   private final DistinctKeys distinct = new DistinctKeys();
   private int k;
   private int block;
@@ -68,6 +76,7 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
     Configuration conf = context.getConfiguration();
     k = MrKeys.k(conf);
     rows = stats.array(ROWS, k);
+    weights = new double[k];
     partOf = AlignedJoin.loadAssignments(context, k);
     Path file = ((FileSplit) context.getInputSplit()).getPath();
     block = BlockFiles.indexOf(file.getFileSystem(conf), file);
@@ -122,9 +131,13 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       ids.add(row.getId());
       parts.add(part);
     }
+    double w = 1;
     if (row.getWeight() != null) {
       context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
+      w = row.getWeight();
     }
+    weights[part] += w;
+    heaviest = Math.max(heaviest, w);
     rows[part]++;
     minId = Math.min(minId, row.getId());
     maxId = Math.max(maxId, row.getId());
@@ -170,6 +183,8 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
       range[0] = minId;
       range[1] = maxId;
     }
+    stats.putDoubles(WEIGHTS, weights);
+    stats.putDoubles(HEAVIEST, new double[] {heaviest});
     stats.write(context);
   }
 }

@@ -157,7 +157,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         hist[part][to * GAIN_BINS + gainBin(gains.bestGain())]++;
       }
       outKey.set(part, to, gains.bestGain(), id);
-      out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound());
+      out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound())
+          .weight(d.weights == null ? 1 : d.weights[r]);
       context.write(outKey, out);
       context.getCounter(MrRefinement.Counters.CANDIDATES).increment(1);
     }

@@ -76,7 +76,8 @@ public class GroupMapper extends Mapper<AvroKey<GraphRow>, NullWritable, IntWrit
       return;
     }
     outKey.set(chunks == 1 ? group : group * chunks + chunkOf(row.getId(), minId, span, slices, chunks));
-    context.write(outKey, out.set(block, row.getId(), part, distinct.of(row.getKeys())));
+    context.write(outKey, out.set(block, row.getId(), part, distinct.of(row.getKeys()))
+        .weight(row.getWeight() == null ? 1 : row.getWeight()));
   }
 
   /**

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * group's Σ M_i, whatever the other groups do in the same round. So the groups of a round never interact, and the
  * round's effect is the sum of theirs. A group's result is kept only if its Σ M_i fell, no working set rose above the
  * cap (the whole assignment's M_max, {@link #CAP}, plus {@link #SLACK}) and its row counts are the same multiset as
- * before (rows stay balanced within one); otherwise its rows stay where they were.
+ * before (rows stay balanced within one), or with weighted rows ({@link #WEIGHT_WINDOW}) each of its parts weighs
+ * within the whole assignment's window; otherwise its rows stay where they were.
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Part stats: the working set and rows
  * of every part of the group as kept. Memory: the group's rows (about g/k of the non-zeros) as in-memory refine-u
@@ -67,6 +68,14 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   public static final String WORKING_SET = "groupWorkingSet";
   /** Part stats: rows per part as kept. */
   public static final String ROWS = "groupRows";
+  /**
+   * Weighted rows: the weights every part keeps, "lo,hi" (the whole assignment's window, {@link
+   * URefinement#weightWindow}); a group's result is then kept only if each of its parts weighs within it, whatever its
+   * row counts. Unset: rows are balanced by count.
+   */
+  public static final String WEIGHT_WINDOW = "parsa.refine.group.weight-window";
+  /** Part stats ({@link PartStats#putDoubles}, with {@link #WEIGHT_WINDOW}): weight per part as kept. */
+  public static final String WEIGHTS = "groupWeights";
 
   private final PartStats stats = new PartStats();
   private final IntWritable blockKey = new IntWritable();
@@ -83,6 +92,10 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private double[] schedule;
   /** Whether this is a balance cycle. */
   private boolean balance;
+  /** {@link #WEIGHT_WINDOW}, or null. */
+  private double[] window;
+  /** Weight per part as kept (with {@link #WEIGHT_WINDOW}). */
+  private double[] weightOut;
 
   /** Writes the group of every part ({@code groupOf}, −1: in no group) into a job's configuration. */
   static void setGroups(Configuration conf, int[] groupOf) {
@@ -115,6 +128,15 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     String[] sch = conf.getStrings(SCHEDULE, "1");
     schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
     balance = conf.getBoolean(BALANCE, false);
+    String[] w = conf.getStrings(WEIGHT_WINDOW);
+    if (w != null) {
+      window = Arrays.stream(w).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
+      if (window.length != 2 || balance) {
+        throw new IllegalArgumentException(WEIGHT_WINDOW + " must be lo,hi, and not for a balance cycle: "
+            + conf.get(WEIGHT_WINDOW));
+      }
+      weightOut = new double[k];
+    }
   }
 
   @Override
@@ -122,7 +144,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       throws IOException, InterruptedException {
     int[] parts = GroupRows.partsOf(groupOf, group.get());
     int g = parts.length;
-    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), context);
+    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), window != null,
+        context);
     int n = rows.n;
     context.getCounter(MrRefinement.Counters.GROUP_ROWS).increment(n);
     Block block = rows.block;
@@ -146,15 +169,29 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     } else {
       List<Block> blocks = List.of(block);
       RowKeyGraph graph = RowKeyGraph.of(blocks);
-      URefinement ref;
-      if (vcycle || balance) {
+      URefinement ref = null;
+      // weighted rows get a V-cycle where their weights are whole numbers (the multilevel partitioner weighs in ints)
+      int[] intWeights = window == null ? null : integerWeights(block);
+      if ((vcycle || balance) && (window == null || intWeights != null)) {
         MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
-        MultilevelPartitioner.Counted vc = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
-            line -> LOG.debug("group {}: {}", group.get(), line)).counted(blocks, graph, before,
-                balance ? slack : 0.0, cap);
-        ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
-      } else {
+        MultilevelPartitioner mp = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
+            line -> LOG.debug("group {}: {}", group.get(), line));
+        if (intWeights != null) {
+          mp.setRowWeights(intWeights, (long) Math.ceil(window[0]), (long) Math.floor(window[1]));
+        }
+        MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, before, balance ? slack : 0.0, cap);
+        if (window == null || within(loads(block, vc.parts()[0], g), window)) {
+          ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
+        } else {
+          LOG.info("group {}: the V-cycle left the weight window {}; swap rounds from the given parts", group.get(),
+              Arrays.toString(window));
+        }
+      }
+      if (ref == null) {
         ref = new URefinement(g, blocks, graph, before, schedule[0], true);
+      }
+      if (window != null) {
+        ref.setWeightWindow(window[0], window[1]);
       }
       ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
       for (double p : schedule) {
@@ -180,7 +217,11 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
           after = cand;
           m1 = mc;
         }
-      } else if (!sameMultiset(size0, sc)) {
+      } else if (window != null && !within(loads(block, cand, g), window)) {
+        outcome = "dropped (part weights " + Arrays.toString(loads(block, cand, g)) + " outside "
+            + Arrays.toString(window) + ")";
+        context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
+      } else if (window == null && !sameMultiset(size0, sc)) {
         outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
       } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
@@ -198,9 +239,13 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       }
     }
     long[] size1 = sizes(after, g);
+    double[] w1 = window == null ? null : loads(block, after, g);
     for (int i = 0; i < g; i++) {
       workingSet[parts[i]] += m1[i];
       rowsOut[parts[i]] += size1[i];
+      if (w1 != null) {
+        weightOut[parts[i]] += w1[i];
+      }
     }
     long moved = 0;
     for (int i = 0; i < n; i++) {
@@ -240,6 +285,33 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     return MrRefinement.objective(m, p, Math.max(1e-9, Arrays.stream(ref).average().orElse(1)));
   }
 
+  /** Weight per part of the group's rows (with {@link #WEIGHT_WINDOW}: the block carries their weights). */
+  private static double[] loads(Block b, int[] part, int g) {
+    double[] w = new double[g];
+    for (int r = 0; r < part.length; r++) {
+      w[part[r]] += b.weight(r);
+    }
+    return w;
+  }
+
+  private static boolean within(double[] loads, double[] window) {
+    return Arrays.stream(loads).allMatch(x -> x >= window[0] && x <= window[1]);
+  }
+
+  /** The rows' weights as ints, or null where one is not a whole number or they sum past an int. */
+  private static int[] integerWeights(Block b) {
+    int[] w = new int[b.numRows()];
+    long total = 0;
+    for (int r = 0; r < w.length; r++) {
+      double x = b.weight(r);
+      if (x != Math.rint(x) || x < 0 || (total += (long) x) > Integer.MAX_VALUE) {
+        return null;
+      }
+      w[r] = (int) x;
+    }
+    return w;
+  }
+
   private static long[] sizes(int[] part, int g) {
     long[] s = new long[g];
     for (int p : part) {
@@ -250,6 +322,9 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
 
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
+    if (weightOut != null) {
+      stats.putDoubles(WEIGHTS, weightOut);
+    }
     stats.write(context);
   }
 

@@ -8,13 +8,15 @@ import org.apache.hadoop.io.WritableUtils;
 
 /**
  * One row on its way to the reducer of its part's group ({@link GroupMapper} → {@link GroupReducer}): its block, its
- * id, its part and its distinct keys, ascending and written as gaps.
+ * id, its part, its weight and its distinct keys, ascending and written as gaps.
  */
 public final class GroupRow implements Writable {
 
   private int block;
   private long id;
   private int part;
+  /** The row's weight (1 for rows without one); written in one byte where it is 1. */
+  private double weight = 1;
   private final SortedKeys keys = new SortedKeys();
 
   /** Sets the row, its keys copied from {@code distinct} (distinct and ascending). */
@@ -22,8 +24,19 @@ public final class GroupRow implements Writable {
     this.block = block;
     this.id = id;
     this.part = part;
+    this.weight = 1;
     keys.set(distinct);
     return this;
+  }
+
+  /** The row's weight (weighted rows; {@link #set} makes it 1). */
+  public GroupRow weight(double weight) {
+    this.weight = weight;
+    return this;
+  }
+
+  public double weight() {
+    return weight;
   }
 
   public int block() {
@@ -51,6 +64,12 @@ public final class GroupRow implements Writable {
     WritableUtils.writeVInt(out, block);
     out.writeLong(id);
     WritableUtils.writeVInt(out, part);
+    if (weight == 1) {
+      out.writeByte(0);
+    } else {
+      out.writeByte(1);
+      out.writeDouble(weight);
+    }
     keys.write(out);
   }
 
@@ -59,6 +78,7 @@ public final class GroupRow implements Writable {
     block = WritableUtils.readVInt(in);
     id = in.readLong();
     part = WritableUtils.readVInt(in);
+    weight = in.readByte() == 0 ? 1 : in.readDouble();
     keys.readFields(in);
   }
 

@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.engine.Block;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
@@ -34,6 +35,13 @@ final class GroupRows {
    * a row is counted as ROW_IN_WRONG_GROUP and left out).
    */
   static GroupRows collect(Iterable<GroupRow> values, int[] local, TaskInputOutputContext<?, ?, ?, ?> context) {
+    return collect(values, local, false, context);
+  }
+
+  /** {@link #collect}; with {@code weighted} the block carries the rows' weights (rows without one weigh 1). */
+  static GroupRows collect(Iterable<GroupRow> values, int[] local, boolean weighted,
+      TaskInputOutputContext<?, ?, ?, ?> context) {
+    DoubleArrayList weights = new DoubleArrayList();
     IntArrayList blocks = new IntArrayList();
     LongArrayList rowIds = new LongArrayList();
     IntArrayList given = new IntArrayList();
@@ -47,6 +55,7 @@ final class GroupRows {
       }
       blocks.add(r.block());
       rowIds.add(r.id());
+      weights.add(r.weight());
       given.add(local[r.part()]);
       for (int i = 0; i < r.size(); i++) {
         keys.add(r.key(i));
@@ -65,6 +74,7 @@ final class GroupRows {
     long[] ids = new long[n];
     int[] part = new int[n];
     long[] localIds = new long[n];
+    double[] w = weighted ? new double[n] : null;
     int[] rowStart = new int[n + 1];
     long[] rowKeys = new long[keys.size()];
     for (int i = 0; i < n; i++) {
@@ -73,12 +83,15 @@ final class GroupRows {
       ids[i] = rowIds.getLong(r);
       part[i] = given.getInt(r);
       localIds[i] = i;
+      if (w != null) {
+        w[i] = weights.getDouble(r);
+      }
       int s = start.getInt(r);
       int len = start.getInt(r + 1) - s;
       keys.getElements(s, rowKeys, rowStart[i], len);
       rowStart[i + 1] = rowStart[i] + len;
     }
-    return new GroupRows(blockOf, ids, part, new Block(localIds, rowStart, rowKeys, null));
+    return new GroupRows(blockOf, ids, part, new Block(localIds, rowStart, rowKeys, w));
   }
 
   /** The group's parts in part order ({@code groupOf[p] == group}). */

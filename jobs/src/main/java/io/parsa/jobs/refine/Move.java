@@ -23,6 +23,8 @@ public final class Move implements Writable {
   private int leaving;
   private int arriving;
   private int arrivingBound;
+  /** The row's weight (1 for rows without one); written in one byte where it is 1. */
+  private double weight = 1;
 
   public Move set(long row, int block, int from, int to) {
     this.row = row;
@@ -32,7 +34,18 @@ public final class Move implements Writable {
     this.leaving = 0;
     this.arriving = 0;
     this.arrivingBound = 0;
+    this.weight = 1;
     return this;
+  }
+
+  /** The moving row's weight (weighted rows; {@link #set} makes it 1). */
+  public Move weight(double weight) {
+    this.weight = weight;
+    return this;
+  }
+
+  public double weight() {
+    return weight;
   }
 
   /**
@@ -92,6 +105,12 @@ public final class Move implements Writable {
     WritableUtils.writeVInt(out, leaving);
     WritableUtils.writeVInt(out, arriving);
     WritableUtils.writeVInt(out, arrivingBound);
+    if (weight == 1) {
+      out.writeByte(0);
+    } else {
+      out.writeByte(1);
+      out.writeDouble(weight);
+    }
   }
 
   @Override
@@ -103,6 +122,7 @@ public final class Move implements Writable {
     leaving = WritableUtils.readVInt(in);
     arriving = WritableUtils.readVInt(in);
     arrivingBound = WritableUtils.readVInt(in);
+    weight = in.readByte() == 0 ? 1 : in.readDouble();
   }
 
   @Override

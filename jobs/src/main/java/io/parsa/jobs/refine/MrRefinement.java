@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.BufferedSequenceFileInputFormat;
 import io.parsa.jobs.mr.Jobs;
@@ -199,8 +200,18 @@ public final class MrRefinement {
     FLOW_MOVES
   }
 
+  /**
+   * What a count job measured of the rows' weights: how many rows carry one, the weight per part (rows without one
+   * weigh 1) and the heaviest row.
+   */
+  record Weights(long rows, double[] perPart, double heaviest) {}
+
   /** What a count job measured on an assignment. */
-  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, long weightedRows, long pairs) {
+  record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, Weights weights, long pairs) {
+    long weightedRows() {
+      return weights.rows;
+    }
+
     long maxWorkingSet() {
       return Arrays.stream(workingSets).max().orElse(0);
     }
@@ -281,6 +292,11 @@ public final class MrRefinement {
   private long minId = Long.MAX_VALUE;
   private long maxId = Long.MIN_VALUE;
   private boolean keepBetterStart;
+  /**
+   * Weighted rows: the weights every part keeps, {lo, hi}, set from the start ({@link URefinement#weightWindow}, the
+   * in-memory rounds' rule); null for rows without weights.
+   */
+  private double[] weightWindow;
 
   /**
    * @param work     a directory for the rounds' job outputs (the caller deletes it)
@@ -372,11 +388,13 @@ public final class MrRefinement {
     String start = RefineUTool.START_GIVEN;
     List<Map<String, Object>> starts = new ArrayList<>();
     starts.add(startEntry(RefineUTool.START_GIVEN, cur));
-    if (cur.weightedRows > 0) {
-      LOG.warn("{}: {} rows carry weights; the distributed swap rounds keep row counts per part, not weights (--mode"
-          + " memory keeps every part's weight within the heaviest row's)", step, cur.weightedRows);
+    if (cur.weightedRows() > 0) {
+      weightWindow = URefinement.weightWindow(cur.weights.perPart, cur.weights.heaviest);
+      LOG.info("{}: {} rows carry weights (the heaviest {}); every part's weight stays within [{}, {}], now {} to {}",
+          step, cur.weightedRows(), cur.weights.heaviest, weightWindow[0], weightWindow[1],
+          Arrays.stream(cur.weights.perPart).min().orElse(0), Arrays.stream(cur.weights.perPart).max().orElse(0));
     }
-    if (orderStart && cur.weightedRows > 0) {
+    if (orderStart && cur.weightedRows() > 0) {
       LOG.info("{}: no input-order start for weighted rows (it balances row counts, not weights)", step);
     } else if (orderStart && n >= 2L * k) {
       Path orderU = new Path(work, "order-start");
@@ -401,19 +419,14 @@ public final class MrRefinement {
     }
     List<Map<String, Object>> log = new ArrayList<>();
     boolean useGroups = groups.before + groups.after > 0 || !groups.swaps;
-    if (useGroups && cur.weightedRows > 0) {
-      LOG.info("{}: no group cycles for weighted rows (they keep row counts, not weights); distributed swap rounds",
-          step);
-      useGroups = false;
-    }
     int auto = useGroups && groups.size <= 0 ? autoGroupSize(cur) : -1; // asked once: it logs its choice
     int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : auto;
     chunkRounds = groups.chunks;
-    if (chunkRounds && cur.weightedRows > 0) {
+    if (chunkRounds && cur.weightedRows() > 0) {
       LOG.info("{}: no chunk rounds for weighted rows (their swaps keep row counts, not weights); distributed swap"
           + " rounds", step);
       chunkRounds = false;
-    } else if (!groups.swaps && g < 2 && cur.weightedRows == 0) {
+    } else if (!groups.swaps && g < 2 && cur.weightedRows() == 0) {
       // groups asked for but not even two parts fit: the rounds refine each block among all parts instead of
       // swapping rows pair by pair (cnr-2000 at 8 MiB: 23,139 / 20,024 against 25,827 / 19,856, docs/quality.md §35)
       chunkRounds = true;
@@ -421,7 +434,7 @@ public final class MrRefinement {
     useGroups = g >= 2;
     long givenTSum = starts.get(0).get("sumTraffic") instanceof Long t ? t : -1;
     long orderTSum = starts.size() > 1 && starts.get(1).get("sumTraffic") instanceof Long t ? t : -1;
-    String reason = RefineUTool.multilevelReason(multilevel, cur.weightedRows > 0, givenTSum, orderTSum, n,
+    String reason = RefineUTool.multilevelReason(multilevel, cur.weightedRows() > 0, givenTSum, orderTSum, n,
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     boolean flowsRegime = false;
@@ -480,7 +493,9 @@ public final class MrRefinement {
     if (distributedSwaps && schedule.length > 0) {
       cur = swapRounds(verified(cur), u0, n, schedule, rounds, log); // the gain job reads the count job's counts
     }
-    if (!useGroups) {
+    // weighted rows: the coarse cycles balance row counts, not weights
+    boolean unweighted = cur.weightedRows() == 0;
+    if (!useGroups && unweighted) {
       cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0), false,
           rounds, log);
     }
@@ -490,14 +505,14 @@ public final class MrRefinement {
     // where a group of rows holds every part, the group cycles refined all of them at once already (cnr-2000: one
     // coarse cycle more, T_sum 16,744 -> 16,688, the next dropped)
     boolean allPartsInAGroup = useGroups && g >= k;
-    cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, multilevelRan && !allPartsInAGroup
-        ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
+    cur = coarseCycles(cur, u0, n, !unweighted ? 0 : conf.getInt(COARSE_GROUP_CYCLES, multilevelRan
+        && !allPartsInAGroup ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
     Measure end = verified(cur);
     startU = null; // from here on discarded by choice
     if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
       // the start, measured again (its counts may be gone): the count job must find what it measured before
       Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
-          chosen.weightedRows, chosen.pairs));
+          chosen.weights, chosen.pairs));
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("phase", "the rounds given up");
       end.putFigures(e);
@@ -569,7 +584,7 @@ public final class MrRefinement {
           candidates = gain(cur, SwapGains.weights(cur.workingSets, p));
           rate = false;
         }
-        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets), safe);
+        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets), weightRooms(cur), safe);
         long swaps = paired[0];
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("exponent", p);
@@ -645,11 +660,20 @@ public final class MrRefinement {
     return sameRows(cur, count(apply(cur.u, moves, moved, n)), what);
   }
 
-  /** {@code next}, measured after {@code what} moved rows of {@code cur} in swaps; throws if any part's rows changed. */
+  /**
+   * {@code next}, measured after {@code what} moved rows of {@code cur} in swaps; throws if any part's rows changed,
+   * or with weighted rows, if a part's weight left the window.
+   */
   private Measure sameRows(Measure cur, Measure next, String what) {
     if (!Arrays.equals(next.rows, cur.rows)) {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by " + what + ": "
           + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
+    }
+    if (weightWindow != null && next.weights.perPart != null && Arrays.stream(next.weights.perPart)
+        .anyMatch(x -> x < weightWindow[0] || x > weightWindow[1])) {
+      throw new io.parsa.jobs.mr.ConsistencyException(step + ": a part's weight left [" + weightWindow[0] + ", "
+          + weightWindow[1] + "] by " + what + ": " + Arrays.toString(cur.weights.perPart) + " -> "
+          + Arrays.toString(next.weights.perPart));
     }
     return next;
   }
@@ -1109,7 +1133,7 @@ public final class MrRefinement {
             .toArray(String[]::new));
       });
       long movedRows = run.moved;
-      Measure next = new Measure(null, null, run.rows, run.workingSets, cur.keys, cur.weightedRows, cur.pairs);
+      Measure next = new Measure(null, null, run.rows, run.workingSets, cur.keys, run.weights, cur.pairs);
       double change = cur.changePercent(next, groupSchedule[0], k);
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("groupVCycle", cycle);
@@ -1474,7 +1498,7 @@ public final class MrRefinement {
     fs.delete(dir, true);
     // from a key sample the placement's working sets were estimates: measured
     Measure m = sample < 1 ? count(u1)
-        : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weightedRows, cur.pairs);
+        : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weights, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
     int cycle = 0;
@@ -2158,7 +2182,8 @@ public final class MrRefinement {
   }
 
   /** One group job's outcome: its moves (under {@code dir}), and every part's working set and rows after it. */
-  private record GroupRun(Job job, Path dir, Path moves, long moved, long[] workingSets, long[] rows) {}
+  private record GroupRun(Job job, Path dir, Path moves, long moved, long[] workingSets, long[] rows,
+      Weights weights) {}
 
   /**
    * Runs one group job ({@link GroupMapper}, {@link GroupReducer}, one reducer per group) on {@code cur} with the
@@ -2172,6 +2197,10 @@ public final class MrRefinement {
     Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
     groupMapSide(job, cur.u, groupOf);
     settings.accept(job.getConfiguration());
+    if (weightWindow != null) {
+      job.getConfiguration().setStrings(GroupReducer.WEIGHT_WINDOW, Double.toString(weightWindow[0]),
+          Double.toString(weightWindow[1]));
+    }
     job.setReducerClass(GroupReducer.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(Move.class);
@@ -2185,13 +2214,22 @@ public final class MrRefinement {
     Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
     long[] ws = PartStats.sum(st, GroupReducer.WORKING_SET, k);
     long[] rows = PartStats.sum(st, GroupReducer.ROWS, k);
+    // rows without weights weigh 1 each
+    double[] weights = weightWindow == null ? null : PartStats.sumOfDoubles(st, GroupReducer.WEIGHTS, k);
     for (int p = 0; p < k; p++) {
       if (groupOf[p] < 0) {
         ws[p] = cur.workingSets[p];
         rows[p] = cur.rows[p];
+        if (weights != null) {
+          weights[p] = cur.weights.perPart[p];
+        }
       }
     }
-    return new GroupRun(job, dir, moves, Jobs.count(job, Counters.GROUP_MOVES), ws, rows);
+    if (weights == null) {
+      weights = Arrays.stream(rows).asDoubleStream().toArray();
+    }
+    return new GroupRun(job, dir, moves, Jobs.count(job, Counters.GROUP_MOVES), ws, rows,
+        new Weights(cur.weights.rows, weights, cur.weights.heaviest));
   }
 
   /**
@@ -2200,7 +2238,7 @@ public final class MrRefinement {
    */
   private Measure applied(Measure cur, GroupRun run, long n) throws Exception {
     return new Measure(apply(cur.u, run.moves, run.moved, n), null, run.rows, run.workingSets, cur.keys,
-        cur.weightedRows, cur.pairs);
+        run.weights, cur.pairs);
   }
 
   /**
@@ -2216,6 +2254,18 @@ public final class MrRefinement {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group cycles reported working sets "
           + Arrays.toString(cur.workingSets) + " and rows " + Arrays.toString(cur.rows) + ", the count job measured "
           + Arrays.toString(exact.workingSets) + " and " + Arrays.toString(exact.rows));
+    }
+    if (weightWindow != null) {
+      for (int p = 0; p < k; p++) {
+        // sums of the same weights taken in another order differ in the last bits
+        double a = exact.weights.perPart[p];
+        double b = cur.weights.perPart[p];
+        if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a)) || a < weightWindow[0] || a > weightWindow[1]) {
+          throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group cycles reported part weights "
+              + Arrays.toString(cur.weights.perPart) + ", the count job measured "
+              + Arrays.toString(exact.weights.perPart) + " (the window is " + Arrays.toString(weightWindow) + ")");
+        }
+      }
     }
     return exact;
   }
@@ -2364,7 +2414,9 @@ public final class MrRefinement {
       }
     }
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
-        Jobs.count(job, Counters.KEYS), Jobs.count(job, Counters.WEIGHTED_ROWS), Jobs.count(job, Counters.ROW_KEY_PAIRS));
+        Jobs.count(job, Counters.KEYS), new Weights(Jobs.count(job, Counters.WEIGHTED_ROWS),
+        PartStats.sumOfDoubles(st, CountMapper.WEIGHTS, k), PartStats.maxOfDoubles(st, CountMapper.HEAVIEST, 1)[0]),
+        Jobs.count(job, Counters.ROW_KEY_PAIRS));
   }
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
@@ -2453,14 +2505,36 @@ public final class MrRefinement {
     return job;
   }
 
+  /**
+   * Weighted rows: each part's room in the weight window per pair, {down, up} as {@link PairReducer#WEIGHT_DOWN} and
+   * {@link PairReducer#WEIGHT_UP} take them, an equal share of what the part may lose and gain; null without weights.
+   */
+  private String[][] weightRooms(Measure m) {
+    if (weightWindow == null) {
+      return null;
+    }
+    double[] w = m.weights.perPart;
+    String[][] rooms = new String[2][k];
+    for (int i = 0; i < k; i++) {
+      rooms[0][i] = Double.toString(Math.max(0, w[i] - weightWindow[0]) / Math.max(1, k - 1));
+      rooms[1][i] = Double.toString(Math.max(0, weightWindow[1] - w[i]) / Math.max(1, k - 1));
+    }
+    return rooms;
+  }
+
   /** The pair job: {swaps, most swaps of one pair}; moves under candidates/../moves. */
-  private long[] pair(Path candidates, long maxPairs, String[] budget, boolean safe) throws Exception {
+  private long[] pair(Path candidates, long maxPairs, String[] budget, String[][] weightRooms, boolean safe)
+      throws Exception {
     Path out = new Path(candidates.getParent(), "moves");
     fs.delete(out, true);
     Job job = perPairJob("pair swaps per part pair", candidates, out, PairReducer.class, k * (k - 1) / 2);
     Configuration c = job.getConfiguration();
     c.setLong(PairReducer.MAX_PAIRS, maxPairs);
     c.setStrings(PairReducer.BUDGET, budget);
+    if (weightRooms != null) {
+      c.setStrings(PairReducer.WEIGHT_DOWN, weightRooms[0]);
+      c.setStrings(PairReducer.WEIGHT_UP, weightRooms[1]);
+    }
     c.setBoolean(PairReducer.SAFE, safe);
     Jobs.run(job);
     long most = 0;

@@ -660,6 +660,9 @@ public class RefineUTool extends ParsaTool {
       // what ran: chunk rounds also where groups were asked for but not even two parts fit a reducer
       stats.put("distributedRounds", mr.chunkRounds() ? "chunks" : groups.swaps() ? "swaps" : "groups");
       stats.put("rowsPerPart", end.rows());
+      if (end.weightedRows() > 0) {
+        stats.put("weightPerPart", end.weights().perPart());
+      }
       stats.put("workingSets", end.workingSets());
       stats.put("start", res.start());
       stats.put("starts", res.starts());

@@ -255,6 +255,85 @@ class MrRefinementTest {
   }
 
   /**
+   * Weighted rows (weight 1 to 12, unrelated to the keys) from a start balanced by weight (each row to the lightest
+   * part, as partition-u --weighted does), refined by the distributed swap rounds (exponents 8 and 1) and by the
+   * group cycles (V-cycles and rounds in groups of 2 of the 4 parts): every row once, every part's weight within a
+   * window as wide as the heaviest row around the start's (row counts may change), the working sets lower, and
+   * _refine.json's weights per part exact. A swap of a heavy row for a light one shifts weight between the two parts;
+   * before the rounds kept weights, such swaps took parts far out of the window.
+   */
+  @Test
+  void distributedRefinementKeepsEveryPartsWeightWithinTheHeaviestRow() throws Exception {
+    for (String mode : new String[] {"swaps", "groups"}) {
+      Random rnd = new Random(23);
+      FileSystem fs = FileSystem.getLocal(conf);
+      int k = 4;
+      int n = 240;
+      int files = 3;
+      Path dir = TestData.tempDir("mr-refine-weighted");
+      List<GraphRow> rows = new ArrayList<>();
+      Map<Long, long[]> keysOf = new HashMap<>();
+      Map<Long, Integer> start = new HashMap<>();
+      Map<Long, Double> weightOf = new HashMap<>();
+      double[] load = new double[k];
+      double heaviest = 0;
+      for (int i = 0; i < n; i++) {
+        long id = 1000L * i + rnd.nextInt(1000);
+        int community = rnd.nextInt(k);
+        long[] keys = new long[1 + rnd.nextInt(6)];
+        for (int j = 0; j < keys.length; j++) {
+          keys[j] = rnd.nextInt(5) == 0 ? 10_000 + rnd.nextInt(30) : community * 40L + rnd.nextInt(40);
+        }
+        GraphRow row = TestData.libsvmRow(id, keys);
+        double w = 1 + rnd.nextInt(12);
+        row.setWeight(w);
+        heaviest = Math.max(heaviest, w);
+        rows.add(row);
+        keysOf.put(id, keys);
+        weightOf.put(id, w);
+        int p = 0;
+        for (int q = 1; q < k; q++) {
+          p = load[q] < load[p] ? q : p;
+        }
+        start.put(id, p);
+        load[p] += w;
+      }
+      double[] window = io.parsa.engine.URefinement.weightWindow(load, heaviest);
+      TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, files);
+      TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
+      Path out = new Path(dir, "refined");
+      boolean groups = mode.equals("groups");
+      assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
+          new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+          out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "4", "--reducers", "2",
+          "--schedule", "8,1", "--multilevel", "off", "--distributed-rounds", mode, "--group-size", "2",
+          "--vcycles", groups ? "1" : "0", "--capped-vcycles", groups ? "1" : "0"}), mode);
+      Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
+      assertEquals(start.keySet(), refined.keySet(), mode + ": every row once");
+      double[] w = new double[k];
+      refined.forEach((id, p) -> w[p] += weightOf.get(id));
+      JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+      for (int i = 0; i < k; i++) {
+        assertTrue(w[i] >= window[0] && w[i] <= window[1], mode + ": part " + i + " weighs " + w[i] + ", outside ["
+            + window[0] + ", " + window[1] + "]: " + java.util.Arrays.toString(w));
+        assertEquals(w[i], report.get("weightPerPart").get(i).asDouble(), 1e-9, report.toString());
+      }
+      long[] before = workingSetsPerPart(keysOf, start, k);
+      long[] after = workingSetsPerPart(keysOf, refined, k);
+      assertTrue(java.util.Arrays.stream(after).max().getAsLong()
+          <= java.util.Arrays.stream(before).max().getAsLong(), mode);
+      assertTrue(java.util.Arrays.stream(after).sum() < java.util.Arrays.stream(before).sum(),
+          mode + ": " + java.util.Arrays.toString(before) + " -> " + java.util.Arrays.toString(after));
+      assertEquals(mode, report.get("distributedRounds").asText());
+      long improved = 0;
+      for (JsonNode r : report.get("rounds")) {
+        improved += r.path("groupsImproved").asLong();
+      }
+      assertEquals(groups, improved > 0, mode + ": groups kept " + improved + " times: " + report.get("rounds"));
+    }
+  }
+
+  /**
    * Group V-cycles alone (no swap rounds before them): rows of scrambled communities, k = 6 in groups of 3 and k = 5
    * in groups of 2 (one part in no group each cycle). Every row once, rows per part the same multiset, M_max never
    * higher, T_sum lower, and the reported working sets exact (the tool also checks them against a count job).
