@@ -73,6 +73,14 @@ public final class KeyUsageJob {
     public boolean mapSideJoin;
     public long[] rowsPlaced;
     public long[] rowsRandom;
+    /** Non-zeros per part. */
+    public long[] nonZerosPlaced;
+    public long[] nonZerosRandom;
+    /** Rows that carry a weight. */
+    public long weightedRows;
+    /** Weight per part (a row without a weight weighs 1); null where no row carries one. */
+    public double[] weightsPlaced;
+    public double[] weightsRandom;
     public long[] workingSetPlaced;
     public long[] workingSetRandom;
 
@@ -175,6 +183,11 @@ public final class KeyUsageJob {
     rowsRandom = PartStats.sum(rowStats, RowKeysReducer.ROWS_RANDOM, k);
     Jobs.checkEqual(step + " key usage: rows over placed parts", rows, Arrays.stream(rowsPlaced).sum());
     Jobs.checkEqual(step + " key usage: rows over random parts", rows, Arrays.stream(rowsRandom).sum());
+    long[] nonZerosPlaced = PartStats.sum(rowStats, io.parsa.jobs.mr.RowLoads.NONZEROS_PLACED, k);
+    long[] nonZerosRandom = PartStats.sum(rowStats, io.parsa.jobs.mr.RowLoads.NONZEROS_RANDOM, k);
+    Jobs.checkEqual(step + " key usage: non-zeros over placed parts", nonZeros, Arrays.stream(nonZerosPlaced).sum());
+    Jobs.checkEqual(step + " key usage: non-zeros over random parts", nonZeros, Arrays.stream(nonZerosRandom).sum());
+    long weightedRows = PartStats.sum(rowStats, io.parsa.jobs.mr.RowLoads.WEIGHTED_ROWS, 1)[0];
     if (aligned) {
       Jobs.checkEqual(step + " key usage: (row, key) pairs combined in the map tasks vs (row, key) pairs", pairs,
           Jobs.count(usage, AlignedRowKeysMapper.Counters.FLUSHED_PAIRS));
@@ -199,6 +212,13 @@ public final class KeyUsageJob {
     s.mapSideJoin = aligned;
     s.rowsPlaced = rowsPlaced;
     s.rowsRandom = rowsRandom;
+    s.nonZerosPlaced = nonZerosPlaced;
+    s.nonZerosRandom = nonZerosRandom;
+    s.weightedRows = weightedRows;
+    if (weightedRows > 0) {
+      s.weightsPlaced = PartStats.sumOfDoubles(rowStats, io.parsa.jobs.mr.RowLoads.WEIGHTS_PLACED, k);
+      s.weightsRandom = PartStats.sumOfDoubles(rowStats, io.parsa.jobs.mr.RowLoads.WEIGHTS_RANDOM, k);
+    }
     s.workingSetPlaced = PartStats.sum(keyStats, KeyUsageReducer.WORKING_SET_PLACED, k);
     s.workingSetRandom = PartStats.sum(keyStats, KeyUsageReducer.WORKING_SET_RANDOM, k);
     Jobs.checkEqual(step + " key usage: sum_i |N(U_i)| vs key-part pairs", s.keyPartPairs,

@@ -191,13 +191,16 @@ public class MetricsTool extends ParsaTool {
       Jobs.checkEqual("metrics: v-assignment records vs used keys", nKeys, Jobs.count(keys, Counters.V_RECORDS_IN));
       Map<String, Map<String, long[]>> keyStats = PartStats.readPerTask(fs, keysDir);
 
-      PlacementMetrics placed = placement(keyStats, KeyMetricsReducer.PLACED, rowsPlaced, k);
-      PlacementMetrics random = placement(keyStats, KeyMetricsReducer.RANDOM, rowsRandom, k);
+      PlacementMetrics placed = placement(keyStats, KeyMetricsReducer.PLACED, rowsPlaced, usage.nonZerosPlaced,
+          usage.weightsPlaced, k);
+      PlacementMetrics random = placement(keyStats, KeyMetricsReducer.RANDOM, rowsRandom, usage.nonZerosRandom,
+          usage.weightsRandom, k);
       PlacementMetrics variant = null;
       if (withVariant) {
         Jobs.checkEqual("metrics: variant v-assignment records vs used keys", nKeys,
             Jobs.count(keys, Counters.VARIANT_V_RECORDS_IN));
-        variant = placement(keyStats, KeyMetricsReducer.VARIANT, rowsRandom, k);
+        variant = placement(keyStats, KeyMetricsReducer.VARIANT, rowsRandom, usage.nonZerosRandom,
+            usage.weightsRandom, k);
       }
       long sumV = placed.getParts().stream().mapToLong(p -> p.getServerKeys()).sum();
       Jobs.checkEqual("metrics: sum_i |V_i| vs keys", nKeys, sumV);
@@ -251,12 +254,13 @@ public class MetricsTool extends ParsaTool {
     return (long) Math.ceil(lb - 1e-9);
   }
 
-  private static PlacementMetrics placement(Map<String, Map<String, long[]>> stats, String p, long[] rows, int k) {
+  private static PlacementMetrics placement(Map<String, Map<String, long[]>> stats, String p, long[] rows,
+      long[] nonZeros, double[] weights, int k) {
     return Reports.placement(rows,
         PartStats.sum(stats, p + KeyMetricsReducer.WORKING_SET, k),
         PartStats.sum(stats, p + KeyMetricsReducer.SERVER_KEYS, k),
         PartStats.sum(stats, p + KeyMetricsReducer.INNER, k),
-        PartStats.sum(stats, p + KeyMetricsReducer.SERVED, k));
+        PartStats.sum(stats, p + KeyMetricsReducer.SERVED, k), nonZeros, weights);
   }
 
   private static void write(FileSystem fs, Path file, String content) throws IOException {

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import io.parsa.jobs.common.SvgChart;
@@ -31,9 +32,11 @@ public final class Reports {
    * @param serverKeys |V_i|
    * @param inner |N(U_i) ∩ V_i|
    * @param served sum_{j != i} |V_i ∩ N(U_j)|
+   * @param nonZeros non-zeros of U_i's rows, or null if not known (an older key usage)
+   * @param weights the weight of U_i's rows, or null where no row carries a weight
    */
   public static PlacementMetrics placement(long[] rows, long[] workingSet, long[] serverKeys, long[] inner,
-      long[] served) {
+      long[] served, long[] nonZeros, double[] weights) {
     int k = rows.length;
     List<PartMetrics> parts = new ArrayList<>(k);
     long maxM = 0;
@@ -48,7 +51,8 @@ public final class Reports {
       long inter = workingSet[i] - inner[i];
       long t = inter + served[i];
       parts.add(PartMetrics.newBuilder().setPart(i).setRows(rows[i]).setWorkingSet(workingSet[i])
-          .setServerKeys(serverKeys[i]).setTraffic(t).setInnerAccesses(inner[i]).setInterAccesses(inter).build());
+          .setServerKeys(serverKeys[i]).setTraffic(t).setInnerAccesses(inner[i]).setInterAccesses(inter)
+          .setNonZeros(nonZeros == null ? 0 : nonZeros[i]).setWeight(weights == null ? null : weights[i]).build());
       maxM = Math.max(maxM, workingSet[i]);
       sumM += workingSet[i];
       maxT = Math.max(maxT, t);
@@ -60,7 +64,11 @@ public final class Reports {
     }
     return PlacementMetrics.newBuilder().setParts(parts).setMaxWorkingSet(maxM).setSumWorkingSet(sumM)
         .setMaxTraffic(maxT).setSumTraffic(sumT).setInnerAccesses(sumInner).setInterAccesses(sumInter)
-        .setMaxRows(maxRows).setMinRows(k == 0 ? 0 : minRows).build();
+        .setMaxRows(maxRows).setMinRows(k == 0 ? 0 : minRows)
+        .setMaxNonZeros(nonZeros == null ? 0 : Arrays.stream(nonZeros).max().orElse(0))
+        .setMinNonZeros(nonZeros == null ? 0 : Arrays.stream(nonZeros).min().orElse(0))
+        .setMaxWeight(weights == null ? null : Arrays.stream(weights).max().orElse(0))
+        .setMinWeight(weights == null ? null : Arrays.stream(weights).min().orElse(0)).build();
   }
 
   /** (random - placed) / placed * 100; 0 if both are 0, +infinity if only placed is 0. */
@@ -106,6 +114,7 @@ public final class Reports {
         q.getSumTraffic()));
     sb.append(String.format(Locale.ROOT, "%nrandom: inner %d, inter %d accesses; min |U_i| placed %d, random %d%n",
         q.getInnerAccesses(), q.getInterAccesses(), p.getMinRows(), q.getMinRows()));
+    sb.append(loads(p, q, "%n"));
     PlacementMetrics v = r.getRandomUAlgorithm2V();
     if (v != null) {
       sb.append(String.format(Locale.ROOT, "random U + Algorithm 2 V: max T_i %d, sum T_i %d, inner %d, inter %d;"
@@ -124,6 +133,30 @@ public final class Reports {
         "improvement over random, (random - placed) / placed: max M_i %s, max T_i %s, sum T_i %s%n",
         pct(r.getImprovementMaxWorkingSet()), pct(r.getImprovementMaxTraffic()), pct(r.getImprovementSumTraffic())));
     return sb.toString();
+  }
+
+  /**
+   * The work per part, placed against random: non-zeros per part (where the key usage counted them) and the rows'
+   * weight per part (where rows carry weights), each line ended by {@code eol}.
+   */
+  private static String loads(PlacementMetrics p, PlacementMetrics q, String eol) {
+    StringBuilder sb = new StringBuilder();
+    if (p.getMaxNonZeros() > 0) {
+      sb.append(String.format(Locale.ROOT, "non-zeros per part: placed %d to %d, random %d to %d", p.getMinNonZeros(),
+          p.getMaxNonZeros(), q.getMinNonZeros(), q.getMaxNonZeros())).append(String.format(eol));
+    }
+    if (p.getMaxWeight() != null) {
+      sb.append(String.format(Locale.ROOT, "row weight per part: placed %s to %s, random %s to %s",
+          num(p.getMinWeight()), num(p.getMaxWeight()), num(q.getMinWeight()), num(q.getMaxWeight())))
+          .append(String.format(eol));
+    }
+    return sb.toString();
+  }
+
+  /** A weight: whole numbers without a fraction. */
+  private static String num(Double w) {
+    return w == Math.rint(w) && Math.abs(w) < 1e15 ? Long.toString(w.longValue())
+        : String.format(Locale.ROOT, "%.3f", w);
   }
 
   private static long max(PlacementMetrics p, int field) {
@@ -194,6 +227,7 @@ public final class Reports {
           variant.getSumTraffic(), pct(improvement(r.getRandom().getMaxTraffic(), variant.getMaxTraffic())),
           pct(improvement(r.getRandom().getSumTraffic(), variant.getSumTraffic()))));
     }
+    sb.append("<p>").append(loads(p, q, "<br>\n")).append("</p>\n");
     // where the accesses go: every key of a working set is read either from the worker's own server (inner)
     // or over the network (inter)
     List<String> placements = new ArrayList<>(List.of("placed (" + esc(r.getAlgorithm()) + ")", "random"));

@@ -13,8 +13,8 @@ import org.apache.hadoop.mapreduce.Mapper;
  * {@code AssignmentFiles.fileFor}, as partition-u, refine-u and assign-baseline write it): a task reads one whole
  * block file and, into memory, that block's assignment file (a few bytes per row of one block), and emits for each
  * key of the block the union of the (placed part, random part) pairs of the rows using it, as one USAGE value, and
- * rows per part of both placements as part stats. The union is combined in the mapper: the (key, pair) of every
- * distinct key of every row goes into a {@link KeyPairBuffer} of at most {@link MrKeys#MAP_BUFFER_PAIRS} pairs,
+ * rows, non-zeros and weight per part of both placements as part stats ({@link RowLoads}). The union is combined in
+ * the mapper: the (key, pair) of every distinct key of every row goes into a {@link KeyPairBuffer} of at most {@link MrKeys#MAP_BUFFER_PAIRS} pairs,
  * which is sorted and emitted key by key when full and at the end ({@link Counters}: what was buffered and what
  * was emitted, which the job checks), so the shuffle carries about a record per key and block, not one per
  * non-zero. The same join counters prove that every row met exactly one assignment: a row of the block missing
@@ -35,8 +35,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
   private final PartStats stats = new PartStats();
   private final DistinctKeys distinct = new DistinctKeys();
   private Long2IntOpenHashMap partOf;
-  private long[] rowsPlaced;
-  private long[] rowsRandom;
+  private RowLoads loads;
   private KeyPairBuffer buffer;
   private PartUnion union;
   private int limit;
@@ -48,8 +47,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
     k = MrKeys.k(context.getConfiguration());
     seed = MrKeys.seed(context.getConfiguration());
     limit = Math.max(1, context.getConfiguration().getInt(MrKeys.MAP_BUFFER_PAIRS, MrKeys.MAP_BUFFER_PAIRS_DEFAULT));
-    rowsPlaced = stats.array(RowKeysReducer.ROWS_PLACED, k);
-    rowsRandom = stats.array(RowKeysReducer.ROWS_RANDOM, k);
+    loads = new RowLoads(stats, k);
     buffer = new KeyPairBuffer(Math.min(limit, 1 << 16));
     union = new PartUnion(k);
     partOf = AlignedJoin.loadAssignments(context, k);
@@ -64,8 +62,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
       return;
     }
     int random = Mix.randomRowPart(seed, row.getId(), k);
-    rowsPlaced[placed]++;
-    rowsRandom[random]++;
+    loads.add(placed, random, row.getKeys().size(), row.getWeight());
     distinct.of(row.getKeys());
     long pair = ((long) placed << 32) | random;
     for (int i = 0; i < distinct.size(); i++) {
@@ -106,6 +103,7 @@ public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable
   protected void cleanup(Context context) throws IOException, InterruptedException {
     flush(context);
     AlignedJoin.finish(context, partOf);
+    loads.finish();
     stats.write(context);
   }
 }

@@ -7,7 +7,8 @@ import org.apache.hadoop.mapreduce.Reducer;
 /**
  * Joins one row with its assignment and emits, for every DISTINCT key of the row, (key, PAIR(placed part, random
  * part)), where the random part is the seeded random-U part of the row id. Per-part row counts of both placements
- * go to the {@link PartStats} side file as {@code rows.placed} and {@code rows.random}.
+ * go to the {@link PartStats} side file as {@code rows.placed} and {@code rows.random}, with their non-zeros and
+ * weights ({@link RowLoads}).
  */
 public class RowKeysReducer extends Reducer<LongWritable, JoinValue, LongWritable, JoinValue> {
 
@@ -25,8 +26,7 @@ public class RowKeysReducer extends Reducer<LongWritable, JoinValue, LongWritabl
   private final LongWritable outKey = new LongWritable();
   private final JoinValue outValue = new JoinValue();
   private PartStats stats;
-  private long[] rowsPlaced;
-  private long[] rowsRandom;
+  private RowLoads loads;
   private int k;
   private long seed;
 
@@ -35,8 +35,7 @@ public class RowKeysReducer extends Reducer<LongWritable, JoinValue, LongWritabl
     k = MrKeys.k(context.getConfiguration());
     seed = MrKeys.seed(context.getConfiguration());
     stats = new PartStats();
-    rowsPlaced = stats.array(ROWS_PLACED, k);
-    rowsRandom = stats.array(ROWS_RANDOM, k);
+    loads = new RowLoads(stats, k);
   }
 
   @Override
@@ -47,8 +46,7 @@ public class RowKeysReducer extends Reducer<LongWritable, JoinValue, LongWritabl
     }
     int placed = join.part();
     int random = Mix.randomRowPart(seed, id.get(), k);
-    rowsPlaced[placed]++;
-    rowsRandom[random]++;
+    loads.add(placed, random, join.numKeys(), join.weight());
     int d = join.distinctKeys();
     long[] keys = join.keys();
     outValue.setPair(placed, random);
@@ -61,6 +59,7 @@ public class RowKeysReducer extends Reducer<LongWritable, JoinValue, LongWritabl
 
   @Override
   protected void cleanup(Context context) throws IOException, InterruptedException {
+    loads.finish();
     stats.write(context);
   }
 }

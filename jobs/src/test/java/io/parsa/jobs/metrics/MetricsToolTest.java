@@ -2,6 +2,7 @@ package io.parsa.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.parsa.avro.GraphRow;
@@ -106,6 +107,12 @@ class MetricsToolTest {
     assertEquals(4, r.getKeys());
     assertEquals(7, r.getNonZeros());
     assertEquals("figure4", r.getAlgorithm());
+    // the work per part: u0's two non-zeros, u1's and u2's three, u3's two; no row carries a weight
+    assertArrayEquals(new long[] {2, 3, 2}, col(p, PartMetrics::getNonZeros));
+    assertEquals(3, p.getMaxNonZeros());
+    assertEquals(2, p.getMinNonZeros());
+    assertNull(p.getMaxWeight());
+    assertTrue(p.getParts().stream().allMatch(x -> x.getWeight() == null));
 
     // the random baseline, recomputed here from the documented rule: U by mix(seed, id), V by mix(seed ^ salt, key)
     Map<Long, Integer> ru = new HashMap<>();
@@ -124,6 +131,8 @@ class MetricsToolTest {
 
     String txt = new String(fs.open(new Path(dir, "metrics/report.txt")).readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(txt.contains("algorithm=figure4 k=3"), txt);
+    assertTrue(txt.contains("non-zeros per part: placed 2 to 3, random "), txt);
+    assertTrue(!txt.contains("row weight per part"), txt);
     // no key is used by three parts, so the bound is max_i (M_i - one-part keys) = max(2, 3, 2 - 1) = 3 = T_max
     assertEquals(3L, r.getMaxTrafficLowerBound());
     assertEquals(Boolean.TRUE, r.getMaxTrafficLowerBoundExact());
@@ -136,6 +145,51 @@ class MetricsToolTest {
         "HTML must be self-contained");
     assertTrue(html.contains("random U + Algorithm 2 V"));
     assertTrue(fs.exists(new Path(dir, "metrics/_SUCCESS")));
+  }
+
+  /**
+   * Weighted rows with a u-assignment aligned with the blocks (the map-side join): each part's non-zeros and its rows'
+   * weights, placed and random, as counted from the rows here.
+   */
+  @Test
+  void weightedRowsGetTheirWeightAndNonZerosPerPart() throws Exception {
+    Path d = TestData.tempDir("fig4-weighted");
+    Map<Long, Double> weight = Map.of(0L, 5.0, 1L, 1.5, 2L, 2.0, 3L, 4.0);
+    List<GraphRow> rows = new ArrayList<>();
+    ROWS.forEach((id, ks) -> {
+      GraphRow row = TestData.libsvmRow(id, ks);
+      row.setWeight(weight.get(id));
+      rows.add(row);
+    });
+    TestData.writeBlocks(fs, new Path(d, "blocks"), rows, 2);
+    TestData.writeAlignedUAssignment(fs, new Path(d, "u"), rows, 2, U);
+    List<VAssignment> v = new ArrayList<>();
+    for (int key = 0; key < 4; key++) {
+      v.add(new VAssignment((long) key, new int[] {0, 1, 2, 2}[key], null));
+    }
+    TestData.writeAvro(fs, new Path(d, "v/part-m-00000.avro"), v);
+    fs.create(new Path(d, "v/_SUCCESS"), true).close();
+    assertEquals(0, ToolRunner.run(CONF, new MetricsTool(), new String[] {"--blocks", d + "/blocks",
+        "--u-assignment", d + "/u", "--v-assignment", d + "/v", "--output", d + "/metrics", "--k", "3",
+        "--seed", "7"}));
+    MetricsReport r = MetricsTool.readReport(fs, new Path(d, "metrics"));
+    PlacementMetrics p = r.getPlaced();
+    assertArrayEquals(new long[] {2, 3, 2}, col(p, PartMetrics::getNonZeros));
+    double[] w = p.getParts().stream().mapToDouble(PartMetrics::getWeight).toArray();
+    assertArrayEquals(new double[] {5.0, 3.5, 4.0}, w, 1e-12);
+    assertEquals(5.0, p.getMaxWeight(), 1e-12);
+    assertEquals(3.5, p.getMinWeight(), 1e-12);
+    double[] rw = new double[3];
+    long[] rnz = new long[3];
+    ROWS.forEach((id, ks) -> {
+      int part = Mix.randomRowPart(7, id, 3);
+      rw[part] += weight.get(id);
+      rnz[part] += ks.length;
+    });
+    assertArrayEquals(rnz, col(r.getRandom(), PartMetrics::getNonZeros));
+    assertArrayEquals(rw, r.getRandom().getParts().stream().mapToDouble(PartMetrics::getWeight).toArray(), 1e-12);
+    String txt = new String(fs.open(new Path(d, "metrics/report.txt")).readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(txt.contains("row weight per part: placed 3.500 to 5, random "), txt);
   }
 
   @Test

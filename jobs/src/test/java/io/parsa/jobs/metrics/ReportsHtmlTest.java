@@ -31,7 +31,7 @@ class ReportsHtmlTest {
       inner[i] = v[i] / 2;
       served[i] = 30_000 + rnd.nextInt(10_000);
     }
-    return Reports.placement(rows, m, v, inner, served);
+    return Reports.placement(rows, m, v, inner, served, null, null);
   }
 
   private static MetricsReport report(int k) {
