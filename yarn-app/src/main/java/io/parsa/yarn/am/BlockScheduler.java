@@ -514,15 +514,55 @@ public final class BlockScheduler {
     l.edges = edgesDone;
     l.partLoads = committed.clone();
     l.partRows = committedRows.clone();
+    if (closed != null) {
+      l.closedLoads = closed.clone();
+      l.closedWaves = closedWaves;
+      l.openLoads = new java.util.TreeMap<>();
+      openLoads.forEach((b, x) -> l.openLoads.put(b, x.clone()));
+    }
     return l;
   }
 
   /** Marks the stage-1 blocks of an earlier master attempt's ledger as done (their assignment files exist). */
   public synchronized void recovered(DoneLedger l) {
-    recovered(l.blocks, l.partLoads, l.partRows, l.rows, l.edges);
+    recovered(l.blocks, l.partLoads, l.partRows, l.rows, l.edges, perWave(l));
   }
 
-  private void recovered(List<Integer> blocks, double[] partLoads, long[] partRows, long rows, long edges) {
+  /**
+   * Whether the ledger's loads per wave ({@link DoneLedger#closedLoads}, {@link DoneLedger#openLoads}) can stand for
+   * its sums: written by a weighted run in waves like this one, every open block among its done blocks, and the parts
+   * summing to its loads. Else null: the sums count as closed.
+   */
+  private DoneLedger perWave(DoneLedger l) {
+    if (closed == null || waveWidth == 0 || l.closedLoads == null || l.openLoads == null
+        || l.closedLoads.length != k || l.closedWaves < 0 || l.closedWaves * waveWidth > donePrefixOf(l.blocks)
+        || !l.blocks.containsAll(l.openLoads.keySet())) {
+      return null;
+    }
+    double[] sum = l.closedLoads.clone();
+    for (double[] x : l.openLoads.values()) {
+      if (x.length != k) {
+        return null;
+      }
+      add(sum, x);
+    }
+    for (int i = 0; i < k; i++) {
+      if (Math.abs(sum[i] - l.partLoads[i]) > 1e-9 * Math.max(1, Math.abs(l.partLoads[i]))) {
+        return null;
+      }
+    }
+    return l;
+  }
+
+  /** The blocks 0..p−1 that are all in {@code blocks}: p. */
+  private int donePrefixOf(List<Integer> blocks) {
+    java.util.BitSet set = new java.util.BitSet(numBlocks);
+    blocks.forEach(set::set);
+    return set.nextClearBit(0);
+  }
+
+  private void recovered(List<Integer> blocks, double[] partLoads, long[] partRows, long rows, long edges,
+      DoneLedger waves) {
     if (partLoads.length != k || partRows.length != k) {
       throw new IllegalArgumentException("ledger sums have " + partLoads.length + "/" + partRows.length
           + " parts, expected " + k);
@@ -546,9 +586,16 @@ public final class BlockScheduler {
       committed[i] += partLoads[i];
       committedRows[i] += partRows[i];
     }
-    if (closed != null) {
-      // an earlier attempt's sums are not per block, so they count as closed: the rest of a wave it left half done
-      // starts from its done blocks' loads too (after a master restart the run is balanced, not reproducible)
+    if (closed != null && waves != null) {
+      // the earlier attempt's loads per wave: the rest of a wave it left half done starts from the same loads as in
+      // an undisturbed run
+      closed = waves.closedLoads.clone();
+      closedWaves = waves.closedWaves;
+      waves.openLoads.forEach((b, x) -> openLoads.put(b, x.clone()));
+      closeWaves();
+    } else if (closed != null) {
+      // a ledger without loads per wave (an older version's): its sums count as closed, so the rest of a wave it left
+      // half done starts from its done blocks' loads too (balanced, not reproducible)
       add(closed, partLoads);
       closeWaves();
     }

@@ -335,6 +335,71 @@ class BlockSchedulerTest {
     }
   }
 
+  /**
+   * Weighted rows in waves of 2 over 6 blocks: a master that takes over from an earlier attempt's ledger, written
+   * after wave 0 and block 2 of wave 1 were done (and read back from its JSON), starts block 3 and the blocks of wave
+   * 2 from the same loads as the undisturbed run. A ledger without loads per wave (an older version's) still
+   * recovers, its sums counted as closed.
+   */
+  @Test
+  void weightedWavesTakenOverFromALedgerStartFromTheUndisturbedLoads() throws Exception {
+    double[] weights = {3, 5, 2, 4, 6, 1};
+    double[][] loads = {{3, 0}, {2, 3}, {0, 2}, {3, 1}, {2, 4}, {1, 0}};
+    double[][] undisturbed = new double[6][];
+    DoneLedger written = null;
+    BlockScheduler s = weightedWaves(weights);
+    for (int wave = 0; wave < 3; wave++) {
+      BlockScheduler.Assignment a = s.next(0);
+      BlockScheduler.Assignment b = s.next(1);
+      undisturbed[a.blockIndex] = s.reserve(0, a.taskId, 1, weights[a.blockIndex]);
+      undisturbed[b.blockIndex] = s.reserve(1, b.taskId, 1, weights[b.blockIndex]);
+      s.done(0, a.taskId, loads[a.blockIndex], new long[] {1, 0}, 1, 1);
+      if (wave == 1) {
+        written = s.ledger(); // block 2 done, block 3 running
+      }
+      s.done(1, b.taskId, loads[b.blockIndex], new long[] {0, 1}, 1, 1);
+    }
+    assertTrue(s.finished());
+    assertEquals(List.of(0, 1, 2), written.blocks);
+    assertEquals(1, written.closedWaves);
+    java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+    io.parsa.common.JsonFiles.MAPPER.writeValue(json, written);
+    DoneLedger read = io.parsa.common.JsonFiles.MAPPER.readValue(json.toByteArray(), DoneLedger.class);
+
+    BlockScheduler t = weightedWaves(weights);
+    t.recovered(read);
+    BlockScheduler.Assignment three = t.next(0);
+    assertEquals(3, three.blockIndex);
+    assertArrayEquals(undisturbed[3], t.reserve(0, three.taskId, 1, weights[3]), "block 3 as undisturbed");
+    t.done(0, three.taskId, loads[3], new long[] {1, 0}, 1, 1);
+    for (int i = 0; i < 2; i++) {
+      BlockScheduler.Assignment a = t.next(i);
+      assertArrayEquals(undisturbed[a.blockIndex], t.reserve(i, a.taskId, 1, weights[a.blockIndex]),
+          "block " + a.blockIndex + " as undisturbed");
+      t.done(i, a.taskId, loads[a.blockIndex], new long[] {1, 0}, 1, 1);
+    }
+    assertTrue(t.finished());
+    assertArrayEquals(s.committedLoads(), t.committedLoads(), 1e-12);
+
+    // an older ledger: the sums alone, counted as closed; block 3 then starts from block 2's loads and its quota
+    read.closedLoads = null;
+    read.openLoads = null;
+    read.closedWaves = -1;
+    BlockScheduler u = weightedWaves(weights);
+    u.recovered(read);
+    BlockScheduler.Assignment older = u.next(0);
+    double[] base = u.reserve(0, older.taskId, 1, weights[3]);
+    assertArrayEquals(new double[] {6, 6}, base, "blocks 0-2 as done, and block 2's quota of weight 2 again");
+    assertFalse(java.util.Arrays.equals(undisturbed[3], base));
+  }
+
+  private static BlockScheduler weightedWaves(double[] weights) {
+    BlockScheduler s = new BlockScheduler(2, weights.length, List.of(), List.of(), true, () -> 0L);
+    s.useWaves(2);
+    s.fixBlockWeights(weights);
+    return s;
+  }
+
   @Test
   void aBlockWhoseWeightChangedFallsBackToReservationOrder() {
     BlockScheduler s = new BlockScheduler(2, 2, List.of(), List.of(), true, () -> 0L);
