@@ -108,6 +108,17 @@ public final class PartStats {
   /** Element-wise sums over all side files of {@code dir}, by name; missing names give arrays of zeros. */
   public static long[] sum(Map<String, Map<String, long[]>> perTask, String name, int len) {
     long[] s = new long[len];
+    for (long[] a : arrays(perTask, name, len)) {
+      for (int i = 0; i < len; i++) {
+        s[i] += a[i];
+      }
+    }
+    return s;
+  }
+
+  /** The arrays named {@code name} of every task that wrote one, in task order, each checked to hold len entries. */
+  private static java.util.List<long[]> arrays(Map<String, Map<String, long[]>> perTask, String name, int len) {
+    java.util.List<long[]> out = new java.util.ArrayList<>();
     for (Map<String, long[]> m : perTask.values()) {
       long[] a = m.get(name);
       if (a == null) {
@@ -116,11 +127,9 @@ public final class PartStats {
       if (a.length != len) {
         throw new IllegalStateException("part stats '" + name + "' has " + a.length + " entries, expected " + len);
       }
-      for (int i = 0; i < len; i++) {
-        s[i] += a[i];
-      }
+      out.add(a);
     }
-    return s;
+    return out;
   }
 
   /**
@@ -148,14 +157,7 @@ public final class PartStats {
       java.util.function.DoubleBinaryOperator op) {
     double[] s = new double[len];
     java.util.Arrays.fill(s, zero);
-    for (Map<String, long[]> m : perTask.values()) {
-      long[] a = m.get(name);
-      if (a == null) {
-        continue;
-      }
-      if (a.length != len) {
-        throw new IllegalStateException("part stats '" + name + "' has " + a.length + " entries, expected " + len);
-      }
+    for (long[] a : arrays(perTask, name, len)) {
       for (int i = 0; i < len; i++) {
         s[i] = op.applyAsDouble(s[i], Double.longBitsToDouble(a[i]));
       }
