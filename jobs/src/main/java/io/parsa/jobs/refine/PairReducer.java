@@ -20,7 +20,7 @@ import org.apache.hadoop.mapreduce.Reducer;
  */
 public class PairReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
 
-  /** Most lo → hi candidates a pair holds in memory (default {@value #BUFFER_DEFAULT}: 24 bytes each). */
+  /** Most lo → hi candidates a pair holds in memory (default {@value #BUFFER_DEFAULT}: 37 bytes each). */
   public static final String BUFFER = "parsa.refine-u.mr.pair.buffer";
   public static final int BUFFER_DEFAULT = 1 << 21;
   /** Most swaps per part pair in this round (default unlimited). */
