@@ -35,6 +35,12 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   public static final String MAX_WEIGHT = "parsa.refine.multilevel.max-weight";
   /** Seed of the clustering. */
   public static final String SEED = "parsa.refine.multilevel.seed";
+  /**
+   * Weighted rows: a cluster weighs the sum of its rows' weights in units of this much weight, each row at least one
+   * unit (so that the placement balances the weights, and all clusters' weights sum to an int); unset or 0: a cluster
+   * weighs its rows.
+   */
+  public static final String WEIGHT_UNIT = "parsa.refine.multilevel.weight-unit";
   /** Named output: every row's cluster. */
   public static final String MEMBERS = "members";
   /** Where a chunk's number starts in a cluster id's low half (so a chunk numbers fewer than 2^24 clusters). */
@@ -69,6 +75,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   private int[] groupOf;
   private Clustering clustering;
   private int chunks;
+  private double weightUnit;
 
   @Override
   protected void setup(Context context) {
@@ -76,6 +83,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
     clustering = Clustering.of(conf);
     chunks = Math.max(1, conf.getInt(GroupMapper.CHUNKS, 1));
+    weightUnit = conf.getDouble(WEIGHT_UNIT, 0);
     outputs = new MultipleOutputs<>(context);
   }
 
@@ -85,7 +93,8 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
     IntWritable group = new IntWritable(groupKey.get() / chunks);
     int chunk = groupKey.get() % chunks;
     int[] parts = GroupRows.partsOf(groupOf, group.get());
-    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), context);
+    GroupRows rows = GroupRows.collect(values, GroupRows.localNumbers(parts, groupOf.length), weightUnit > 0,
+        context);
     int n = rows.n;
     context.getCounter(MrRefinement.Counters.GROUP_ROWS).increment(n);
     Block block = rows.block;
@@ -143,7 +152,7 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
       }
       Arrays.sort(buf, 0, size);
       long id = ((long) group.get() << 32) | ((long) chunk << CHUNK_SHIFT) | c; // the group stays in the high half
-      context.write(zero, out.set(id, start[c + 1] - start[c], buf, size));
+      context.write(zero, out.set(id, weight(block, members, start[c], start[c + 1]), buf, size));
       pins += size;
       clusterKey.set(id);
       for (int q = start[c]; q < start[c + 1]; q++) {
@@ -158,6 +167,21 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
         .increment(privateKeys(it.unimi.dsi.fastutil.ints.IntIterators.wrap(holders)));
     LOG.info("group {}{} (parts {}): {} rows, {} non-zeros -> {} clusters, {} pins", group.get(),
         chunks > 1 ? ", chunk " + chunk : "", Arrays.toString(parts), n, block.numEdges(), clusters, pins);
+  }
+
+  /**
+   * A cluster's weight: its rows, or with {@link #WEIGHT_UNIT} the sum of their weights in units, each row at least
+   * one (at most an int).
+   */
+  private int weight(Block block, int[] members, int from, int to) {
+    if (weightUnit <= 0) {
+      return to - from;
+    }
+    long w = 0;
+    for (int q = from; q < to; q++) {
+      w += Math.max(1, Math.round(block.weight(members[q]) / weightUnit));
+    }
+    return (int) Math.min(Integer.MAX_VALUE, w);
   }
 
   /** Keys that one cluster of the group alone holds, from every key's count of holders (both clustering jobs). */

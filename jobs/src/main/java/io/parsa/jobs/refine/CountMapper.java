@@ -135,6 +135,9 @@ public class CountMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWri
     if (row.getWeight() != null) {
       context.getCounter(MrRefinement.Counters.WEIGHTED_ROWS).increment(1);
       w = row.getWeight();
+      if (w != Math.rint(w) || w < 0) {
+        context.getCounter(MrRefinement.Counters.FRACTIONAL_WEIGHTS).increment(1);
+      }
     }
     weights[part] += w;
     heaviest = Math.max(heaviest, w);

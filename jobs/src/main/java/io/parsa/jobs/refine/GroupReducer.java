@@ -61,7 +61,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
    * Balance cycle (the distributed multilevel start), a boolean: the group's rows get a V-cycle (working sets capped
    * at {@link #CAP} plus {@link #SLACK} where the balance allows), which balances its parts to within one row of each
    * other (the groups are chosen so that this is within one row of n/k for all of them), and the result is kept iff
-   * it is balanced so, whatever the working sets do.
+   * it is balanced so, whatever the working sets do. With {@link #WEIGHT_WINDOW}, weighted rows: the V-cycle weighs
+   * them (whole-number weights only) and the result is kept iff each part weighs within the window.
    */
   public static final String BALANCE = "parsa.refine.group.balance";
   /** Part stats: working set per part as kept. */
@@ -131,9 +132,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     String[] w = conf.getStrings(WEIGHT_WINDOW);
     if (w != null) {
       window = Arrays.stream(w).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
-      if (window.length != 2 || balance) {
-        throw new IllegalArgumentException(WEIGHT_WINDOW + " must be lo,hi, and not for a balance cycle: "
-            + conf.get(WEIGHT_WINDOW));
+      if (window.length != 2) {
+        throw new IllegalArgumentException(WEIGHT_WINDOW + " must be lo,hi: " + conf.get(WEIGHT_WINDOW));
       }
       weightOut = new double[k];
     }
@@ -187,55 +187,23 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
               Arrays.toString(window));
         }
       }
-      if (ref == null) {
+      if (ref == null && !(balance && window != null)) {
         ref = new URefinement(g, blocks, graph, before, schedule[0], true);
       }
-      if (window != null) {
-        ref.setWeightWindow(window[0], window[1]);
-      }
-      ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
-      for (double p : schedule) {
-        ref.setExponent(p);
-        for (int round = 0; round < rounds; round++) {
-          URefinement.RoundStats st = ref.round();
-          context.progress();
-          if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
-            break;
-          }
-        }
-      }
-      int[] cand = ref.parts()[0];
-      long[] mc = ref.workingSets();
-      long[] sc = sizes(cand, g);
-      if (balance) {
-        boolean within = Arrays.stream(sc).allMatch(x -> x >= n / g && x <= (n + g - 1) / g);
-        outcome = within ? "balanced" : "dropped (rows per part " + Arrays.toString(size0) + " -> "
-            + Arrays.toString(sc) + ", not within one of each other)";
-        context.getCounter(within ? MrRefinement.Counters.GROUPS_IMPROVED : MrRefinement.Counters.GROUPS_UNBALANCED)
-            .increment(1);
-        if (within) {
-          after = cand;
-          m1 = mc;
-        }
-      } else if (window != null && !within(loads(block, cand, g), window)) {
-        outcome = "dropped (part weights " + Arrays.toString(loads(block, cand, g)) + " outside "
-            + Arrays.toString(window) + ")";
+      if (ref == null) {
+        // a balance cycle of weighted rows: only a V-cycle (of whole-number weights) into the window balances them
+        outcome = "dropped (" + (intWeights == null ? "weights that are not whole numbers" : "the V-cycle left the"
+            + " weights outside " + Arrays.toString(window)) + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
-      } else if (window == null && !sameMultiset(size0, sc)) {
-        outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
-        context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
-      } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
-        outcome = "dropped (a working set rose above " + limit + ")";
-        context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
-      } else if (objective(mc, m0, schedule[0]) >= objective(m0, m0, schedule[0])) {
-        outcome = schedule[0] == 1 ? "dropped (no lower sum of working sets)"
-            : "dropped (no lower sum of working sets to the power " + schedule[0] + ")";
-        context.getCounter(MrRefinement.Counters.GROUPS_UNCHANGED).increment(1);
       } else {
-        outcome = "kept";
-        after = cand;
-        m1 = mc;
-        context.getCounter(MrRefinement.Counters.GROUPS_IMPROVED).increment(1);
+        if (window != null) {
+          ref.setWeightWindow(window[0], window[1]);
+        }
+        outcome = refined(ref, block, n, g, size0, m0, context);
+        if (outcome.equals("kept") || outcome.equals("balanced")) {
+          after = ref.parts()[0];
+          m1 = ref.workingSets();
+        }
       }
     }
     long[] size1 = sizes(after, g);
@@ -259,6 +227,57 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     LOG.info("group {} (parts {}): {} rows, {} non-zeros; working sets {} -> {} (sum {} -> {}), {} rows moved: {}",
         group.get(), Arrays.toString(parts), n, nonZeros, Arrays.toString(m0), Arrays.toString(m1),
         Arrays.stream(m0).sum(), Arrays.stream(m1).sum(), moved, outcome);
+  }
+
+  /**
+   * The swap rounds of {@link #SCHEDULE} on {@code ref} (the group's n rows in g parts, from {@code size0} rows and
+   * {@code m0} working sets per part), and whether their result is kept: "kept" or, in a balance cycle, "balanced";
+   * else why not. Counts the outcome.
+   */
+  private String refined(URefinement ref, Block block, int n, int g, long[] size0, long[] m0, Context context) {
+    ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
+    for (double p : schedule) {
+      ref.setExponent(p);
+      for (int round = 0; round < rounds; round++) {
+        URefinement.RoundStats st = ref.round();
+        context.progress();
+        if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+          break;
+        }
+      }
+    }
+    int[] cand = ref.parts()[0];
+    long[] mc = ref.workingSets();
+    long[] sc = sizes(cand, g);
+    String outcome;
+    MrRefinement.Counters counter;
+    if (balance) {
+      boolean within = window != null ? within(loads(block, cand, g), window)
+          : Arrays.stream(sc).allMatch(x -> x >= n / g && x <= (n + g - 1) / g);
+      outcome = within ? "balanced" : window != null ? "dropped (part weights " + Arrays.toString(loads(block, cand,
+          g)) + " outside " + Arrays.toString(window) + ")" : "dropped (rows per part " + Arrays.toString(size0)
+          + " -> " + Arrays.toString(sc) + ", not within one of each other)";
+      counter = within ? MrRefinement.Counters.GROUPS_IMPROVED : MrRefinement.Counters.GROUPS_UNBALANCED;
+    } else if (window != null && !within(loads(block, cand, g), window)) {
+      outcome = "dropped (part weights " + Arrays.toString(loads(block, cand, g)) + " outside "
+          + Arrays.toString(window) + ")";
+      counter = MrRefinement.Counters.GROUPS_UNBALANCED;
+    } else if (window == null && !sameMultiset(size0, sc)) {
+      outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
+      counter = MrRefinement.Counters.GROUPS_UNBALANCED;
+    } else if (Arrays.stream(mc).max().orElse(0) > Math.max(limit, Arrays.stream(m0).max().orElse(0))) {
+      outcome = "dropped (a working set rose above " + limit + ")";
+      counter = MrRefinement.Counters.GROUPS_UNCHANGED;
+    } else if (objective(mc, m0, schedule[0]) >= objective(m0, m0, schedule[0])) {
+      outcome = schedule[0] == 1 ? "dropped (no lower sum of working sets)"
+          : "dropped (no lower sum of working sets to the power " + schedule[0] + ")";
+      counter = MrRefinement.Counters.GROUPS_UNCHANGED;
+    } else {
+      outcome = "kept";
+      counter = MrRefinement.Counters.GROUPS_IMPROVED;
+    }
+    context.getCounter(counter).increment(1);
+    return outcome;
   }
 
   /** The distinct keys of each of the g parts' rows. */

@@ -80,6 +80,8 @@ public final class MrRefinement {
     KEYS,
     /** Count job: rows that carry a weight (then the input-order start, which balances row counts, is not used). */
     WEIGHTED_ROWS,
+    /** Count job: rows whose weight is not a whole number (then no distributed multilevel start). */
+    FRACTIONAL_WEIGHTS,
     /** Count job: the (row, key) pairs summed over the keys' counts (= ROW_KEY_PAIRS). */
     COUNTED_PAIRS,
     /** Count job: (block, key) records sent to the gain job. */
@@ -202,9 +204,9 @@ public final class MrRefinement {
 
   /**
    * What a count job measured of the rows' weights: how many rows carry one, the weight per part (rows without one
-   * weigh 1) and the heaviest row.
+   * weigh 1), the heaviest row, and how many weights are not whole numbers.
    */
-  record Weights(long rows, double[] perPart, double heaviest) {}
+  record Weights(long rows, double[] perPart, double heaviest, long fractional) {}
 
   /** What a count job measured on an assignment. */
   record Measure(Path u, Path counts, long[] rows, long[] workingSets, long keys, Weights weights, long pairs) {
@@ -434,7 +436,9 @@ public final class MrRefinement {
     useGroups = g >= 2;
     long givenTSum = starts.get(0).get("sumTraffic") instanceof Long t ? t : -1;
     long orderTSum = starts.size() > 1 && starts.get(1).get("sumTraffic") instanceof Long t ? t : -1;
-    String reason = RefineUTool.multilevelReason(multilevel, cur.weightedRows() > 0, givenTSum, orderTSum, n,
+    // weighted rows: the start weighs its clusters by their rows' weights, and its balance cycles' V-cycles need
+    // whole-number weights
+    String reason = RefineUTool.multilevelReason(multilevel, cur.weights.fractional > 0, givenTSum, orderTSum, n,
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     boolean flowsRegime = false;
@@ -445,7 +449,13 @@ public final class MrRefinement {
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       flowsRegime = flows && !useGroups;
-      Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
+      Measure ml = null;
+      if (flows && cur.weightedRows() > 0) {
+        LOG.info("{}: no distributed multilevel start for weighted rows where not even two parts fit a reducer (its"
+            + " streaming balance moves rows by count)", step);
+      } else {
+        ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
+      }
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
         starts.add(entry);
@@ -457,6 +467,12 @@ public final class MrRefinement {
           discard(cur, u0);
           cur = ml;
           start = RefineUTool.START_MULTILEVEL;
+          if (weightWindow != null) {
+            // the window of the start refined (the in-memory rule): around its own weights
+            weightWindow = URefinement.weightWindow(cur.weights.perPart, cur.weights.heaviest);
+            LOG.info("{}: every part's weight stays within [{}, {}] from the multilevel start", step, weightWindow[0],
+                weightWindow[1]);
+          }
         } else {
           discard(ml, null);
         }
@@ -1302,6 +1318,16 @@ public final class MrRefinement {
       furtherWeight = furtherWeight(maxClusterWeight, flowShare, n, k, placeableClusters(budget, COMFORT_SAMPLED_KEYS));
     }
     new CoarsenReducer.Clustering(MULTILEVEL_SHRINK, maxClusterWeight, 1).setIn(c);
+    // weighted rows: clusters weigh their rows' weights, in units that keep all of them within an int (each row at least
+    // one unit), and the further levels' clusters are capped at as many units as the first level's rows weigh on average
+    boolean weighted = cur.weightedRows() > 0;
+    double totalWeight = Arrays.stream(cur.weights.perPart).sum();
+    double weightUnit = weighted ? Math.max(1, totalWeight / (1 << 30)) : 0;
+    if (weighted) {
+      c.setDouble(CoarsenReducer.WEIGHT_UNIT, weightUnit);
+      furtherWeight = (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(furtherWeight
+          * Math.max(1, totalWeight / weightUnit / n)));
+    }
     job.setReducerClass(CoarsenReducer.class);
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
@@ -1491,13 +1517,13 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": rows projected vs rows", n, Jobs.count(projected, Counters.ROWS_PROJECTED));
     checkApplied(job, Jobs.count(projected, Counters.PROJECTED_MOVES), n);
     long[] rowsNow = PartStats.sum(PartStats.readPerTask(fs, u1), CountMapper.ROWS, k);
-    if (!Arrays.equals(rowsNow, placedRows)) {
+    if (!weighted && !Arrays.equals(rowsNow, placedRows)) { // weighted: the placement reports weights in units
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": the placement reported rows per part "
           + Arrays.toString(placedRows) + ", the projected assignment has " + Arrays.toString(rowsNow));
     }
     fs.delete(dir, true);
     // from a key sample the placement's working sets were estimates: measured
-    Measure m = sample < 1 ? count(u1)
+    Measure m = sample < 1 || weighted ? count(u1) // weighted: the weights per part, measured
         : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weights, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
@@ -1510,25 +1536,35 @@ public final class MrRefinement {
       }
       cycle = (int) cycles[0];
     }
-    long lo = n / k;
-    long hi = (n + k - 1) / k;
-    while (offBalance(m.rows, n)) {
+    // rows within one of n/k, or weighted rows within a window as wide as the heaviest row around the mean weight (the
+    // in-memory multilevel start's)
+    double[] window = weighted ? URefinement.weightWindow(evenly(totalWeight), cur.weights.heaviest) : null;
+    long lo = weighted ? (long) Math.ceil(window[0]) : n / k;
+    long hi = weighted ? (long) Math.floor(window[1]) : (n + k - 1) / k;
+    while (weighted ? outside(m.weights.perPart, window) : offBalance(m.rows, n)) {
       if (++cycle > MAX_BALANCE_CYCLES) {
-        LOG.warn("{}: multilevel start dropped: rows per part still {} after {} balance cycles", step,
-            Arrays.toString(m.rows), MAX_BALANCE_CYCLES);
+        LOG.warn("{}: multilevel start dropped: {} per part still {} after {} balance cycles", step,
+            weighted ? "weight" : "rows", weighted ? Arrays.toString(m.weights.perPart) : Arrays.toString(m.rows),
+            MAX_BALANCE_CYCLES);
         discard(m, null);
         return null;
       }
-      int[] bg = balanceGroups(m.rows, lo, hi, Math.max(2, g));
+      long[] loads = weighted ? Arrays.stream(m.weights.perPart).mapToLong(x -> (long) Math.floor(x)).toArray()
+          : m.rows;
+      int[] bg = balanceGroups(loads, lo, hi, Math.max(2, g));
       final int seedCycle = cycle;
       GroupRun run = groupJob(m, bg, n, "multilevel start: balance cycle " + cycle, cc -> {
         cc.setBoolean(GroupReducer.BALANCE, true);
         cc.setLong(GroupReducer.CAP, placedMax);
         cc.setDouble(GroupReducer.SLACK, RefineUTool.CAP_SLACK);
         cc.setLong(GroupReducer.SEED, 3000L + seedCycle);
+        if (window != null) {
+          cc.setStrings(GroupReducer.WEIGHT_WINDOW, Double.toString(window[0]), Double.toString(window[1]));
+        }
       });
-      LOG.info("{}: multilevel start, balance cycle {}: rows per part {} -> {} ({} rows moved)", step, cycle,
-          Arrays.toString(m.rows), Arrays.toString(run.rows), run.moved);
+      LOG.info("{}: multilevel start, balance cycle {}: {} per part {} -> {} ({} rows moved)", step, cycle,
+          weighted ? "weight" : "rows", weighted ? Arrays.toString(m.weights.perPart) : Arrays.toString(m.rows),
+          weighted ? Arrays.toString(run.weights.perPart) : Arrays.toString(run.rows), run.moved);
       if (run.moved == 0) {
         fs.delete(run.dir, true);
         continue;
@@ -1749,6 +1785,18 @@ public final class MrRefinement {
   }
 
   /** Whether some part of {@code rows} (n in all) has fewer than ⌊n/k⌋ or more than ⌈n/k⌉ rows. */
+  /** Whether a part's weight lies outside {@code window}. */
+  private static boolean outside(double[] weights, double[] window) {
+    return Arrays.stream(weights).anyMatch(x -> x < window[0] || x > window[1]);
+  }
+
+  /** {@code total} over the k parts evenly. */
+  private double[] evenly(double total) {
+    double[] w = new double[k];
+    Arrays.fill(w, total / k);
+    return w;
+  }
+
   static boolean offBalance(long[] rows, long n) {
     long lo = n / rows.length;
     long hi = (n + rows.length - 1) / rows.length;
@@ -2197,7 +2245,7 @@ public final class MrRefinement {
     Job job = Jobs.newJob(conf, step, what, MrRefinement.class);
     groupMapSide(job, cur.u, groupOf);
     settings.accept(job.getConfiguration());
-    if (weightWindow != null) {
+    if (weightWindow != null && job.getConfiguration().get(GroupReducer.WEIGHT_WINDOW) == null) {
       job.getConfiguration().setStrings(GroupReducer.WEIGHT_WINDOW, Double.toString(weightWindow[0]),
           Double.toString(weightWindow[1]));
     }
@@ -2229,7 +2277,7 @@ public final class MrRefinement {
       weights = Arrays.stream(rows).asDoubleStream().toArray();
     }
     return new GroupRun(job, dir, moves, Jobs.count(job, Counters.GROUP_MOVES), ws, rows,
-        new Weights(cur.weights.rows, weights, cur.weights.heaviest));
+        new Weights(cur.weights.rows, weights, cur.weights.heaviest, cur.weights.fractional));
   }
 
   /**
@@ -2260,10 +2308,10 @@ public final class MrRefinement {
         // sums of the same weights taken in another order differ in the last bits
         double a = exact.weights.perPart[p];
         double b = cur.weights.perPart[p];
-        if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a)) || a < weightWindow[0] || a > weightWindow[1]) {
+        if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a))) {
           throw new io.parsa.jobs.mr.ConsistencyException(step + ": the group cycles reported part weights "
               + Arrays.toString(cur.weights.perPart) + ", the count job measured "
-              + Arrays.toString(exact.weights.perPart) + " (the window is " + Arrays.toString(weightWindow) + ")");
+              + Arrays.toString(exact.weights.perPart));
         }
       }
     }
@@ -2415,7 +2463,8 @@ public final class MrRefinement {
     }
     return new Measure(u, out, PartStats.sum(st, CountMapper.ROWS, k), PartStats.sum(st, CountReducer.WORKING_SET, k),
         Jobs.count(job, Counters.KEYS), new Weights(Jobs.count(job, Counters.WEIGHTED_ROWS),
-        PartStats.sumOfDoubles(st, CountMapper.WEIGHTS, k), PartStats.maxOfDoubles(st, CountMapper.HEAVIEST, 1)[0]),
+        PartStats.sumOfDoubles(st, CountMapper.WEIGHTS, k), PartStats.maxOfDoubles(st, CountMapper.HEAVIEST, 1)[0],
+        Jobs.count(job, Counters.FRACTIONAL_WEIGHTS)),
         Jobs.count(job, Counters.ROW_KEY_PAIRS));
   }
 

@@ -1265,8 +1265,7 @@ public class RefineUTool extends ParsaTool {
   static String multilevelReason(String when, boolean weighted, long givenTSum, long orderTSum, long rows,
       long nonZeros) {
     if (weighted) {
-      return "skipped: weighted rows it cannot weigh (in memory: weights that are not whole numbers; distributed:"
-          + " any weights, it balances row counts)";
+      return "skipped: weighted rows it cannot weigh (weights that are not whole numbers)";
     }
     if (when.equals("on")) {
       return "run: --multilevel on";

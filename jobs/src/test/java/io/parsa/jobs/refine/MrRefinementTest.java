@@ -1110,6 +1110,69 @@ class MrRefinementTest {
   }
 
   /**
+   * Weighted rows (weight 1 to 12) on communities that neither the start nor the input order shows, from a start
+   * balanced by weight: the distributed multilevel start weighs its clusters by their rows' weights and balances the
+   * projected parts into a window as wide as the heaviest row around the mean weight, by V-cycles of weighted rows
+   * in groups. It is the start kept; every row once, the parts' weights at most the heaviest row apart at the end,
+   * `weightPerPart` exact, and T_sum at most half the blind start's.
+   */
+  @Test
+  void multilevelStartOfWeightedRowsBalancesTheirWeights() throws Exception {
+    Random rnd = new Random(31);
+    FileSystem fs = FileSystem.getLocal(conf);
+    int k = 6;
+    int n = 600;
+    Path dir = TestData.tempDir("mr-multilevel-weighted");
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> start = new HashMap<>();
+    Map<Long, Double> weightOf = new HashMap<>();
+    double[] load = new double[k];
+    for (int i = 0; i < n; i++) {
+      long id = (i * 7919L) % 100_003;
+      int community = rnd.nextInt(2 * k);
+      long[] keys = new long[3 + rnd.nextInt(4)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = rnd.nextInt(20) == 0 ? 50_000 + rnd.nextInt(40) : community * 50L + rnd.nextInt(50);
+      }
+      GraphRow row = TestData.libsvmRow(id, keys);
+      double w = 1 + rnd.nextInt(12);
+      row.setWeight(w);
+      rows.add(row);
+      keysOf.put(id, keys);
+      weightOf.put(id, w);
+      int p = 0;
+      for (int q = 1; q < k; q++) {
+        p = load[q] < load[p] ? q : p;
+      }
+      start.put(id, p);
+      load[p] += w;
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    Path out = new Path(dir, "refined");
+    assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
+        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2",
+        "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "1", "--reducers", "2"}));
+    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+    assertEquals("multilevel", report.get("start").asText(), report.toString());
+    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
+    assertEquals(start.keySet(), refined.keySet(), "every row once");
+    double[] w = new double[k];
+    refined.forEach((id, p) -> w[p] += weightOf.get(id));
+    for (int i = 0; i < k; i++) {
+      assertEquals(w[i], report.get("weightPerPart").get(i).asDouble(), 1e-9, report.toString());
+    }
+    double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
+    assertTrue(spread <= 12 + 1e-9, "part weights " + java.util.Arrays.toString(w));
+    long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
+    long tBefore = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, start, k)).sum() - keys);
+    long tAfter = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, refined, k)).sum() - keys);
+    assertTrue(2 * tAfter <= tBefore, "T_sum " + tBefore + " (blind start) -> " + tAfter);
+  }
+
+  /**
    * Where no level's clusters fit the placing task (4 KiB here), each group's first-level clusters are placed into the
    * group's own parts, one reducer per group (no two groups fit together either): the same guarantees (the
    * placement's working sets are exact, since no part takes rows of two groups).
