@@ -1784,7 +1784,6 @@ public final class MrRefinement {
     return q;
   }
 
-  /** Whether some part of {@code rows} (n in all) has fewer than ⌊n/k⌋ or more than ⌈n/k⌉ rows. */
   /** Whether a part's weight lies outside {@code window}. */
   private static boolean outside(double[] weights, double[] window) {
     return Arrays.stream(weights).anyMatch(x -> x < window[0] || x > window[1]);
@@ -1797,6 +1796,7 @@ public final class MrRefinement {
     return w;
   }
 
+  /** Whether some part of {@code rows} (n in all) has fewer than ⌊n/k⌋ or more than ⌈n/k⌉ rows. */
   static boolean offBalance(long[] rows, long n) {
     long lo = n / rows.length;
     long hi = (n + rows.length - 1) / rows.length;
