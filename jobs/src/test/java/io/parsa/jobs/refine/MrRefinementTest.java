@@ -271,33 +271,15 @@ class MrRefinementTest {
       int n = 240;
       int files = 3;
       Path dir = TestData.tempDir("mr-refine-weighted");
-      List<GraphRow> rows = new ArrayList<>();
-      Map<Long, long[]> keysOf = new HashMap<>();
-      Map<Long, Integer> start = new HashMap<>();
-      Map<Long, Double> weightOf = new HashMap<>();
-      double[] load = new double[k];
-      double heaviest = 0;
-      for (int i = 0; i < n; i++) {
-        long id = 1000L * i + rnd.nextInt(1000);
-        int community = rnd.nextInt(k);
-        long[] keys = new long[1 + rnd.nextInt(6)];
-        for (int j = 0; j < keys.length; j++) {
-          keys[j] = rnd.nextInt(5) == 0 ? 10_000 + rnd.nextInt(30) : community * 40L + rnd.nextInt(40);
-        }
-        GraphRow row = TestData.libsvmRow(id, keys);
-        double w = 1 + rnd.nextInt(12);
-        row.setWeight(w);
-        heaviest = Math.max(heaviest, w);
-        rows.add(row);
-        keysOf.put(id, keys);
-        weightOf.put(id, w);
-        int p = 0;
-        for (int q = 1; q < k; q++) {
-          p = load[q] < load[p] ? q : p;
-        }
-        start.put(id, p);
-        load[p] += w;
-      }
+      // k communities of 40 keys, a fifth of the keys from 30 shared ones, 1 to 6 keys a row
+      WeightedRows wr = weightedRows(n, k, i -> 1000L * i + rnd.nextInt(1000), communityKeys(rnd, k, 1, 6, 5, 40,
+          10_000, 30), rnd);
+      List<GraphRow> rows = wr.rows();
+      Map<Long, long[]> keysOf = wr.keysOf();
+      Map<Long, Integer> start = wr.start();
+      Map<Long, Double> weightOf = wr.weightOf();
+      double[] load = wr.load();
+      double heaviest = wr.heaviest();
       double[] window = io.parsa.engine.URefinement.weightWindow(load, heaviest);
       TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, files);
       TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
@@ -331,6 +313,57 @@ class MrRefinementTest {
       }
       assertEquals(groups, improved > 0, mode + ": groups kept " + improved + " times: " + report.get("rounds"));
     }
+  }
+
+  /** Weighted rows, their keys and weights, and a start that gives each row to the lightest part so far. */
+  private record WeightedRows(List<GraphRow> rows, Map<Long, long[]> keysOf, Map<Long, Integer> start,
+      Map<Long, Double> weightOf, double[] load, double heaviest) {}
+
+  /**
+   * Keys of a row of one of {@code communities} communities of {@code width} keys each: {@code minLen} plus up to
+   * {@code spread} − 1 of them, each one in {@code sharedOneIn} from {@code sharedRange} keys shared by all from
+   * {@code sharedBase}.
+   */
+  private static java.util.function.Supplier<long[]> communityKeys(Random rnd, int communities, int minLen,
+      int spread, int sharedOneIn, int width, long sharedBase, int sharedRange) {
+    return () -> {
+      int community = rnd.nextInt(communities);
+      long[] keys = new long[minLen + rnd.nextInt(spread)];
+      for (int j = 0; j < keys.length; j++) {
+        keys[j] = rnd.nextInt(sharedOneIn) == 0 ? sharedBase + rnd.nextInt(sharedRange)
+            : community * (long) width + rnd.nextInt(width);
+      }
+      return keys;
+    };
+  }
+
+  /** n rows of ids {@code idOf}, keys {@code keys} and weights 1 to 12 from {@code rnd}, in k parts by weight. */
+  private static WeightedRows weightedRows(int n, int k, java.util.function.IntToLongFunction idOf,
+      java.util.function.Supplier<long[]> keys, Random rnd) {
+    List<GraphRow> rows = new ArrayList<>();
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> start = new HashMap<>();
+    Map<Long, Double> weightOf = new HashMap<>();
+    double[] load = new double[k];
+    double heaviest = 0;
+    for (int i = 0; i < n; i++) {
+      long id = idOf.applyAsLong(i);
+      long[] ks = keys.get();
+      GraphRow row = TestData.libsvmRow(id, ks);
+      double w = 1 + rnd.nextInt(12);
+      row.setWeight(w);
+      heaviest = Math.max(heaviest, w);
+      rows.add(row);
+      keysOf.put(id, ks);
+      weightOf.put(id, w);
+      int p = 0;
+      for (int q = 1; q < k; q++) {
+        p = load[q] < load[p] ? q : p;
+      }
+      start.put(id, p);
+      load[p] += w;
+    }
+    return new WeightedRows(rows, keysOf, start, weightOf, load, heaviest);
   }
 
   /**
@@ -1123,33 +1156,14 @@ class MrRefinementTest {
     int k = 6;
     int n = 600;
     Path dir = TestData.tempDir("mr-multilevel-weighted");
-    List<GraphRow> rows = new ArrayList<>();
-    Map<Long, long[]> keysOf = new HashMap<>();
-    Map<Long, Integer> start = new HashMap<>();
-    Map<Long, Double> weightOf = new HashMap<>();
-    double[] load = new double[k];
-    for (int i = 0; i < n; i++) {
-      long id = (i * 7919L) % 100_003;
-      int community = rnd.nextInt(2 * k);
-      long[] keys = new long[3 + rnd.nextInt(4)];
-      for (int j = 0; j < keys.length; j++) {
-        keys[j] = rnd.nextInt(20) == 0 ? 50_000 + rnd.nextInt(40) : community * 50L + rnd.nextInt(50);
-      }
-      GraphRow row = TestData.libsvmRow(id, keys);
-      double w = 1 + rnd.nextInt(12);
-      row.setWeight(w);
-      rows.add(row);
-      keysOf.put(id, keys);
-      weightOf.put(id, w);
-      int p = 0;
-      for (int q = 1; q < k; q++) {
-        p = load[q] < load[p] ? q : p;
-      }
-      start.put(id, p);
-      load[p] += w;
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, 3, start);
+    // ids blind to the 2k communities of 50 keys, a twentieth of the keys from 40 shared ones, 3 to 6 keys a row
+    WeightedRows wr = weightedRows(n, k, i -> (i * 7919L) % 100_003, communityKeys(rnd, 2 * k, 3, 4, 20, 50, 50_000,
+        40), rnd);
+    Map<Long, long[]> keysOf = wr.keysOf();
+    Map<Long, Integer> start = wr.start();
+    Map<Long, Double> weightOf = wr.weightOf();
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), wr.rows(), 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), wr.rows(), 3, start);
     Path out = new Path(dir, "refined");
     assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
         new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
