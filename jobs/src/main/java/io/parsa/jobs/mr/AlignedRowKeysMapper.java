@@ -14,11 +14,12 @@ import org.apache.hadoop.mapreduce.Mapper;
  * block file and, into memory, that block's assignment file (a few bytes per row of one block), and emits for each
  * key of the block the union of the (placed part, random part) pairs of the rows using it, as one USAGE value, and
  * rows, non-zeros and weight per part of both placements as part stats ({@link RowLoads}). The union is combined in
- * the mapper: the (key, pair) of every distinct key of every row goes into a {@link KeyPairBuffer} of at most {@link MrKeys#MAP_BUFFER_PAIRS} pairs,
- * which is sorted and emitted key by key when full and at the end ({@link Counters}: what was buffered and what
- * was emitted, which the job checks), so the shuffle carries about a record per key and block, not one per
- * non-zero. The same join counters prove that every row met exactly one assignment: a row of the block missing
- * from its file, a duplicate, an assignment left over or a part outside [0, k) is counted and fails the step.
+ * the mapper: the (key, pair) of every distinct key of every row goes into a {@link KeyPairBuffer} of at most
+ * {@link MrKeys#MAP_BUFFER_PAIRS} pairs, which is sorted and emitted key by key when full and at the end
+ * ({@link Counters}: what was buffered and what was emitted, which the job checks), so the shuffle carries about a
+ * record per key and block, not one per non-zero. The same join counters prove that every row met exactly one
+ * assignment: a row of the block missing from its file, a duplicate, an assignment left over or a part outside
+ * [0, k) is counted and fails the step.
  */
 public class AlignedRowKeysMapper extends Mapper<AvroKey<GraphRow>, NullWritable, LongWritable, JoinValue> {
 

@@ -171,16 +171,17 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       RowKeyGraph graph = RowKeyGraph.of(blocks);
       URefinement ref = null;
       // weighted rows get a V-cycle where their weights are whole numbers (the multilevel partitioner weighs in ints)
-      int[] intWeights = window == null ? null : integerWeights(block);
-      if ((vcycle || balance) && (window == null || intWeights != null)) {
+      RefineUTool.RowWeights rowWeights = window != null && RefineUTool.RowWeights.integral(blocks)
+          ? RefineUTool.RowWeights.of(blocks, graph, g) : null;
+      if ((vcycle || balance) && (window == null || rowWeights != null)) {
         MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
         MultilevelPartitioner mp = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
             line -> LOG.debug("group {}: {}", group.get(), line));
-        if (intWeights != null) {
-          mp.setRowWeights(intWeights, (long) Math.ceil(window[0]), (long) Math.floor(window[1]));
+        if (rowWeights != null) {
+          rowWeights.applyTo(mp, window);
         }
         MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, before, balance ? slack : 0.0, cap);
-        if (window == null || within(loads(block, vc.parts()[0], g), window)) {
+        if (window == null || RefineUTool.RowWeights.within(loads(block, vc.parts()[0], g), window)) {
           ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
         } else {
           LOG.info("group {}: the V-cycle left the weight window {}; swap rounds from the given parts", group.get(),
@@ -192,7 +193,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       }
       if (ref == null) {
         // a balance cycle of weighted rows: only a V-cycle (of whole-number weights) into the window balances them
-        outcome = "dropped (" + (intWeights == null ? "weights that are not whole numbers" : "the V-cycle left the"
+        outcome = "dropped (" + (rowWeights == null ? "weights that are not whole numbers" : "the V-cycle left the"
             + " weights outside " + Arrays.toString(window)) + ")";
         context.getCounter(MrRefinement.Counters.GROUPS_UNBALANCED).increment(1);
       } else {
@@ -251,16 +252,17 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     long[] sc = sizes(cand, g);
     String outcome;
     MrRefinement.Counters counter;
+    double[] wc = window == null ? null : loads(block, cand, g);
+    boolean weightsHeld = wc == null || RefineUTool.RowWeights.within(wc, window);
     if (balance) {
-      boolean within = window != null ? within(loads(block, cand, g), window)
+      boolean within = window != null ? weightsHeld
           : Arrays.stream(sc).allMatch(x -> x >= n / g && x <= (n + g - 1) / g);
-      outcome = within ? "balanced" : window != null ? "dropped (part weights " + Arrays.toString(loads(block, cand,
-          g)) + " outside " + Arrays.toString(window) + ")" : "dropped (rows per part " + Arrays.toString(size0)
-          + " -> " + Arrays.toString(sc) + ", not within one of each other)";
+      outcome = within ? "balanced" : window != null ? "dropped (part weights " + Arrays.toString(wc) + " outside "
+          + Arrays.toString(window) + ")" : "dropped (rows per part " + Arrays.toString(size0) + " -> "
+          + Arrays.toString(sc) + ", not within one of each other)";
       counter = within ? MrRefinement.Counters.GROUPS_IMPROVED : MrRefinement.Counters.GROUPS_UNBALANCED;
-    } else if (window != null && !within(loads(block, cand, g), window)) {
-      outcome = "dropped (part weights " + Arrays.toString(loads(block, cand, g)) + " outside "
-          + Arrays.toString(window) + ")";
+    } else if (!weightsHeld) {
+      outcome = "dropped (part weights " + Arrays.toString(wc) + " outside " + Arrays.toString(window) + ")";
       counter = MrRefinement.Counters.GROUPS_UNBALANCED;
     } else if (window == null && !sameMultiset(size0, sc)) {
       outcome = "dropped (rows per part " + Arrays.toString(size0) + " -> " + Arrays.toString(sc) + ")";
@@ -309,24 +311,6 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     double[] w = new double[g];
     for (int r = 0; r < part.length; r++) {
       w[part[r]] += b.weight(r);
-    }
-    return w;
-  }
-
-  private static boolean within(double[] loads, double[] window) {
-    return Arrays.stream(loads).allMatch(x -> x >= window[0] && x <= window[1]);
-  }
-
-  /** The rows' weights as ints, or null where one is not a whole number or they sum past an int. */
-  private static int[] integerWeights(Block b) {
-    int[] w = new int[b.numRows()];
-    long total = 0;
-    for (int r = 0; r < w.length; r++) {
-      double x = b.weight(r);
-      if (x != Math.rint(x) || x < 0 || (total += (long) x) > Integer.MAX_VALUE) {
-        return null;
-      }
-      w[r] = (int) x;
     }
     return w;
   }

@@ -64,12 +64,7 @@ public final class GroupRow implements Writable {
     WritableUtils.writeVInt(out, block);
     out.writeLong(id);
     WritableUtils.writeVInt(out, part);
-    if (weight == 1) {
-      out.writeByte(0);
-    } else {
-      out.writeByte(1);
-      out.writeDouble(weight);
-    }
+    Move.writeWeight(out, weight);
     keys.write(out);
   }
 
@@ -78,7 +73,7 @@ public final class GroupRow implements Writable {
     block = WritableUtils.readVInt(in);
     id = in.readLong();
     part = WritableUtils.readVInt(in);
-    weight = in.readByte() == 0 ? 1 : in.readDouble();
+    weight = Move.readWeight(in);
     keys.readFields(in);
   }
 

@@ -105,12 +105,22 @@ public final class Move implements Writable {
     WritableUtils.writeVInt(out, leaving);
     WritableUtils.writeVInt(out, arriving);
     WritableUtils.writeVInt(out, arrivingBound);
+    writeWeight(out, weight);
+  }
+
+  /** A row's weight: one byte where it is 1 (every row without a weight), else a flag and the double. */
+  static void writeWeight(DataOutput out, double weight) throws IOException {
     if (weight == 1) {
       out.writeByte(0);
     } else {
       out.writeByte(1);
       out.writeDouble(weight);
     }
+  }
+
+  /** A weight as {@link #writeWeight} wrote it. */
+  static double readWeight(DataInput in) throws IOException {
+    return in.readByte() == 0 ? 1 : in.readDouble();
   }
 
   @Override
@@ -122,7 +132,7 @@ public final class Move implements Writable {
     leaving = WritableUtils.readVInt(in);
     arriving = WritableUtils.readVInt(in);
     arrivingBound = WritableUtils.readVInt(in);
-    weight = in.readByte() == 0 ? 1 : in.readDouble();
+    weight = readWeight(in);
   }
 
   @Override

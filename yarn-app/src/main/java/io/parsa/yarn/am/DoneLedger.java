@@ -11,11 +11,12 @@ import org.apache.hadoop.fs.Path;
 /**
  * The stage-1 blocks the master has seen finish, with their summed per-part loads and rows: one int per block plus
  * O(k) numbers (weighted rows in waves: O(k) per done block of the open wave too, so that a later attempt starts the
- * rest of that wave from the same loads), written by the master (temporary file + rename) in the checkpoint directory while it runs. A later
- * application attempt keeps the blocks that are both in the ledger and in the u-assignment directory listing
- * (names only); a block reported done was pushed (the worker reports after its pushes are acknowledged) and
- * committed (its file was renamed into place first), so neither its rows nor its neighbor-set contribution need to
- * be looked at again. A block whose file exists but is not in the ledger runs again and replaces its file.
+ * rest of that wave from the same loads), written by the master (temporary file + rename) in the checkpoint
+ * directory while it runs. A later application attempt keeps the blocks that are both in the ledger and in the
+ * u-assignment directory listing (names only); a block reported done was pushed (the worker reports after its pushes
+ * are acknowledged) and committed (its file was renamed into place first), so neither its rows nor its neighbor-set
+ * contribution need to be looked at again. A block whose file exists but is not in the ledger runs again and
+ * replaces its file.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class DoneLedger {
