@@ -627,13 +627,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       ref.capWorkingSets(caps);
     }
     double f0 = ref.objective();
-    for (int round = 0; round < rounds; round++) {
-      URefinement.RoundStats st = ref.round();
-      context.progress();
-      if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
-        break;
-      }
-    }
+    RefineUTool.roundsUntilStalled(ref, rounds, context::progress);
     int[] after = ref.parts()[0];
     long moved = 0;
     for (int i = 0; i < n; i++) {

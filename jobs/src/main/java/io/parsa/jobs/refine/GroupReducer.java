@@ -239,13 +239,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     ref.setFloorGuard(false); // T_max's floor needs every part's keys, which a group does not see
     for (double p : schedule) {
       ref.setExponent(p);
-      for (int round = 0; round < rounds; round++) {
-        URefinement.RoundStats st = ref.round();
-        context.progress();
-        if (st.moves() == 0 || st.objectiveChangePercent() > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
-          break;
-        }
-      }
+      RefineUTool.roundsUntilStalled(ref, rounds, context::progress);
     }
     int[] cand = ref.parts()[0];
     long[] mc = ref.workingSets();

@@ -838,7 +838,23 @@ public class RefineUTool extends ParsaTool {
         e.put("phase", phase.trim());
       }
       log.add(e);
-      if (st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT) {
+      if (stalled(st)) {
+        break;
+      }
+    }
+  }
+
+  /** Whether a round moved nothing or gained under {@link #MIN_ROUND_GAIN_PERCENT}: its phase ends. */
+  static boolean stalled(URefinement.RoundStats st) {
+    return st.moves() == 0 || st.objectiveChangePercent() > -MIN_ROUND_GAIN_PERCENT;
+  }
+
+  /** Up to {@code rounds} rounds of {@code ref} at its exponent until one {@link #stalled}, {@code tick} after each. */
+  static void roundsUntilStalled(URefinement ref, int rounds, Runnable tick) {
+    for (int round = 0; round < rounds; round++) {
+      URefinement.RoundStats st = ref.round();
+      tick.run();
+      if (stalled(st)) {
         break;
       }
     }
