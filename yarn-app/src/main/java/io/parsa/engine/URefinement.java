@@ -68,8 +68,8 @@ public final class URefinement {
   private final boolean guardMax;
   private boolean holdFloor = true;
   /**
-   * Whether this refines a chunk of the rows ({@link #ofChunk}): swaps only, so every part keeps its rows of the chunk,
-   * and the working sets count the fixed rows' keys. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
+   * Whether this refines a chunk of the rows ({@link #ofChunk}, {@link #ofWeightedChunk}): unit rows swap only, so every
+   * part keeps its rows of the chunk, and the working sets count the fixed rows' keys. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
    */
   private final boolean chunk;
   private final long keysInAll;
@@ -154,13 +154,40 @@ public final class URefinement {
    * they are. So M_i, F and every gain are the whole assignment's, exact while the other rows stay. Swaps only: every
    * part keeps its number of the chunk's rows, so the whole assignment's balance is kept; with the max guard M_max never rises (T_max's floor needs keys
    * the chunk does not see, so that guard is off). {@code keysInAll}: the distinct keys of all rows (for T_sum in the
-   * round statistics). Unweighted rows only.
+   * round statistics). Unweighted rows only ({@link #ofWeightedChunk} for weighted ones).
    */
   public static URefinement ofChunk(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, int[] fixedCounts,
       long[] workingSets, long keysInAll, double exponent) {
     if (blocks.stream().anyMatch(Block::weighted)) {
-      throw new IllegalArgumentException("a chunk's rows are refined by row counts only, not weighted");
+      throw new IllegalArgumentException("a chunk of weighted rows is refined within a weight window (ofWeightedChunk)");
     }
+    return chunkOf(k, blocks, graph, parts, fixedCounts, workingSets, keysInAll, exponent);
+  }
+
+  /**
+   * As {@link #ofChunk}, for weighted rows: the chunk's rows move singly, in swaps and in exchanges as long as every
+   * part's weight stays within [lo, hi], where part i weighs its rows of the chunk plus {@code fixedLoads[i]} (which
+   * may be any offset: a caller that gives each of several chunks refined at once a share of every part's room sets it
+   * so that the common window maps onto each part's own share). Row counts may change. Every part must weigh within
+   * the window at the start.
+   */
+  public static URefinement ofWeightedChunk(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts,
+      int[] fixedCounts, long[] workingSets, long keysInAll, double exponent, double[] fixedLoads, double lo,
+      double hi) {
+    if (!blocks.stream().allMatch(Block::weighted) || fixedLoads.length != k) {
+      throw new IllegalArgumentException("a weighted chunk needs weighted rows and " + k + " fixed loads, got "
+          + fixedLoads.length);
+    }
+    URefinement r = chunkOf(k, blocks, graph, parts, fixedCounts, workingSets, keysInAll, exponent);
+    for (int i = 0; i < k; i++) {
+      r.load[i] += fixedLoads[i];
+    }
+    r.setWeightWindow(lo, hi);
+    return r;
+  }
+
+  private static URefinement chunkOf(int k, List<Block> blocks, RowKeyGraph graph, int[][] parts, int[] fixedCounts,
+      long[] workingSets, long keysInAll, double exponent) {
     if (fixedCounts.length != (long) graph.numKeys() * k || workingSets.length != k) {
       throw new IllegalArgumentException("fixed counts for " + graph.numKeys() + " keys and " + k + " parts, and " + k
           + " working sets, expected; got " + fixedCounts.length + " and " + workingSets.length);
@@ -569,15 +596,17 @@ public final class URefinement {
         ia = skipMoved(sorted, a * k + b, ia, moved); // positions from ia up are now in their sorted place
         ib = skipMoved(sorted, b * k + a, ib, moved);
         // balance-preserving single move from a larger part
-        if (ia >= 0 && !chunk && gainOf(cand[ia]) > 0 && (weight == null
+        // (a chunk's unit rows only swap: each part keeps its rows of the chunk)
+        if (ia >= 0 && (!chunk || weight != null) && gainOf(cand[ia]) > 0 && (weight == null
             ? size[a] > size[b] && size[a] > floor && size[b] < ceil
             : inWindow(load[a] - weight[rowOf(cand[ia])], load[b] + weight[rowOf(cand[ia])]))) {
           int g = rowOf(cand[ia]);
           ia--;
           tried++;
           if (delta(g, b) < -1e-9) {
+            long mb = m[b];
             move(g, b);
-            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase) {
+            if (m[b] <= cap && m[b] - singles[b] <= capBase && m[a] - singles[a] <= capBase && !aboveCap(b, mb)) {
               moved[g] = true;
               moves++;
               failures = 0;

@@ -137,6 +137,87 @@ class URefinementTest {
   }
 
   /**
+   * A chunk of weighted rows (weights 1 to 8, their keys) refined with the other rows fixed: every part's whole weight,
+   * the chunk's rows there plus the fixed rows' weight given as the offset, stays in the window at every round while
+   * rows move singly too; its working sets are the whole assignment's, M_max and the objective never rise, T_sum falls.
+   * An offset that puts a part outside the window is refused.
+   */
+  @Test
+  void aChunkOfWeightedRowsKeepsEveryPartsWholeWeightInTheWindow() {
+    int k = 6;
+    ChunkCase cc = ChunkCase.of(47, k);
+    List<Block> all = cc.all();
+    int[][] parts = cc.parts();
+    List<Block> chunk = new ArrayList<>();
+    for (Block b : cc.chunk()) {
+      long[] ids = new long[b.numRows()];
+      long[] keys = new long[b.localKeys().length];
+      double[] w = new double[b.numRows()];
+      for (int r = 0; r < b.numRows(); r++) {
+        ids[r] = b.rowId(r);
+        w[r] = 1 + (b.rowId(r) * 2_654_435_761L >>> 7) % 8;
+      }
+      for (int t = 0; t < keys.length; t++) {
+        keys[t] = b.keys()[b.localKeys()[t]];
+      }
+      chunk.add(new Block(ids, b.localRowStart().clone(), keys, w));
+    }
+    RowKeyGraph g = RowKeyGraph.of(chunk);
+    // the other blocks' rows weigh 1 to 8 as well; the whole assignment's weights and a window as wide as the heaviest
+    double[] fixedLoads = new double[k];
+    double[] whole = new double[k];
+    for (int b = 0; b < all.size(); b++) {
+      for (int r = 0; r < all.get(b).numRows(); r++) {
+        double w = 1 + (all.get(b).rowId(r) * 2_654_435_761L >>> 7) % 8;
+        whole[parts[b][r]] += w;
+        if (b >= chunk.size()) {
+          fixedLoads[parts[b][r]] += w;
+        }
+      }
+    }
+    double[] window = URefinement.weightWindow(whole, 8);
+    long keysInAll = PlacementEvaluator.usage(k, all, parts).keys().length;
+    int[][] chunkParts = {parts[0].clone(), parts[1].clone()};
+    long tSum0 = 2 * (java.util.Arrays.stream(cc.whole()).sum() - keysInAll);
+    double[] off = fixedLoads.clone();
+    off[0] += window[1] - window[0] + 1;
+    int[][] start = chunkParts;
+    assertThrows(IllegalArgumentException.class, () -> URefinement.ofWeightedChunk(k, chunk, g, start, cc.fixed(),
+        cc.whole(), keysInAll, 1, off, window[0], window[1]));
+    assertThrows(IllegalArgumentException.class, () -> URefinement.ofChunk(k, chunk, g, start, cc.fixed(),
+        cc.whole(), keysInAll, 1));
+    boolean countsChanged = false;
+    for (double p : new double[] {4, 1}) {
+      URefinement ref = URefinement.ofWeightedChunk(k, chunk, g, chunkParts, cc.fixed(),
+          recomputedWorkingSets(k, all, joined(parts, chunkParts)), keysInAll, p, fixedLoads, window[0], window[1]);
+      for (int round = 0; round < 5; round++) {
+        double before = ref.objective();
+        long maxBefore = java.util.Arrays.stream(ref.workingSets()).max().getAsLong();
+        ref.round();
+        int[][] before2 = chunkParts;
+        chunkParts = ref.parts();
+        countsChanged |= !java.util.Arrays.equals(sizes(k, before2), sizes(k, chunkParts));
+        assertArrayEquals(recomputedWorkingSets(k, all, joined(parts, chunkParts)), ref.workingSets());
+        assertTrue(ref.objective() <= before + 1e-9);
+        assertTrue(java.util.Arrays.stream(ref.workingSets()).max().getAsLong() <= maxBefore);
+        double[] w = fixedLoads.clone();
+        for (int b = 0; b < chunk.size(); b++) {
+          for (int r = 0; r < chunk.get(b).numRows(); r++) {
+            w[chunkParts[b][r]] += chunk.get(b).weight(r);
+          }
+        }
+        assertArrayEquals(w, ref.loads(), 1e-9);
+        for (int i = 0; i < k; i++) {
+          assertTrue(w[i] >= window[0] && w[i] <= window[1], "part " + i + " weighs " + w[i] + " at p = " + p);
+        }
+      }
+    }
+    assertTrue(countsChanged, "weighted rows move singly too");
+    long[] end = recomputedWorkingSets(k, all, joined(parts, chunkParts));
+    assertTrue(2 * (java.util.Arrays.stream(end).sum() - keysInAll) < tSum0);
+  }
+
+  /**
    * A chunk of the first blocks V-cycled among all parts with the other blocks' rows fixed
    * ({@link MultilevelPartitioner#chunkVCycle}): its working sets are the whole assignment's recounted, every part keeps
    * its rows of the chunk, T_sum falls and M_max does not rise; the swap rounds with fixed pins go on from its result.

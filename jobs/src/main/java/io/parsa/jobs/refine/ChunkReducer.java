@@ -35,7 +35,12 @@ import org.slf4j.LoggerFactory;
  * ({@link MultilevelPartitioner#chunkVCycle}, under the block's share of the headroom where it has one; kept where it
  * lowers Σ M_i without raising M_max), and the swap rounds go on from there ({@link #VCYCLES}).
  *
- * <p>Every part keeps its rows of the block, so rows stay balanced exactly as they were. A block too large
+ * <p>Every part keeps its rows of the block, so rows stay balanced exactly as they were. Weighted rows
+ * ({@link #PART_WEIGHTS}) instead move singly, in swaps and in exchanges within the task's share of every part's room in
+ * the weight window ({@link URefinement#ofWeightedChunk}): each of the {@link #WEIGHT_SHARES} tasks may take part i's
+ * weight W_i down by at most (W_i − lo) / tasks and up by at most (hi − W_i) / tasks, for all its blocks and slices
+ * together, so the tasks' moves together, or any of them, leave every part in [lo, hi]; their slices are not V-cycled
+ * (the chunk V-cycle balances row counts). A block too large
  * for the task's heap is refined in slices of its rows, one after the other, each seeing the moves of those before it:
  * {@link #SLICES} equal ones, or each the most rows whose keys fit ({@link #cut}); a row whose keys alone do not fit
  * stays in its part (CHUNK_ROWS_TOO_LARGE).
@@ -104,6 +109,15 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * in every p = 1 job at 3·10^7 non-zeros (docs/quality.md §39).
    */
   public static final String PART_OWNERS = "parsa.refine.chunk.part-owners";
+  /**
+   * Weighted rows: every part's weight W_i in the whole assignment as the count job measured it (k comma-separated
+   * numbers; unset for unit rows).
+   */
+  public static final String PART_WEIGHTS = "parsa.refine.chunk.part-weights";
+  /** Weighted rows: the window {lo, hi} every part's weight stays in (two comma-separated numbers). */
+  public static final String WEIGHT_WINDOW = "parsa.refine.chunk.weight-window";
+  /** Weighted rows: the tasks that share every part's room in the weight window (the job's reduce tasks). */
+  public static final String WEIGHT_SHARES = "parsa.refine.chunk.weight-shares";
 
   private BlockCounts blockCounts;
   private Long2IntOpenHashMap partOf;
@@ -138,6 +152,19 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    * local file.
    */
   private TaskMoves earlier;
+  /**
+   * Weighted rows ({@link #PART_WEIGHTS}; null for unit rows): how far this task may take each part's weight below
+   * where the job started it, and its moves' change of every part's weight so far (all its blocks and slices); each
+   * part's room is {@link #shareWidth} wide.
+   */
+  private double[] roomDown;
+  private double[] weightChange;
+  private double shareWidth;
+  /**
+   * Room for rounding at the ends of a task's window (a slice's weights summed in another order than its start's differ
+   * in the last bits): a quarter of the whole window's own ({@link URefinement#weightWindow}) over the tasks.
+   */
+  private double slack;
 
   @Override
   protected void setup(Context context) throws IOException {
@@ -155,7 +182,26 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     fixedBudget = conf.getLong(SLICE_BYTES, 0);
     heapBytes = conf.getLong(HEAP_BYTES, 0) > 0 ? conf.getLong(HEAP_BYTES, 0) : TaskJvm.configuredHeap();
     tasksAtOnce = conf.getInt(TASKS_AT_ONCE, 0);
-    vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
+    String[] pw = conf.getStrings(PART_WEIGHTS);
+    if (pw != null) {
+      double[] window = conf.getStrings(WEIGHT_WINDOW) == null ? new double[0]
+          : Arrays.stream(conf.getStrings(WEIGHT_WINDOW)).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
+      int shares = conf.getInt(WEIGHT_SHARES, 0);
+      if (pw.length != k || window.length != 2 || shares < 1) {
+        throw new IllegalStateException(PART_WEIGHTS + ", " + WEIGHT_WINDOW + " and " + WEIGHT_SHARES + " must hold " + k
+            + " weights, a window and the tasks, were " + conf.get(PART_WEIGHTS) + "; " + conf.get(WEIGHT_WINDOW) + "; "
+            + conf.get(WEIGHT_SHARES));
+      }
+      double[] weights = Arrays.stream(pw).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
+      shareWidth = (window[1] - window[0]) / shares;
+      roomDown = new double[k];
+      for (int p = 0; p < k; p++) {
+        roomDown[p] = Math.min(shareWidth, Math.max(0, (weights[p] - window[0]) / shares));
+      }
+      weightChange = new double[k];
+      slack = 1e-9 * Math.max(1, Math.abs(window[1])) / shares / 4;
+    }
+    vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1 && roomDown == null;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
     owner = new int[k];
     Arrays.fill(owner, -1);
@@ -544,7 +590,18 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       }
       rowStart[i + 1] = keys.size();
     }
-    Block block = new Block(ids, rowStart, keys.toLongArray(), null);
+    double[] rowWeights = null;
+    if ((d.weights != null) != (roomDown != null)) {
+      throw new IllegalStateException("block " + b + (d.weights != null ? " has weighted rows, but the job has no "
+          + PART_WEIGHTS : " has unit rows, but the job refines weighted rows"));
+    }
+    if (d.weights != null) {
+      rowWeights = new double[n];
+      for (int i = 0; i < n; i++) {
+        rowWeights[i] = d.weights[rows.getInt(from + i)];
+      }
+    }
+    Block block = new Block(ids, rowStart, keys.toLongArray(), rowWeights);
     List<Block> blocks = List.of(block);
     RowKeyGraph graph = RowKeyGraph.of(blocks);
     int nk = graph.numKeys();
@@ -621,8 +678,27 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       }
       context.progress();
     }
-    URefinement ref = URefinement.ofChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll,
-        exponent);
+    double[] startLoads = null;
+    URefinement ref;
+    if (rowWeights == null) {
+      ref = URefinement.ofChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll, exponent);
+    } else {
+      // each part's weight as the rounds count it: where this task's room for it is, in a window [0, shareWidth]
+      // common to all parts (a part another block owns at the window's top: no row enters it)
+      startLoads = new double[k];
+      double[] sliceLoads = new double[k];
+      for (int i = 0; i < n; i++) {
+        sliceLoads[cycledParts[i]] += rowWeights[i];
+      }
+      double[] offsets = new double[k];
+      for (int p = 0; p < k; p++) {
+        startLoads[p] = owner[p] != -1 && owner[p] != b ? shareWidth
+            : Math.min(shareWidth, Math.max(0, roomDown[p] + weightChange[p]));
+        offsets[p] = startLoads[p] - sliceLoads[p];
+      }
+      ref = URefinement.ofWeightedChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll,
+          exponent, offsets, -slack, shareWidth + slack);
+    }
     if (caps != null) {
       ref.capWorkingSets(caps);
     }
@@ -643,6 +719,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     }
     LOG.debug("block {}: slice of {} rows, {} keys: F {} -> {}, {} moved", b, n, nk, f0, ref.objective(), moved);
     System.arraycopy(ref.workingSets(), 0, seen, 0, k);
+    if (startLoads != null) {
+      double[] loads = ref.loads();
+      for (int p = 0; p < k; p++) {
+        weightChange[p] += loads[p] - startLoads[p];
+      }
+    }
     return moved;
   }
 }

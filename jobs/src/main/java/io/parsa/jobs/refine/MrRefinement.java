@@ -57,11 +57,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>By default ({@link Groups}) the rounds run instead in <b>groups of parts</b> ({@link #groupCycles}): a job
  * whose reducers each refine the rows of one group of parts with the in-memory engine (V-cycles, swap rounds), which
- * is exact for the group because a part's working set depends on its own rows only; the four-job rounds remain
- * for weighted rows. Where not even two parts fit a reducer, each round is instead a <b>chunk round</b>
- * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds (at p = 1 after
- * a V-cycle) with the other rows as fixed pins ({@link ChunkReducer}), a task's blocks in turn, each seeing the moves of
- * those before it ({@link #CHUNK_TASKS}). Where the multilevel rule says so, a distributed
+ * is exact for the group because a part's working set depends on its own rows only (weighted rows keep every part's
+ * weight in the window). Where not even two parts fit a reducer, each round is instead a <b>chunk round</b>
+ * ({@link #chunkRounds}): every block's rows refined among all k parts by the in-memory swap rounds (unit rows at p = 1
+ * after a V-cycle; weighted rows within each task's share of every part's room in the weight window) with the other
+ * rows as fixed pins ({@link ChunkReducer}), a task's blocks in turn, each seeing the moves of those before it
+ * ({@link #CHUNK_TASKS}). Where the multilevel rule says so, a distributed
  * multilevel start ({@link #multilevelStart}: rows clustered per group, the clusters placed in one reducer, the rows
  * balanced in groups) competes with the given and the input-order start.
  */
@@ -390,6 +391,7 @@ public final class MrRefinement {
     String start = RefineUTool.START_GIVEN;
     List<Map<String, Object>> starts = new ArrayList<>();
     starts.add(startEntry(RefineUTool.START_GIVEN, cur));
+    weightWindow = null;
     if (cur.weightedRows() > 0) {
       weightWindow = URefinement.weightWindow(cur.weights.perPart, cur.weights.heaviest);
       LOG.info("{}: {} rows carry weights (the heaviest {}); every part's weight stays within [{}, {}], now {} to {}",
@@ -424,11 +426,7 @@ public final class MrRefinement {
     int auto = useGroups && groups.size <= 0 ? autoGroupSize(cur) : -1; // asked once: it logs its choice
     int g = !useGroups ? 0 : groups.size > 0 ? Math.min(groups.size, k) : auto;
     chunkRounds = groups.chunks;
-    if (chunkRounds && cur.weightedRows() > 0) {
-      LOG.info("{}: no chunk rounds for weighted rows (their swaps keep row counts, not weights); distributed swap"
-          + " rounds", step);
-      chunkRounds = false;
-    } else if (!groups.swaps && g < 2 && cur.weightedRows() == 0) {
+    if (!groups.swaps && g < 2) {
       // groups asked for but not even two parts fit: the rounds refine each block among all parts instead of
       // swapping rows pair by pair (cnr-2000 at 8 MiB: 23,139 / 20,024 against 25,827 / 19,856, docs/quality.md §35)
       chunkRounds = true;
@@ -677,11 +675,13 @@ public final class MrRefinement {
   }
 
   /**
-   * {@code next}, measured after {@code what} moved rows of {@code cur} in swaps; throws if any part's rows changed,
-   * or with weighted rows, if a part's weight left the window.
+   * {@code next}, measured after {@code what} moved rows of {@code cur}; throws if any part's rows changed (unit rows
+   * move in swaps only), or with weighted rows, if the rows over all parts changed or a part's weight left the window
+   * (a chunk round moves weighted rows singly too).
    */
   private Measure sameRows(Measure cur, Measure next, String what) {
-    if (!Arrays.equals(next.rows, cur.rows)) {
+    if (weightWindow != null ? Arrays.stream(next.rows).sum() != Arrays.stream(cur.rows).sum()
+        : !Arrays.equals(next.rows, cur.rows)) {
       throw new io.parsa.jobs.mr.ConsistencyException(step + ": rows per part changed by " + what + ": "
           + Arrays.toString(cur.rows) + " -> " + Arrays.toString(next.rows));
     }
@@ -1072,6 +1072,14 @@ public final class MrRefinement {
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
     if (owners != null) {
       c.setStrings(ChunkReducer.PART_OWNERS, Arrays.stream(owners).mapToObj(Integer::toString).toArray(String[]::new));
+    }
+    if (cur.weightedRows() > 0) {
+      // every task keeps each part's weight within its share of the part's room in the window
+      c.setStrings(ChunkReducer.PART_WEIGHTS, Arrays.stream(cur.weights.perPart).mapToObj(Double::toString)
+          .toArray(String[]::new));
+      c.setStrings(ChunkReducer.WEIGHT_WINDOW, Double.toString(weightWindow[0]), Double.toString(weightWindow[1]));
+      c.setInt(ChunkReducer.WEIGHT_SHARES, chunkTasks);
+      e.put("weightShares", chunkTasks);
     }
     Path dir = next("chunks");
     Path moves = new Path(dir, "moves");

@@ -264,7 +264,7 @@ class MrRefinementTest {
    */
   @Test
   void distributedRefinementKeepsEveryPartsWeightWithinTheHeaviestRow() throws Exception {
-    for (String mode : new String[] {"swaps", "groups"}) {
+    for (String mode : new String[] {"swaps", "groups", "chunks"}) {
       Random rnd = new Random(23);
       FileSystem fs = FileSystem.getLocal(conf);
       int k = 4;
@@ -285,7 +285,11 @@ class MrRefinementTest {
       TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), rows, files, start);
       Path out = new Path(dir, "refined");
       boolean groups = mode.equals("groups");
-      assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
+      boolean chunks = mode.equals("chunks");
+      Configuration c = new Configuration(conf);
+      // chunks: a task per block, the three refined at once, each within its third of every part's room
+      c.setInt(MrRefinement.CHUNK_TASKS, files);
+      assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
           new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
           out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--rounds", "4", "--reducers", "2",
           "--schedule", "8,1", "--multilevel", "off", "--distributed-rounds", mode, "--group-size", "2",
@@ -312,6 +316,18 @@ class MrRefinementTest {
         improved += r.path("groupsImproved").asLong();
       }
       assertEquals(groups, improved > 0, mode + ": groups kept " + improved + " times: " + report.get("rounds"));
+      long chunkRoundsKept = 0;
+      long tasks = 0;
+      for (JsonNode r : report.get("rounds")) {
+        if (r.path("phase").asText().equals("chunk round") && r.path("kept").asBoolean()) {
+          chunkRoundsKept++;
+          tasks = Math.max(tasks, r.path("weightShares").asLong());
+        }
+      }
+      assertEquals(chunks, chunkRoundsKept > 0, mode + ": " + report.get("rounds"));
+      if (chunks) {
+        assertEquals(files, tasks, report.get("rounds").toString());
+      }
     }
   }
 
