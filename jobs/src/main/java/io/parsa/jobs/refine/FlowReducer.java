@@ -10,17 +10,20 @@ import org.apache.hadoop.mapreduce.Reducer;
 /**
  * Streaming balance, flow job, reduce side, one call per part pair {lo, hi} ({@link SwapKey}'s grouping): the rows that
  * want to move between the two parts arrive best first per direction, and the first {@code quota[from][to]} of each
- * direction move ({@link #QUOTAS}); the rest wait for the next balance cycle. One pass over the stream and no buffer:
+ * direction move ({@link #QUOTAS}); the rest wait for the next balance cycle. With {@link #BY_WEIGHT} a quota is
+ * weight (whole-number row weights): each row moves whose weight the direction's quota still holds, the others wait. One pass over the stream and no buffer:
  * a task holds nothing of the data, however many rows a part has. Emits the moves keyed by block, for the apply job.
  */
 public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
 
   /** Rows to move per ordered part pair, as "from:to:rows" entries (pairs not listed move nothing). */
   public static final String QUOTAS = "parsa.refine-u.mr.flow.quotas";
-  /** Part stats: rows moved out of each part. */
+  /** Part stats: rows (weight, {@link #BY_WEIGHT}) moved out of each part. */
   public static final String OUT = "flowOut";
-  /** Part stats: rows moved into each part. */
+  /** Part stats: rows (weight, {@link #BY_WEIGHT}) moved into each part. */
   public static final String IN = "flowIn";
+  /** Whether the quotas and the part stats are the rows' weight (whole numbers) instead of rows (default false). */
+  public static final String BY_WEIGHT = "parsa.refine-u.mr.flow.by-weight";
 
   private final PartStats stats = new PartStats();
   private final IntWritable outKey = new IntWritable();
@@ -28,6 +31,7 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
   private long[][] quota;
   private long[] movedOut;
   private long[] movedIn;
+  private boolean byWeight;
 
   @Override
   protected void setup(Context context) {
@@ -36,6 +40,7 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
     quota = quotas(conf.getStrings(QUOTAS), k);
     movedOut = stats.array(OUT, k);
     movedIn = stats.array(IN, k);
+    byWeight = conf.getBoolean(BY_WEIGHT, false);
   }
 
   /** The quotas of {@link #QUOTAS} as a k × k matrix. */
@@ -60,12 +65,13 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
       if (m.from() != from || m.to() != to) {
         throw new IllegalStateException("flow job: a move " + m + " under the key " + key);
       }
-      if (taken[dir] >= quota[from][to]) {
+      long w = byWeight ? Math.round(m.weight()) : 1;
+      if (taken[dir] + w > quota[from][to]) {
         continue;
       }
-      taken[dir]++;
-      movedOut[from]++;
-      movedIn[to]++;
+      taken[dir] += w;
+      movedOut[from] += w;
+      movedIn[to] += w;
       outKey.set(m.block());
       context.write(outKey, out.set(m.row(), m.block(), from, to));
       context.getCounter(MrRefinement.Counters.FLOW_MOVES).increment(1);

@@ -28,6 +28,11 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
    * boolean, default false): the streaming balance chooses its flows from them.
    */
   public static final String GAIN_HISTOGRAM = "parsa.refine-u.mr.gain-histogram";
+  /**
+   * With {@link #GAIN_HISTOGRAM}: count each proposal as its row's weight instead of 1 (weighted rows, whole-number
+   * weights: the streaming balance of weighted rows moves weight).
+   */
+  public static final String HISTOGRAM_OF_WEIGHTS = "parsa.refine-u.mr.gain-histogram-weights";
   /** Part stats prefix: {@link #HISTOGRAM} + part → k × {@link #GAIN_BINS} proposals (target, then gain bin). */
   public static final String HISTOGRAM = "gains-";
   /** Gain bins: gains of 1 or more in bin 0, then one bin per integer gain down to {@code 2 - GAIN_BINS} and below. */
@@ -55,6 +60,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   private final io.parsa.jobs.mr.PartStats stats = new io.parsa.jobs.mr.PartStats();
   /** Per part whose rows propose moves, its {@link #HISTOGRAM} part stats (created on its first proposal). */
   private long[][] hist;
+  private boolean histogramOfWeights;
   private int k;
 
   @Override
@@ -70,6 +76,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     block = new BlockCounts(conf);
     allowed = targets(conf.getStrings(TARGETS), k);
     hist = conf.getBoolean(GAIN_HISTOGRAM, false) ? new long[k][] : null;
+    histogramOfWeights = conf.getBoolean(HISTOGRAM_OF_WEIGHTS, false);
     this.k = k;
   }
 
@@ -154,7 +161,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         if (hist[part] == null) {
           hist[part] = stats.array(HISTOGRAM + part, k * GAIN_BINS);
         }
-        hist[part][to * GAIN_BINS + gainBin(gains.bestGain())]++;
+        hist[part][to * GAIN_BINS + gainBin(gains.bestGain())] += histogramOfWeights && d.weights != null
+            ? Math.round(d.weights[r]) : 1;
       }
       outKey.set(part, to, gains.bestGain(), id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound())

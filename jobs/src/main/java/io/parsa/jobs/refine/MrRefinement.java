@@ -447,13 +447,7 @@ public final class MrRefinement {
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       flowsRegime = flows && !useGroups;
-      Measure ml = null;
-      if (flows && cur.weightedRows() > 0) {
-        LOG.info("{}: no distributed multilevel start for weighted rows where not even two parts fit a reducer (its"
-            + " streaming balance moves rows by count)", step);
-      } else {
-        ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
-      }
+      Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
       if (ml != null) {
         Map<String, Object> entry = startEntry(RefineUTool.START_MULTILEVEL, ml);
         starts.add(entry);
@@ -507,9 +501,7 @@ public final class MrRefinement {
     if (distributedSwaps && schedule.length > 0) {
       cur = swapRounds(verified(cur), u0, n, schedule, rounds, log); // the gain job reads the count job's counts
     }
-    // weighted rows: the coarse cycles balance row counts, not weights
-    boolean unweighted = cur.weightedRows() == 0;
-    if (!useGroups && unweighted) {
+    if (!useGroups) {
       cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_VCYCLES, flowsRegime ? DEFAULT_COARSE_VCYCLES : 0), false,
           rounds, log);
     }
@@ -519,7 +511,7 @@ public final class MrRefinement {
     // where a group of rows holds every part, the group cycles refined all of them at once already (cnr-2000: one
     // coarse cycle more, T_sum 16,744 -> 16,688, the next dropped)
     boolean allPartsInAGroup = useGroups && g >= k;
-    cur = coarseCycles(cur, u0, n, !unweighted ? 0 : conf.getInt(COARSE_GROUP_CYCLES, multilevelRan
+    cur = coarseCycles(cur, u0, n, conf.getInt(COARSE_GROUP_CYCLES, multilevelRan
         && !allPartsInAGroup ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
     Measure end = verified(cur);
     startU = null; // from here on discarded by choice
@@ -1535,20 +1527,20 @@ public final class MrRefinement {
         : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weights, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
-    int cycle = 0;
-    if (flows) {
-      long[] cycles = new long[1];
-      m = flowBalance(m, n, cycles);
-      if (m == null) {
-        return null;
-      }
-      cycle = (int) cycles[0];
-    }
     // rows within one of n/k, or weighted rows within a window as wide as the heaviest row around the mean weight (the
     // in-memory multilevel start's)
     double[] window = weighted ? URefinement.weightWindow(evenly(totalWeight), cur.weights.heaviest) : null;
     long lo = weighted ? (long) Math.ceil(window[0]) : n / k;
     long hi = weighted ? (long) Math.floor(window[1]) : (n + k - 1) / k;
+    int cycle = 0;
+    if (flows) {
+      long[] cycles = new long[1];
+      m = flowBalance(m, n, cycles, weighted ? new long[] {lo, hi} : null);
+      if (m == null) {
+        return null;
+      }
+      cycle = (int) cycles[0];
+    }
     while (weighted ? outside(m.weights.perPart, window) : offBalance(m.rows, n)) {
       if (++cycle > MAX_BALANCE_CYCLES) {
         LOG.warn("{}: multilevel start dropped: {} per part still {} after {} balance cycles", step,
@@ -1702,62 +1694,110 @@ public final class MrRefinement {
    * part are checked against the flows it made. Returns the
    * balanced assignment, measured, or null (and a warning) after {@link #MAX_FLOW_CYCLES}; {@code cycles[0]} gets
    * the cycles run.
+   *
+   * <p>Weighted rows (whole-number weights; {@code window} {lo, hi} not null): the same cycles move weight until every
+   * part weighs within the window ({@link #weightSurplusAndShortfall}: the parts outside it towards the mean weight),
+   * the histograms and the flows counting weight ({@link GainReducer#HISTOGRAM_OF_WEIGHTS},
+   * {@link FlowReducer#BY_WEIGHT}): a row moves where its weight fits its flow's quota, so no part passes the mean. A
+   * cycle that moves nothing drops the start.
    */
-  private Measure flowBalance(Measure m, long n, long[] cycles) throws Exception {
-    while (offBalance(m.rows, n)) {
+  private Measure flowBalance(Measure m, long n, long[] cycles, long[] window) throws Exception {
+    boolean weighted = window != null;
+    while (weighted ? outside(m.weights.perPart, new double[] {window[0], window[1]}) : offBalance(m.rows, n)) {
+      long[] loads = weighted ? wholeLoads(m.weights.perPart) : m.rows;
       if (++cycles[0] > MAX_FLOW_CYCLES) {
-        LOG.warn("{}: multilevel start dropped: rows per part still {} after {} flow cycles", step,
-            Arrays.toString(m.rows), MAX_FLOW_CYCLES);
+        LOG.warn("{}: multilevel start dropped: {} per part still {} after {} flow cycles", step,
+            weighted ? "weight" : "rows", Arrays.toString(loads), MAX_FLOW_CYCLES);
         discard(m, null);
         return null;
       }
       m = verified(m); // the gain job needs the counts
       // every row of a part above its target proposes its best part below target; the flows follow the proposals
-      long[][] need = surplusAndShortfall(m.rows, n);
+      long[][] need = weighted ? weightSurplusAndShortfall(loads, window[0], window[1]) : surplusAndShortfall(m.rows, n);
       Path candidates = gain(m, SwapGains.weights(m.workingSets, FLOW_EXPONENT),
-          GainReducer.targetsOf(need[0], need[1]), true);
+          GainReducer.targetsOf(need[0], need[1]), true, weighted);
       Map<String, Map<String, long[]>> proposals = PartStats.readPerTask(fs, candidates);
       long[][] hist = new long[k][];
       for (int p = 0; p < k; p++) {
         hist[p] = PartStats.sum(proposals, GainReducer.HISTOGRAM + p, k * GainReducer.GAIN_BINS);
       }
-      long[][] quotas = preferredFlows(m.rows, n, hist);
+      long[][] quotas = preferredFlows(need, hist);
       String[] flows = FlowReducer.entries(quotas);
       Path moves = new Path(candidates.getParent(), "moves");
       Job job = perPairJob("multilevel start: balance flow " + cycles[0], candidates, moves, FlowReducer.class,
           flows.length);
       job.getConfiguration().setInt(MrKeys.K, k);
       job.getConfiguration().setStrings(FlowReducer.QUOTAS, flows);
+      job.getConfiguration().setBoolean(FlowReducer.BY_WEIGHT, weighted);
       Jobs.run(job);
       long moved = Jobs.count(job, Counters.FLOW_MOVES);
       Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
       long[] out = PartStats.sum(st, FlowReducer.OUT, k);
       long[] in = PartStats.sum(st, FlowReducer.IN, k);
       long[] expected = new long[k];
+      String unit = weighted ? "weight" : "rows";
       for (int p = 0; p < k; p++) {
-        expected[p] = m.rows[p] - out[p] + in[p];
+        expected[p] = loads[p] - out[p] + in[p];
         if (out[p] > 0 && Arrays.stream(quotas[p]).sum() < out[p]) {
-          throw new io.parsa.jobs.mr.ConsistencyException(step + ": the flow job moved " + out[p] + " rows out of part "
-              + p + ", more than its flows' " + Arrays.stream(quotas[p]).sum());
+          throw new io.parsa.jobs.mr.ConsistencyException(step + ": the flow job moved " + out[p] + " " + unit
+              + " out of part " + p + ", more than its flows' " + Arrays.stream(quotas[p]).sum());
         }
       }
-      LOG.info("{}: multilevel start, balance flow {}: {} of {} rows to move moved; rows per part {} -> {}", step,
-          cycles[0], moved, Arrays.stream(quotas).flatMapToLong(Arrays::stream).sum(), Arrays.toString(m.rows),
-          Arrays.toString(expected));
+      LOG.info("{}: multilevel start, balance flow {}: {} rows moved, {} of {} {} to move; {} per part {} -> {}", step,
+          cycles[0], moved, Arrays.stream(out).sum(), Arrays.stream(quotas).flatMapToLong(Arrays::stream).sum(), unit,
+          unit, Arrays.toString(loads), Arrays.toString(expected));
       if (moved == 0) {
+        if (weighted) {
+          // no proposed row's weight fits the room its flow has
+          LOG.warn("{}: multilevel start dropped: no row's weight fits the flows {} (weight per part {}, window [{},"
+              + " {}])", step, String.join(",", flows), Arrays.toString(loads), window[0], window[1]);
+          fs.delete(candidates.getParent(), true);
+          discard(m, null);
+          return null;
+        }
         throw new io.parsa.jobs.mr.ConsistencyException(step + ": no row proposed a move of the flows "
             + String.join(",", flows));
       }
       Measure next = count(apply(m.u, moves, moved, n));
       fs.delete(candidates.getParent(), true);
-      if (!Arrays.equals(next.rows, expected)) {
+      if (!Arrays.equals(weighted ? wholeLoads(next.weights.perPart) : next.rows, expected)) {
         throw new io.parsa.jobs.mr.ConsistencyException(step + ": after balance flow " + cycles[0] + " the count job"
-            + " finds rows per part " + Arrays.toString(next.rows) + ", the flows made " + Arrays.toString(expected));
+            + " finds " + unit + " per part " + (weighted ? Arrays.toString(next.weights.perPart) : Arrays.toString(next.rows))
+            + ", the flows made " + Arrays.toString(expected));
       }
       discard(m, null);
       m = next;
     }
     return verified(m);
+  }
+
+  /** Whole-number part weights as longs (exact up to 2^53). */
+  private static long[] wholeLoads(double[] weights) {
+    return Arrays.stream(weights).mapToLong(Math::round).toArray();
+  }
+
+  /**
+   * The streaming balance's needs for weighted rows whose parts weigh {@code loads} (whole numbers), to bring every part
+   * into [lo, hi]: the parts above hi send and those below lo receive; where only one side is outside the window,
+   * every part beyond the mean on the other side takes part. Each sends at most down to the mean, each receives at
+   * most up to it: {surplus, shortfall} in weight.
+   */
+  static long[][] weightSurplusAndShortfall(long[] loads, long lo, long hi) {
+    int k = loads.length;
+    long mean = Math.floorDiv(Arrays.stream(loads).sum(), k);
+    boolean above = Arrays.stream(loads).anyMatch(x -> x > hi);
+    boolean below = Arrays.stream(loads).anyMatch(x -> x < lo);
+    long[] surplus = new long[k];
+    long[] shortfall = new long[k];
+    for (int p = 0; p < k; p++) {
+      if (above ? loads[p] > hi : below && loads[p] > mean) {
+        surplus[p] = loads[p] - mean;
+      }
+      if (below ? loads[p] < lo : above && loads[p] < mean) {
+        shortfall[p] = mean - loads[p];
+      }
+    }
+    return new long[][] {surplus, shortfall};
   }
 
   /**
@@ -1767,11 +1807,10 @@ public final class MrRefinement {
    * target, so no row is counted twice; a flow short of a part's surplus is left to the next cycle, in which its rows
    * choose among the parts still short. At least one row moves where any part is off its target.
    */
-  static long[][] preferredFlows(long[] rows, long n, long[][] hist) {
-    int k = rows.length;
-    long[][] need = surplusAndShortfall(rows, n);
-    long[] surplus = need[0];
-    long[] shortfall = need[1];
+  static long[][] preferredFlows(long[][] need, long[][] hist) {
+    int k = need[0].length;
+    long[] surplus = need[0].clone();
+    long[] shortfall = need[1].clone();
     long[][] q = new long[k][k];
     int bins = GainReducer.GAIN_BINS;
     for (int bin = 0; bin < bins; bin++) {
@@ -2478,18 +2517,20 @@ public final class MrRefinement {
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
   private Path gain(Measure m, double[] weights) throws Exception {
-    return gain(m, weights, null, false);
+    return gain(m, weights, null, false, false);
   }
 
   /**
    * The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}, among the moves of
    * {@code targets} ({@link GainReducer#TARGETS}; any where null), with the proposals' gain histograms if
-   * {@code histogram}.
+   * {@code histogram} (of the proposing rows' weights if {@code ofWeights}).
    */
-  private Path gain(Measure m, double[] weights, String[] targets, boolean histogram) throws Exception {
+  private Path gain(Measure m, double[] weights, String[] targets, boolean histogram, boolean ofWeights)
+      throws Exception {
     Job job = perBlockJob("rate each row's best move", m, GainReducer.class, SwapKey.class);
     Configuration c = job.getConfiguration();
     c.setBoolean(GainReducer.GAIN_HISTOGRAM, histogram);
+    c.setBoolean(GainReducer.HISTOGRAM_OF_WEIGHTS, ofWeights);
     if (targets != null) {
       c.setStrings(GainReducer.TARGETS, targets);
     }

@@ -1162,44 +1162,57 @@ class MrRefinementTest {
    * Weighted rows (weight 1 to 12) on communities that neither the start nor the input order shows, from a start
    * balanced by weight: the distributed multilevel start weighs its clusters by their rows' weights and balances the
    * projected parts into a window as wide as the heaviest row around the mean weight, by V-cycles of weighted rows
-   * in groups. It is the start kept; every row once, the parts' weights at most the heaviest row apart at the end,
-   * `weightPerPart` exact, and T_sum at most half the blind start's.
+   * in groups, or by streaming flows that move weight (as where not even two parts fit a reducer). Either way it is
+   * the start kept; every row once, the parts' weights at most the heaviest row apart at the end, `weightPerPart`
+   * exact, and T_sum at most half the blind start's.
    */
   @Test
   void multilevelStartOfWeightedRowsBalancesTheirWeights() throws Exception {
-    Random rnd = new Random(31);
-    FileSystem fs = FileSystem.getLocal(conf);
-    int k = 6;
-    int n = 600;
-    Path dir = TestData.tempDir("mr-multilevel-weighted");
-    // ids blind to the 2k communities of 50 keys, a twentieth of the keys from 40 shared ones, 3 to 6 keys a row
-    WeightedRows wr = weightedRows(n, k, i -> (i * 7919L) % 100_003, communityKeys(rnd, 2 * k, 3, 4, 20, 50, 50_000,
-        40), rnd);
-    Map<Long, long[]> keysOf = wr.keysOf();
-    Map<Long, Integer> start = wr.start();
-    Map<Long, Double> weightOf = wr.weightOf();
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), wr.rows(), 3);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), wr.rows(), 3, start);
-    Path out = new Path(dir, "refined");
-    assertEquals(0, ToolRunner.run(new Configuration(conf), new RefineUTool(), new String[] {"--blocks",
-        new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
-        out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2",
-        "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "1", "--reducers", "2"}));
-    JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
-    assertEquals("multilevel", report.get("start").asText(), report.toString());
-    Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
-    assertEquals(start.keySet(), refined.keySet(), "every row once");
-    double[] w = new double[k];
-    refined.forEach((id, p) -> w[p] += weightOf.get(id));
-    for (int i = 0; i < k; i++) {
-      assertEquals(w[i], report.get("weightPerPart").get(i).asDouble(), 1e-9, report.toString());
+    for (String balance : new String[] {"groups", "flows"}) {
+      Random rnd = new Random(31);
+      FileSystem fs = FileSystem.getLocal(conf);
+      int k = 6;
+      int n = 600;
+      Path dir = TestData.tempDir("mr-multilevel-weighted-" + balance);
+      // ids blind to the 2k communities of 50 keys, a twentieth of the keys from 40 shared ones, 3 to 6 keys a row
+      WeightedRows wr = weightedRows(n, k, i -> (i * 7919L) % 100_003, communityKeys(rnd, 2 * k, 3, 4, 20, 50, 50_000,
+          40), rnd);
+      Map<Long, long[]> keysOf = wr.keysOf();
+      Map<Long, Integer> start = wr.start();
+      Map<Long, Double> weightOf = wr.weightOf();
+      TestData.writeBlocks(fs, new Path(dir, "blocks"), wr.rows(), 3);
+      TestData.writeAlignedUAssignment(fs, new Path(dir, "u"), wr.rows(), 3, start);
+      Path out = new Path(dir, "refined");
+      Configuration c = new Configuration(conf);
+      c.set(MrRefinement.BALANCE, balance);
+      assertEquals(0, ToolRunner.run(c, new RefineUTool(), new String[] {"--blocks",
+          new Path(dir, "blocks").toString(), "--u-assignment", new Path(dir, "u").toString(), "--output",
+          out.toString(), "--k", String.valueOf(k), "--mode", "mapreduce", "--multilevel", "on", "--group-size", "2",
+          "--rounds", "2", "--vcycles", "0", "--capped-vcycles", "1", "--reducers", "2"}), balance);
+      JsonNode report = JsonFiles.MAPPER.readTree(fs.open(new Path(out, "_refine.json")));
+      assertEquals("multilevel", report.get("start").asText(), balance + ": " + report);
+      JsonNode ml = null;
+      for (JsonNode r : report.get("rounds")) {
+        if (r.path("phase").asText().equals("multilevel start")) {
+          ml = r;
+        }
+      }
+      assertNotNull(ml, report.toString());
+      assertEquals(balance, ml.get("balance").asText(), ml.toString());
+      Map<Long, Integer> refined = RefineUToolTest.readParts(fs, out);
+      assertEquals(start.keySet(), refined.keySet(), balance + ": every row once");
+      double[] w = new double[k];
+      refined.forEach((id, p) -> w[p] += weightOf.get(id));
+      for (int i = 0; i < k; i++) {
+        assertEquals(w[i], report.get("weightPerPart").get(i).asDouble(), 1e-9, report.toString());
+      }
+      double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
+      assertTrue(spread <= 12 + 1e-9, balance + ": part weights " + java.util.Arrays.toString(w));
+      long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
+      long tBefore = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, start, k)).sum() - keys);
+      long tAfter = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, refined, k)).sum() - keys);
+      assertTrue(2 * tAfter <= tBefore, balance + ": T_sum " + tBefore + " (blind start) -> " + tAfter);
     }
-    double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
-    assertTrue(spread <= 12 + 1e-9, "part weights " + java.util.Arrays.toString(w));
-    long keys = keysOf.values().stream().flatMapToLong(java.util.Arrays::stream).distinct().count();
-    long tBefore = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, start, k)).sum() - keys);
-    long tAfter = 2 * (java.util.Arrays.stream(workingSetsPerPart(keysOf, refined, k)).sum() - keys);
-    assertTrue(2 * tAfter <= tBefore, "T_sum " + tBefore + " (blind start) -> " + tAfter);
   }
 
   /**
@@ -1491,6 +1504,28 @@ class MrRefinementTest {
   }
 
   /**
+   * The streaming balance of weighted rows: the parts above the window send down to the mean, those below it receive up
+   * to it; where only one side is outside, every part beyond the mean on the other side takes part; in the window, no
+   * part moves.
+   */
+  @Test
+  void weightedFlowsSendFromThePartsOutsideTheWindowTowardsTheMean() {
+    // mean 100, window [95, 105]
+    long[][] need = MrRefinement.weightSurplusAndShortfall(new long[] {112, 99, 97, 92}, 95, 105);
+    assertArrayEquals(new long[] {12, 0, 0, 0}, need[0]);
+    assertArrayEquals(new long[] {0, 0, 0, 8}, need[1]);
+    need = MrRefinement.weightSurplusAndShortfall(new long[] {104, 103, 102, 91}, 95, 105);
+    assertArrayEquals(new long[] {4, 3, 2, 0}, need[0]);
+    assertArrayEquals(new long[] {0, 0, 0, 9}, need[1]);
+    need = MrRefinement.weightSurplusAndShortfall(new long[] {110, 100, 100, 90}, 95, 105);
+    assertArrayEquals(new long[] {10, 0, 0, 0}, need[0]);
+    assertArrayEquals(new long[] {0, 0, 0, 10}, need[1]);
+    need = MrRefinement.weightSurplusAndShortfall(new long[] {104, 100, 100, 96}, 95, 105);
+    assertArrayEquals(new long[4], need[0]);
+    assertArrayEquals(new long[4], need[1]);
+  }
+
+  /**
    * The streaming balance's flows from its proposals: no part sends more than its surplus or receives more than its
    * shortfall (so no part crosses its target), no flow exceeds the rows that proposed it, the best gains go first
    * (a flow that skips a proposal of a better bin does so only because its source or target is full), and where every
@@ -1527,7 +1562,7 @@ class MrRefinementTest {
           }
         }
       }
-      long[][] q = MrRefinement.preferredFlows(rows, n, hist);
+      long[][] q = MrRefinement.preferredFlows(MrRefinement.surplusAndShortfall(rows, n), hist);
       long[] sent = new long[k];
       long[] received = new long[k];
       for (int a = 0; a < k; a++) {
@@ -1561,7 +1596,7 @@ class MrRefinementTest {
     hist[0] = new long[4 * bins];
     hist[0][2 * bins + 5] = 5;
     hist[0][3 * bins + 1] = 1; // part 3 is not short: never a target
-    long[][] q = MrRefinement.preferredFlows(rows, 40, hist);
+    long[][] q = MrRefinement.preferredFlows(MrRefinement.surplusAndShortfall(rows, 40), hist);
     assertEquals(2, q[0][2], java.util.Arrays.deepToString(q));
     assertEquals(0, q[0][3], java.util.Arrays.deepToString(q));
   }
