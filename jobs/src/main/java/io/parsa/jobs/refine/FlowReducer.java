@@ -11,8 +11,9 @@ import org.apache.hadoop.mapreduce.Reducer;
  * Streaming balance, flow job, reduce side, one call per part pair {lo, hi} ({@link SwapKey}'s grouping): the rows that
  * want to move between the two parts arrive best first per direction, and the first {@code quota[from][to]} of each
  * direction move ({@link #QUOTAS}); the rest wait for the next balance cycle. With {@link #BY_WEIGHT} a quota is
- * weight (whole-number row weights): each row moves whose weight the direction's quota still holds, the others wait. One pass over the stream and no buffer:
- * a task holds nothing of the data, however many rows a part has. Emits the moves keyed by block, for the apply job.
+ * weight (whole-number row weights): each row moves whose weight the direction's quota still holds, the others wait.
+ * One pass over the stream and no buffer: a task holds nothing of the data, however many rows a part has. Emits the
+ * moves keyed by block, for the apply job.
  */
 public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
 

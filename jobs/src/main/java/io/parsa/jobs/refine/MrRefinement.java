@@ -545,6 +545,11 @@ public final class MrRefinement {
   private Measure coarseCycles(Measure cur, Path u0, long n, int cycles, boolean inGroups, int rounds,
       List<Map<String, Object>> log) throws Exception {
     String what = inGroups ? "coarse group cycle" : "coarse V-cycle";
+    if (cycles > 0 && cur.weights.fractional > 0) {
+      // their clusters and flows weigh whole-number weights, as the multilevel start's
+      LOG.info("{}: no {}s: weighted rows with weights that are not whole numbers", step, what);
+      return cur;
+    }
     for (int cycle = 1; cycle <= cycles && n >= 2L * k && k >= 2; cycle++) {
       cur = verified(cur);
       Measure v = multilevelStart(cur, n, 1, true, log, true, inGroups ? cycle : 0);
