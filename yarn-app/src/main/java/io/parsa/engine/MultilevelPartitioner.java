@@ -140,6 +140,8 @@ public final class MultilevelPartitioner {
   private int[] rowWeights;
   private long weightFloor;
   private long weightCeil;
+  /** Whether the run is a chunk V-cycle of weighted rows, its window ([weightFloor, weightCeil]) held at every level. */
+  private boolean chunkWindow;
   /** Nets of the level the last initial placement ran on (after merging), for the log and tests. */
   private int initialNets;
   /** Whether the initial placement only grows where the coarsest level allows it ({@link #growOnly(boolean)}). */
@@ -436,20 +438,55 @@ public final class MultilevelPartitioner {
    * and M_max no larger than the given one.
    */
   public Weighted chunkVCycle(RowKeyGraph g, int[] given, int[] fixedCounts, long[] workingSets, long[] caps) {
+    return chunkVCycle(g, given, fixedCounts, workingSets, caps, null, null, null);
+  }
+
+  /**
+   * {@link #chunkVCycle(RowKeyGraph, int[], int[], long[], long[])} for rows of whole-number weights {@code weights}:
+   * the chunk's rows in part i must weigh between {@code low[i]} and {@code high[i]} (the given parts do) at every
+   * level, instead of every part keeping its number of the chunk's rows. The partitioner has one weight window for
+   * all parts, so each part gets the narrowest part's width, placed within its own bounds around its given weight
+   * (the fixed vertex of part i weighs so much more than the chunk's rows could that its part's window is
+   * [E − w, E] for every part). Returns null also where the given parts are outside the bounds.
+   */
+  public Weighted chunkVCycle(RowKeyGraph g, int[] given, int[] fixedCounts, long[] workingSets, long[] caps,
+      int[] weights, long[] low, long[] high) {
     long t0 = System.nanoTime();
     int n = g.numRows();
     int nk = g.numKeys();
     if (given.length != n || fixedCounts.length != (long) k * nk || workingSets.length != k
-        || (caps != null && caps.length != k)) {
+        || (caps != null && caps.length != k)
+        || (weights != null && (weights.length != n || low == null || high == null || low.length != k
+            || high.length != k))) {
       throw new IllegalArgumentException("chunk V-cycle: " + n + " rows, " + nk + " keys and " + k + " parts, got "
-          + given.length + " parts, " + fixedCounts.length + " fixed counts, " + workingSets.length + " working sets");
+          + given.length + " parts, " + fixedCounts.length + " fixed counts, " + workingSets.length + " working sets"
+          + (weights == null ? "" : ", " + weights.length + " weights and bounds for " + (low == null ? 0 : low.length)
+              + " and " + (high == null ? 0 : high.length) + " parts"));
     }
-    int[] rowsIn = new int[k];
-    for (int p : given) {
-      rowsIn[p]++;
+    long[] rowsIn = new long[k];
+    for (int i = 0; i < n; i++) {
+      rowsIn[given[i]] += weights == null ? 1 : weights[i];
     }
-    int most = Arrays.stream(rowsIn).max().orElse(0);
-    int each = Math.addExact(Math.multiplyExact(4, most), 4);
+    // unit rows: every part keeps its rows of the chunk ([each, each]); weighted rows: a window of the narrowest
+    // part's width w, part p's chunk weight within [end[p] − w, end[p]] ⊆ [low[p], high[p]], its given weight inside
+    long width = 0;
+    long[] end = rowsIn.clone();
+    if (weights != null) {
+      width = Long.MAX_VALUE;
+      for (int p = 0; p < k; p++) {
+        if (rowsIn[p] < low[p] || rowsIn[p] > high[p]) {
+          log("chunk V-cycle: part " + p + "'s rows of the chunk weigh " + rowsIn[p] + ", outside " + low[p] + ".."
+              + high[p] + "; the given parts are kept");
+          return null;
+        }
+        width = Math.min(width, high[p] - low[p]);
+      }
+      for (int p = 0; p < k; p++) {
+        end[p] = Math.max(low[p], Math.min(rowsIn[p], high[p] - width)) + width;
+      }
+    }
+    long most = Arrays.stream(end).max().orElse(0);
+    int each = Math.toIntExact(Math.addExact(Math.multiplyExact(4, most), 4));
     int[] weight = new int[n + k];
     int[] vStart = new int[n + k + 1];
     int[] rs = g.rowStart();
@@ -478,11 +515,15 @@ public final class MultilevelPartitioner {
           vNets[w++] = v;
         }
       }
-      weight[n + p] = each - rowsIn[p];
+      weight[n + p] = Math.toIntExact(each - end[p]);
       parts[n + p] = p;
       vStart[n + p + 1] = w;
     }
-    Arrays.fill(weight, 0, n, 1);
+    if (weights == null) {
+      Arrays.fill(weight, 0, n, 1);
+    } else {
+      System.arraycopy(weights, 0, weight, 0, n);
+    }
     Level fine = new Level(n + k, weight, vStart, vNets, nk, internal, RowKeyGraph.transpose(vStart, vNets, nk));
     // the chunk's keys each part holds (through its chunk rows or its other rows), counted before the fixed vertices
     // get the part's other keys as internal ones
@@ -495,15 +536,29 @@ public final class MultilevelPartitioner {
       internal[n + p] = Math.toIntExact(workingSets[p] - held[p] + top - cap[p]);
     }
     mCap = top;
+    long savedCeil = weightCeil;
+    long savedFloor = weightFloor;
     State st;
     try {
+      if (weights != null) {
+        // weighted rows: the window holds at every level (no final balance could restore it without moves that
+        // undo the cycle's), so the given placement, inside it, is never left
+        chunkWindow = true;
+        weightCeil = each;
+        weightFloor = each - width;
+      }
       st = run(fine, parts, t0, false);
-      balance(st, each, each);
+      if (weights == null) {
+        balance(st, each, each);
+      }
     } finally {
       mCap = Long.MAX_VALUE;
+      chunkWindow = false;
+      weightCeil = savedCeil;
+      weightFloor = savedFloor;
     }
     for (int p = 0; p < k; p++) {
-      if (st.part[n + p] != p || st.weight[p] != each) {
+      if (st.part[n + p] != p || st.weight[p] > each || st.weight[p] < each - width) {
         // not reached (the fixed vertices cannot move, and unit rows can always be balanced): the given parts stay
         log("chunk V-cycle: part " + p + " lost its fixed rows or its balance; the given parts are kept");
         return null;
@@ -664,7 +719,7 @@ public final class MultilevelPartitioner {
     // otherwise leave others nearly empty, and the final balancing would refill them regardless of the cap
     long floorCap = mCap == Long.MAX_VALUE ? 0
         : (long) Math.floor((1 - settings.imbalance()) * Math.floor(total / (double) k));
-    if (rowWeights != null && mCap != Long.MAX_VALUE && exact) {
+    if ((rowWeights != null && mCap != Long.MAX_VALUE && exact) || chunkWindow) {
       // a capped V-cycle of weighted rows keeps every part in the caller's window at every level (the given placement
       // is in it): one that let parts wander by ε left the final balance moves that lifted M_max above the cap
       cap = weightCeil;

@@ -2,7 +2,9 @@ package io.parsa.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -261,6 +263,61 @@ class URefinementTest {
         1);
     ref.round();
     assertArrayEquals(recomputedWorkingSets(k, cc.all(), joined(cc.parts(), ref.parts())), ref.workingSets());
+  }
+
+  /**
+   * The chunk V-cycle of weighted rows (weights 1 to 8): the chunk's rows in every part stay within that part's own
+   * bounds (of different widths, some below the given weight, some above), the working sets are the whole
+   * assignment's, T_sum falls, M_max does not rise, and rows move without every part keeping its count; bounds the
+   * given parts lie outside of, or missing, are refused.
+   */
+  @Test
+  void aWeightedChunkVCycleKeepsEveryPartsChunkWeightWithinItsBounds() {
+    int k = 6;
+    ChunkCase cc = ChunkCase.of(53, k);
+    int n = cc.g().numRows();
+    int[] given = new int[n];
+    System.arraycopy(cc.parts()[0], 0, given, 0, cc.parts()[0].length);
+    System.arraycopy(cc.parts()[1], 0, given, cc.parts()[0].length, cc.parts()[1].length);
+    int[] w = new int[n];
+    long[] load = new long[k];
+    for (int i = 0; i < n; i++) {
+      w[i] = 1 + (int) ((i * 2_654_435_761L >>> 7) % 8);
+      load[given[i]] += w[i];
+    }
+    long[] low = new long[k];
+    long[] high = new long[k];
+    for (int p = 0; p < k; p++) {
+      low[p] = load[p] - 10 - 3 * p; // widths 20 to 35, the given weight off the middle
+      high[p] = load[p] + 10;
+    }
+    MultilevelPartitioner.Settings coarse = new MultilevelPartitioner.Settings(300, 10, 20, 0.03, 8, 8, 4, 5);
+    MultilevelPartitioner mp = new MultilevelPartitioner(k, coarse, s -> { });
+    assertThrows(IllegalArgumentException.class, () -> mp.chunkVCycle(cc.g(), given, cc.fixed(), cc.whole(), null,
+        w, low, null));
+    long[] above = low.clone();
+    above[2] = load[2] + 1;
+    assertNull(mp.chunkVCycle(cc.g(), given, cc.fixed(), cc.whole(), null, w, above, high),
+        "a part's given weight below its bounds");
+    MultilevelPartitioner.Weighted r = mp.chunkVCycle(cc.g(), given, cc.fixed(), cc.whole(), null, w, low, high);
+    assertNotNull(r, "the cycle lowers a random placement's working sets");
+    int[][] chunkParts = {java.util.Arrays.copyOfRange(r.part(), 0, cc.parts()[0].length),
+        java.util.Arrays.copyOfRange(r.part(), cc.parts()[0].length, n)};
+    long[] now = recomputedWorkingSets(k, cc.all(), joined(cc.parts(), chunkParts));
+    assertArrayEquals(now, r.workingSets(), "the whole assignment's working sets");
+    long[] after = new long[k];
+    for (int i = 0; i < n; i++) {
+      after[r.part()[i]] += w[i];
+    }
+    for (int p = 0; p < k; p++) {
+      assertTrue(after[p] >= low[p] && after[p] <= high[p], "part " + p + ": " + after[p] + " outside " + low[p] + ".."
+          + high[p]);
+    }
+    assertFalse(java.util.Arrays.equals(sizes(k, new int[][] {cc.parts()[0], cc.parts()[1]}), sizes(k, chunkParts)),
+        "weighted rows move without keeping every part's count");
+    assertTrue(java.util.Arrays.stream(now).sum() < java.util.Arrays.stream(cc.whole()).sum());
+    assertTrue(java.util.Arrays.stream(now).max().getAsLong()
+        <= java.util.Arrays.stream(cc.whole()).max().getAsLong());
   }
 
   /**

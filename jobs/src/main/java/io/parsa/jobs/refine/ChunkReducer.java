@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * ({@link #PART_WEIGHTS}) instead move singly, in swaps and in exchanges within the task's share of every part's room in
  * the weight window ({@link URefinement#ofWeightedChunk}): each of the {@link #WEIGHT_SHARES} tasks may take part i's
  * weight W_i down by at most (W_i − lo) / tasks and up by at most (hi − W_i) / tasks, for all its blocks and slices
- * together, so the tasks' moves together, or any of them, leave every part in [lo, hi]; their slices are not V-cycled
- * (the chunk V-cycle balances row counts). A block too large
+ * together, so the tasks' moves together, or any of them, leave every part in [lo, hi]; their slices' V-cycles keep
+ * every part's weight in that share at every level (whole-number weights; CHUNK_VCYCLES_NOT_WHOLE counts the slices
+ * not V-cycled for want of them). A block too large
  * for the task's heap is refined in slices of its rows, one after the other, each seeing the moves of those before it:
  * {@link #SLICES} equal ones, or each the most rows whose keys fit ({@link #cut}); a row whose keys alone do not fit
  * stays in its part (CHUNK_ROWS_TOO_LARGE).
@@ -201,7 +202,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       weightChange = new double[k];
       slack = 1e-9 * Math.max(1, Math.abs(window[1])) / shares / 4;
     }
-    vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1 && roomDown == null;
+    vcycles = conf.getBoolean(VCYCLES, true) && exponent <= 1;
     maxMargin = conf.getLong(MAX_MARGIN, 0);
     owner = new int[k];
     Arrays.fill(owner, -1);
@@ -664,12 +665,47 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
         return 0;
       }
     }
+    double[] startLoads = null;
+    double[] offsets = null;
+    int[] wholeWeights = null;
+    long[] low = null;
+    long[] high = null;
+    if (rowWeights != null) {
+      // each part's weight as the rounds count it: where this task's room for it is, in a window [0, shareWidth]
+      // common to all parts (a part another block owns at the window's top: no row enters it); the slice's rows
+      // are counted from where they start, the rest of the part is a fixed offset
+      startLoads = new double[k];
+      double[] sliceLoads = new double[k];
+      for (int i = 0; i < n; i++) {
+        sliceLoads[given[i]] += rowWeights[i];
+      }
+      offsets = new double[k];
+      for (int p = 0; p < k; p++) {
+        startLoads[p] = owner[p] != -1 && owner[p] != b ? shareWidth
+            : Math.min(shareWidth, Math.max(0, roomDown[p] + weightChange[p]));
+        offsets[p] = startLoads[p] - sliceLoads[p];
+      }
+      // (whole numbers whose sum and window keep the partitioner's part weights, 4·(sum + window) + 4, within an int)
+      wholeWeights = shareWidth < Integer.MAX_VALUE / 8 ? RefineUTool.RowWeights.whole(rowWeights,
+          Integer.MAX_VALUE / 8) : null;
+      if (wholeWeights != null) {
+        // the slice's rows in part p may weigh what keeps the part in the task's window, in whole numbers
+        low = new long[k];
+        high = new long[k];
+        for (int p = 0; p < k; p++) {
+          low[p] = (long) Math.ceil(-slack - offsets[p]);
+          high[p] = (long) Math.floor(shareWidth + slack - offsets[p]);
+        }
+      } else {
+        context.getCounter(MrRefinement.Counters.CHUNK_VCYCLES_NOT_WHOLE).increment(1);
+      }
+    }
     int[] cycledParts = given;
     long[] startSets = seen;
-    if (vcycles) {
+    if (vcycles && (rowWeights == null || wholeWeights != null)) {
       MultilevelPartitioner.Weighted cycled = new MultilevelPartitioner(k,
           MultilevelPartitioner.Settings.defaults().withSeed(31L * b + from), LOG::debug)
-          .chunkVCycle(graph, given, fixed, seen, caps);
+          .chunkVCycle(graph, given, fixed, seen, caps, wholeWeights, low, high);
       context.getCounter(MrRefinement.Counters.CHUNK_VCYCLES).increment(1);
       if (cycled != null) {
         context.getCounter(MrRefinement.Counters.CHUNK_VCYCLES_KEPT).increment(1);
@@ -678,24 +714,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
       }
       context.progress();
     }
-    double[] startLoads = null;
     URefinement ref;
     if (rowWeights == null) {
       ref = URefinement.ofChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll, exponent);
     } else {
-      // each part's weight as the rounds count it: where this task's room for it is, in a window [0, shareWidth]
-      // common to all parts (a part another block owns at the window's top: no row enters it)
-      startLoads = new double[k];
-      double[] sliceLoads = new double[k];
-      for (int i = 0; i < n; i++) {
-        sliceLoads[cycledParts[i]] += rowWeights[i];
-      }
-      double[] offsets = new double[k];
-      for (int p = 0; p < k; p++) {
-        startLoads[p] = owner[p] != -1 && owner[p] != b ? shareWidth
-            : Math.min(shareWidth, Math.max(0, roomDown[p] + weightChange[p]));
-        offsets[p] = startLoads[p] - sliceLoads[p];
-      }
       ref = URefinement.ofWeightedChunk(k, blocks, graph, new int[][] {cycledParts}, fixed, startSets, keysInAll,
           exponent, offsets, -slack, shareWidth + slack);
     }

@@ -151,6 +151,8 @@ public final class MrRefinement {
     CHUNK_VCYCLES,
     /** Chunk job: those V-cycles whose result the slice's swap rounds started from (Σ M_i lower, M_max not higher). */
     CHUNK_VCYCLES_KEPT,
+    /** Chunk job: slices of weighted rows not V-cycled because their weights are not whole numbers (or too large). */
+    CHUNK_VCYCLES_NOT_WHOLE,
     /**
      * Chunk job: the change of Σ M_i its tasks counted, each from its own moves (negative where they lowered it); with
      * one task, exactly the change the next count job measures.
@@ -1100,6 +1102,9 @@ public final class MrRefinement {
     if (Jobs.count(job, Counters.CHUNK_VCYCLES) > 0) {
       e.put("vcycles", Jobs.count(job, Counters.CHUNK_VCYCLES));
       e.put("vcyclesKept", Jobs.count(job, Counters.CHUNK_VCYCLES_KEPT));
+    }
+    if (Jobs.count(job, Counters.CHUNK_VCYCLES_NOT_WHOLE) > 0) {
+      e.put("vcyclesNotWhole", Jobs.count(job, Counters.CHUNK_VCYCLES_NOT_WHOLE));
     }
     e.put("headroomShare", damping == 0 ? 1.0 : 1.0 / (chunkTasks * damping));
     try {

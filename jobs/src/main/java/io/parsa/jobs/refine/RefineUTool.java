@@ -939,6 +939,22 @@ public class RefineUTool extends ParsaTool {
       return x == Math.rint(x) && x >= 0 && x <= Integer.MAX_VALUE;
     }
 
+    /**
+     * The weights {@code w} as ints where every one is a whole number and they sum to at most {@code limit}, else null
+     * (a chunk's rows for the multilevel partitioner).
+     */
+    static int[] whole(double[] w, long limit) {
+      int[] out = new int[w.length];
+      long total = 0;
+      for (int i = 0; i < w.length; i++) {
+        if (!integral(w[i]) || (total += (long) w[i]) > limit) {
+          return null;
+        }
+        out[i] = (int) w[i];
+      }
+      return out;
+    }
+
     double[] window(double[] loads) {
       return URefinement.weightWindow(loads, heaviest);
     }

@@ -318,15 +318,19 @@ class MrRefinementTest {
       assertEquals(groups, improved > 0, mode + ": groups kept " + improved + " times: " + report.get("rounds"));
       long chunkRoundsKept = 0;
       long tasks = 0;
+      long chunkVCycles = 0;
       for (JsonNode r : report.get("rounds")) {
         if (r.path("phase").asText().equals("chunk round") && r.path("kept").asBoolean()) {
           chunkRoundsKept++;
           tasks = Math.max(tasks, r.path("weightShares").asLong());
         }
+        chunkVCycles += r.path("vcycles").asLong();
       }
       assertEquals(chunks, chunkRoundsKept > 0, mode + ": " + report.get("rounds"));
       if (chunks) {
         assertEquals(files, tasks, report.get("rounds").toString());
+        // the p = 1 rounds V-cycle every slice of whole-number weights within its task's share of the window
+        assertTrue(chunkVCycles > 0, report.get("rounds").toString());
       }
     }
   }
