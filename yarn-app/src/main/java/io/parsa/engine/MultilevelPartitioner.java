@@ -463,26 +463,26 @@ public final class MultilevelPartitioner {
           + (weights == null ? "" : ", " + weights.length + " weights and bounds for " + (low == null ? 0 : low.length)
               + " and " + (high == null ? 0 : high.length) + " parts"));
     }
-    long[] rowsIn = new long[k];
+    long[] chunkWeight = new long[k];
     for (int i = 0; i < n; i++) {
-      rowsIn[given[i]] += weights == null ? 1 : weights[i];
+      chunkWeight[given[i]] += weights == null ? 1 : weights[i];
     }
     // unit rows: every part keeps its rows of the chunk ([each, each]); weighted rows: a window of the narrowest
     // part's width w, part p's chunk weight within [end[p] − w, end[p]] ⊆ [low[p], high[p]], its given weight inside
     long width = 0;
-    long[] end = rowsIn.clone();
+    long[] end = chunkWeight.clone();
     if (weights != null) {
       width = Long.MAX_VALUE;
       for (int p = 0; p < k; p++) {
-        if (rowsIn[p] < low[p] || rowsIn[p] > high[p]) {
-          log("chunk V-cycle: part " + p + "'s rows of the chunk weigh " + rowsIn[p] + ", outside " + low[p] + ".."
+        if (chunkWeight[p] < low[p] || chunkWeight[p] > high[p]) {
+          log("chunk V-cycle: part " + p + "'s rows of the chunk weigh " + chunkWeight[p] + ", outside " + low[p] + ".."
               + high[p] + "; the given parts are kept");
           return null;
         }
         width = Math.min(width, high[p] - low[p]);
       }
       for (int p = 0; p < k; p++) {
-        end[p] = Math.max(low[p], Math.min(rowsIn[p], high[p] - width)) + width;
+        end[p] = Math.max(low[p], Math.min(chunkWeight[p], high[p] - width)) + width;
       }
     }
     long most = Arrays.stream(end).max().orElse(0);
