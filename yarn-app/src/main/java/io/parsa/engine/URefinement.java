@@ -67,6 +67,8 @@ public final class URefinement {
   private final int maxDeg;
   private final boolean guardMax;
   private boolean holdFloor = true;
+  /** The working-set room of the connectivity rounds under the max guard ({@link #setRoom}); 0: none. */
+  private long room;
   /**
    * Whether this refines a chunk of the rows ({@link #ofChunk}, {@link #ofWeightedChunk}): unit rows swap only, so every
    * part keeps its rows of the chunk, and the working sets count the fixed rows' keys. {@link #keysInAll}: the distinct keys of all rows, for T_sum.
@@ -388,6 +390,19 @@ public final class URefinement {
   }
 
   /**
+   * With the max guard, lets the connectivity rounds (exponent 1) grow any working set, and the floor of T_i with it,
+   * up to {@code keys} where that is above the round's largest: what a user allows each machine to hold
+   * ({@code refine-u --max-working-set}), so the total traffic may fall further than the largest working set of the
+   * max-weighted rounds lets it. No effect at larger exponents, without the guard, or where {@code keys} is 0.
+   */
+  public void setRoom(long keys) {
+    if (keys < 0) {
+      throw new IllegalArgumentException("working-set room must be >= 0, was " + keys);
+    }
+    this.room = keys;
+  }
+
+  /**
    * Threads (≥ 1) that rate the rows and sort the candidates in each round: the round's two O(non-zeros · λ) and
    * O(rows · k log) passes; the swaps that follow stay on the calling thread. Every number of threads gives the same
    * moves (each row's rating depends on the counts only, and the candidates are filled in row order).
@@ -566,6 +581,10 @@ public final class URefinement {
       for (int i = 0; i < k; i++) {
         cap = Math.max(cap, m[i]);
         capBase = floorGuard ? Math.max(capBase, m[i] - singles[i]) : Long.MAX_VALUE;
+      }
+      if (exponent == 1.0 && room > cap) {
+        cap = room;
+        capBase = Math.max(capBase, room);
       }
     }
     int top = Math.min(TOP, k - 1);

@@ -642,6 +642,55 @@ class URefinementTest {
     assertEquals(10.0, w[1], 1e-6);
   }
 
+  /**
+   * Room (--max-working-set): the guarded connectivity rounds may grow working sets up to it and no further, never
+   * raise T_sum, and from the same max-weighted refinement end below the rounds without room in some trials (a local
+   * search with more freedom may also end higher); at a larger exponent the room changes no move.
+   */
+  @Test
+  void connectivityRoundsWithRoomGrowWorkingSetsUpToItAndNoFurther() {
+    SplittableRandom rnd = new SplittableRandom(23);
+    int lower = 0;
+    for (int trial = 0; trial < 8; trial++) {
+      int k = 2 + rnd.nextInt(7);
+      List<Block> blocks = blocks(rnd, 1 + rnd.nextInt(3), 60 + rnd.nextInt(80), 300, 2 + rnd.nextInt(5));
+      int[][] start = randomParts(rnd, blocks, k);
+      // the max phase, alike with and without room (p = 8: room has no effect)
+      URefinement plain = new URefinement(k, blocks, start, 8.0, true);
+      URefinement roomy = new URefinement(k, blocks, start, 8.0, true);
+      roomy.setRoom(Long.MAX_VALUE / 4);
+      for (int round = 0; round < 4; round++) {
+        assertEquals(plain.round(), roomy.round(), "trial " + trial + ": room changed a move at p = 8");
+      }
+      long mMax = java.util.Arrays.stream(plain.workingSets()).max().getAsLong();
+      long room = mMax + mMax / 5 + 1;
+      plain.setExponent(1.0);
+      roomy.setExponent(1.0);
+      roomy.setRoom(room);
+      int[] sizes0 = sizes(k, roomy.parts());
+      long t0 = PlacementEvaluator.evaluate(k, blocks, roomy.parts()).tSum();
+      for (int round = 0; round < 8; round++) {
+        URefinement.RoundStats p = plain.round();
+        URefinement.RoundStats r = roomy.round();
+        assertTrue(p.mMax() <= mMax, "trial " + trial + ": guarded M_max rose without room");
+        assertTrue(r.mMax() <= room, "trial " + trial + ": M_max " + r.mMax() + " above the room " + room);
+        assertTrue(r.objectiveAfter() <= r.objectiveBefore() + 1e-9, "trial " + trial + ": " + r);
+        int[] sz = sizes(k, roomy.parts());
+        for (int i = 0; i < k; i++) {
+          assertTrue(Math.abs(sz[i] - sizes0[i]) <= 1, "trial " + trial + ": part " + i + " lost its balance");
+        }
+        assertArrayEquals(recomputedWorkingSets(k, blocks, roomy.parts()), roomy.workingSets(), "trial " + trial);
+      }
+      long tPlain = PlacementEvaluator.evaluate(k, blocks, plain.parts()).tSum();
+      long tRoomy = PlacementEvaluator.evaluate(k, blocks, roomy.parts()).tSum();
+      assertTrue(tRoomy <= t0, "trial " + trial + ": T_sum rose with room, " + t0 + " -> " + tRoomy);
+      if (tRoomy < tPlain) {
+        lower++;
+      }
+    }
+    assertTrue(lower > 0, "room never lowered T_sum below the guarded rounds'");
+  }
+
   @Test
   void connectivityObjectiveLowersTotalTrafficOnPlantedClusters() {
     SplittableRandom rnd = new SplittableRandom(5);

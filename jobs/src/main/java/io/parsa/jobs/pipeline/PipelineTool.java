@@ -100,6 +100,10 @@ public final class PipelineTool extends ParsaTool {
         + " §13: 2.5,1 with --objective total and --capped-vcycles 6 met all three targets on ego-twitter)"));
     o.addOption(opt("capped-vcycles", "N", "refine-u's V-cycles after its swap rounds that may not raise the largest"
         + " working set (default: --effort's)"));
+    o.addOption(opt("max-working-set", "KEYS", "refine-u's room per machine: its connectivity rounds and capped V-cycles"
+        + " may grow a working set up to KEYS to lower the total traffic (default: none, the largest never rises;"
+        + " docs/quality.md §59: --objective total --refine-schedule 3,1 --capped-vcycles 12 --refine-rounds 20"
+        + " --max-working-set 17400 met all three targets on ego-twitter)"));
     o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
         + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
@@ -134,6 +138,9 @@ public final class PipelineTool extends ParsaTool {
       RefineUTool.schedule(cl.getOptionValue("refine-schedule")); // refused here, before any step writes
     }
     Integer cappedVcycles = cl.hasOption("capped-vcycles") ? intOpt(cl, "capped-vcycles", 0, 0) : null;
+    if (cl.hasOption("max-working-set")) {
+      longOpt(cl, "max-working-set", 0, 1); // refused here, before any step writes
+    }
     String seed = String.valueOf(longOpt(cl, "seed", 1, Long.MIN_VALUE));
     boolean overwrite = cl.hasOption("overwrite");
     boolean renumber = cl.hasOption("renumber");
@@ -203,6 +210,7 @@ public final class PipelineTool extends ParsaTool {
         if (cl.hasOption("refine-schedule")) {
           ru.addAll(args("--schedule", cl.getOptionValue("refine-schedule")));
         }
+        copy(cl, ru, "max-working-set");
         String refineMode = choiceOpt(cl, "refine-mode", "auto", "auto", "memory", "mapreduce");
         if (!refineMode.equals("auto")) {
           ru.addAll(args("--mode", refineMode));

@@ -305,6 +305,11 @@ public class RefineUTool extends ParsaTool {
             + " the largest working sets, p = 1 is the total (default " + DEFAULT_SCHEDULE + "; 1 with --objective"
             + " total)"))
         .addOption(flag("no-max-guard", "allow swaps that raise the largest working set"))
+        .addOption(opt("max-working-set", "KEYS", "the keys each machine may hold: the connectivity rounds (p = 1)"
+            + " and the capped V-cycles may grow any working set up to KEYS, where that is above the largest the"
+            + " max-weighted rounds left, to lower the total traffic T_sum (the max guard holds the rest; with"
+            + " --objective total the start of the smallest T_sum is kept); --mode memory only (default: none, the"
+            + " largest working set never rises)"))
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
@@ -362,7 +367,11 @@ public class RefineUTool extends ParsaTool {
     int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
     Objective objective = Objective.of(choiceOpt(cl, "objective", Objective.BALANCED.id(), Objective.ids()));
     double[] schedule = schedule(cl.getOptionValue("schedule", objective.schedule));
-    boolean guard = !cl.hasOption("no-max-guard");
+    long room = cl.hasOption("max-working-set") ? longOpt(cl, "max-working-set", 0, 1) : 0;
+    Guard guard = new Guard(!cl.hasOption("no-max-guard"), room);
+    if (room > 0 && !guard.max()) {
+      throw new UsageException("--max-working-set is room the max guard allows; it cannot go with --no-max-guard");
+    }
     List<String> starts = new ArrayList<>();
     for (String st : cl.getOptionValue("starts", DEFAULT_STARTS).split(",")) {
       String t = st.trim();
@@ -400,9 +409,17 @@ public class RefineUTool extends ParsaTool {
         LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
             + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
       }
-      if (!guard) {
+      if (!guard.max()) {
         LOG.warn("refine-u: --no-max-guard needs --mode memory; the distributed rounds never keep a round that raises"
             + " M_max");
+      }
+      if (room > 0) {
+        if (mode.equals("mapreduce")) {
+          throw new UsageException("--max-working-set needs --mode memory (or auto where the data fits the driver's"
+              + " heap): the distributed rounds never keep a round that raises M_max");
+        }
+        LOG.warn("refine-u: --max-working-set {} not used: the data does not fit in memory, and the distributed"
+            + " rounds never keep a round that raises M_max", room);
       }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
@@ -576,7 +593,10 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", rows);
       stats.put("objective", objective.id());
       stats.put("schedule", schedule);
-      stats.put("maxGuard", guard);
+      stats.put("maxGuard", guard.max());
+      if (room > 0) {
+        stats.put("maxWorkingSetRoom", room);
+      }
       stats.put("vcycles", cyclesFit ? preCycles : 0);
       stats.put("cappedVcycles", cyclesFit ? cappedVcycles : 0);
       stats.put("rowsPerPart", ref.sizes());
@@ -719,7 +739,7 @@ public class RefineUTool extends ParsaTool {
    * stays: there it steers the p = 8 phase (news20, k = 64: 15,476 with it, 17,642 without).
    */
   private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, Start from,
-      double[] schedule, int rounds, boolean guard, boolean floorInMaxPhases, int roundThreads) {
+      double[] schedule, int rounds, Guard guard, boolean floorInMaxPhases, int roundThreads) {
     long t0 = System.nanoTime();
     URefinement ref = from.refinement(k, blocks, graph, schedule[0], guard);
     ref.setThreads(roundThreads);
@@ -743,7 +763,7 @@ public class RefineUTool extends ParsaTool {
    * twice of four. A second finalist polished beside the leader halved the leader's cores for it.
    */
   private static void polishLeader(List<Candidate> candidates, int k, List<Block> blocks, RowKeyGraph graph,
-      int rounds, boolean guard, int cycles, Objective objective) {
+      int rounds, Guard guard, int cycles, Objective objective) {
     Candidate leader = candidates.get(objective.best(candidates.stream().map(c -> figures(c.ref)).toList()));
     if (candidates.size() > 1) {
       LOG.info("refine-u: capped V-cycles on the leading start after the swap rounds ({}); not on {}", leader.start,
@@ -755,7 +775,7 @@ public class RefineUTool extends ParsaTool {
 
   /** Up to {@code cycles} capped V-cycles on a refined start, each followed by connectivity rounds; kept while better. */
   private static Candidate polish(Candidate c, int k, List<Block> blocks, RowKeyGraph graph, int rounds,
-      boolean guard, int cycles, Objective objective, int roundThreads) {
+      Guard guard, int cycles, Objective objective, int roundThreads) {
     long t0 = System.nanoTime();
     String start = c.start;
     List<Map<String, Object>> log = new ArrayList<>(c.log);
@@ -772,22 +792,26 @@ public class RefineUTool extends ParsaTool {
       if (weights != null) {
         weights.applyTo(mp, window);
       }
-      MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, cur, 0.0, res.maxWorkingSet());
-      URefinement after = new URefinement(k, blocks, graph, vc, 1.0, guard);
+      long cap = guard.cap(res.maxWorkingSet());
+      MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, cur, 0.0, cap);
+      URefinement after = guard.applyTo(new URefinement(k, blocks, graph, vc, 1.0, guard.max()));
       after.setThreads(roundThreads);
       after.setWorkspace(WORKSPACE.get());
       rounds(start, "after capped V-cycle " + cycle + " ", after, 1.0, rounds, log, true);
       Result polished = result(after);
       // kept if it improves the objective (the rule that chooses between starts)
       boolean better = objective.improves(figures(polished), figures(res));
-      // the cycle is capped at M_max: one whose final row balancing crossed the cap by more than CAP_SLACK is not kept
-      boolean held = polished.maxWorkingSet() <= (long) Math.floor((1 + CAP_SLACK) * res.maxWorkingSet());
+      // the cycle is capped at M_max: one whose final row balancing crossed the cap by more than CAP_SLACK is not kept;
+      // a cap the user's room set is held exactly
+      boolean held = cap > res.maxWorkingSet() ? polished.maxWorkingSet() <= cap
+          : polished.maxWorkingSet() <= (long) Math.floor((1 + CAP_SLACK) * res.maxWorkingSet());
       // weighted rows: every part's weight stays in the window of the start of the cycle
       boolean balanced = weights == null || RowWeights.within(polished.loads(), window);
       LOG.info("refine-u: start '{}' capped V-cycle {}: M_max {} -> {}, T_max >= {} -> {}, T_sum {} -> {}: {}", start,
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
-          res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? "dropped (M_max rose by more than "
-              + Math.round(100 * CAP_SLACK) + " %)" : !balanced ? "dropped (a part's weight left "
+          res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? (cap > res.maxWorkingSet()
+              ? "dropped (M_max above --max-working-set " + cap + ")"
+              : "dropped (M_max rose by more than " + Math.round(100 * CAP_SLACK) + " %)") : !balanced ? "dropped (a part's weight left "
               + Arrays.toString(window) + ")" : better ? "kept" : "dropped (not better for --objective "
               + objective.id() + ")");
       better &= held && balanced;
@@ -1011,6 +1035,26 @@ public class RefineUTool extends ParsaTool {
     }
   }
 
+  /**
+   * The swap rounds' max guard (no swap raises the largest working set; {@code --no-max-guard} turns it off) and the
+   * room a user allows each working set ({@code --max-working-set}; 0: none): the connectivity rounds and the capped
+   * V-cycles may grow a working set up to it where it is above the largest, to lower the total traffic.
+   */
+  record Guard(boolean max, long room) {
+    /** The refinement with this guard's room set. */
+    URefinement applyTo(URefinement ref) {
+      if (max) {
+        ref.setRoom(room);
+      }
+      return ref;
+    }
+
+    /** The cap of a capped V-cycle from a start whose largest working set is {@code mMax}. */
+    long cap(long mMax) {
+      return max ? Math.max(mMax, room) : mMax;
+    }
+  }
+
   /** A start's parts, with the multilevel partitioner's counts under them when it placed them last (else null). */
   record Start(int[][] parts, MultilevelPartitioner.Counted counted) {
     /** The partitioner's result, with its counts. */
@@ -1019,9 +1063,9 @@ public class RefineUTool extends ParsaTool {
     }
 
     /** The swap rounds from these parts, taking the counts over where there are any. */
-    URefinement refinement(int k, List<Block> blocks, RowKeyGraph graph, double exponent, boolean guard) {
-      return counted != null ? new URefinement(k, blocks, graph, counted, exponent, guard)
-          : new URefinement(k, blocks, graph, parts, exponent, guard);
+    URefinement refinement(int k, List<Block> blocks, RowKeyGraph graph, double exponent, Guard guard) {
+      return guard.applyTo(counted != null ? new URefinement(k, blocks, graph, counted, exponent, guard.max())
+          : new URefinement(k, blocks, graph, parts, exponent, guard.max()));
     }
   }
 
@@ -1070,7 +1114,7 @@ public class RefineUTool extends ParsaTool {
 
   /** One multilevel start per seed, each refined like the others, on parallel threads where they fit the heap. */
   private static List<Candidate> multilevelStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
-      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, boolean guard)
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard)
       throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     List<Callable<Candidate>> seeds = new ArrayList<>();
@@ -1117,7 +1161,7 @@ public class RefineUTool extends ParsaTool {
    * afterwards. Every result is thread-count independent, so the U is the one of the order above (docs/quality.md §45).
    */
   private static MultilevelFirst multilevelFirst(Configuration conf, FileSystem fs, Path blocksDir, int k,
-      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, boolean guard,
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard,
       List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int postCycles,
       Objective objective) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
@@ -1242,7 +1286,7 @@ public class RefineUTool extends ParsaTool {
   /** The given and the input-order starts of {@code starts}, side by side where their copies fit; in their order. */
   private static List<Candidate> refineStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
       List<String> starts, List<Block> blocks, RowKeyGraph graph, int preCycles, int[][] parts, int[][] orderStart,
-      double[] schedule, int rounds, boolean guard) throws Exception {
+      double[] schedule, int rounds, Guard guard) throws Exception {
     if (starts.isEmpty()) {
       return List.of();
     }
@@ -1259,7 +1303,7 @@ public class RefineUTool extends ParsaTool {
 
   /** The given or the input-order start: its V-cycles, then its swap rounds. */
   private static Candidate refineStart(String start, int k, List<Block> blocks, RowKeyGraph graph, int preCycles,
-      int[][] parts, int[][] orderStart, double[] schedule, int rounds, boolean guard, int roundThreads) {
+      int[][] parts, int[][] orderStart, double[] schedule, int rounds, Guard guard, int roundThreads) {
     return refine(start, k, blocks, graph, vcycles(start, k, blocks, graph, preCycles,
         start.equals(START_ORDER) ? orderStart : parts, roundThreads), schedule, rounds, guard, true, roundThreads);
   }
@@ -1269,7 +1313,7 @@ public class RefineUTool extends ParsaTool {
    * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
    */
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
-      double[] schedule, int rounds, boolean guard, int roundThreads) {
+      double[] schedule, int rounds, Guard guard, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();

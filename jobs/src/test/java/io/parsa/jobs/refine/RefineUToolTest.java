@@ -446,6 +446,49 @@ class RefineUToolTest {
   }
 
   /**
+   * --max-working-set: refine-u with room above the largest working set the plain run leaves holds every working set
+   * within it, keeps rows balanced and every row, records the room; the distributed mode and --no-max-guard refuse it.
+   */
+  @Test
+  void roomPerMachineHoldsEveryWorkingSetWithinIt() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-room");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    writeShuffledCommunities(fs, dir, new Random(9), k, keysOf, assign);
+    String[] base = {"--blocks", dir + "/blocks", "--u-assignment", dir + "/u", "--k", "" + k, "--objective", "total",
+        "--schedule", "8,1"};
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-plain")));
+    long plainMax = workingSets(keysOf, readParts(fs, new Path(dir, "u-plain")), k)[1];
+    long room = plainMax + plainMax / 10;
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-room",
+        "--max-working-set", "" + room)));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "u-room"));
+    assertEquals(assign.keySet(), refined.keySet());
+    assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k));
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[1] <= room, "M_max " + after[1] + " above the room " + room);
+    assertTrue(after[0] < before[0], "sum M " + before[0] + " -> " + after[0]);
+    String json = new String(fs.open(new Path(dir, "u-room/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(json.replaceAll("\\s", "").contains("\"maxWorkingSetRoom\":" + room), json);
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-mr",
+        "--max-working-set", "" + room, "--mode", "mapreduce")));
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-ng",
+        "--max-working-set", "" + room, "--no-max-guard")));
+    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-zero",
+        "--max-working-set", "0")));
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  /**
    * Weighted rows (weight = key count, 1 to 8): a start balanced by weight (each row to the lightest part, as
    * partition-u --weighted does) is refined with every part's weight still within the heaviest row's weight, no row
    * lost, and the working sets lower; _refine.json records the weights per part. Whole weights get the V-cycles too
