@@ -97,7 +97,7 @@ public final class PipelineTool extends ParsaTool {
         + " and traffic and the total traffic on balance), max (the busiest machine), total (the total traffic)"));
     o.addOption(opt("refine-schedule", "P[,P..]", "refine-u's phases (its --schedule): exponent p of each phase of"
         + " swap rounds, large p the largest working sets, 1 the total (default: the objective's; docs/quality.md"
-        + " §13: 2.5,1 with --objective total and --capped-vcycles 6 met all three targets on ego-twitter)"));
+        + " §59: 3,1 with --objective total and --max-working-set met all three targets on ego-twitter)"));
     o.addOption(opt("capped-vcycles", "N", "refine-u's V-cycles after its swap rounds that may not raise the largest"
         + " working set (default: --effort's)"));
     o.addOption(opt("max-working-set", "KEYS", "refine-u's room per machine: its connectivity rounds and capped V-cycles"
