@@ -120,12 +120,17 @@ class PipelineRefineFitTest {
     assertEquals(1.0, refine.get("schedule").get(0).asDouble(), 0.0);
   }
 
-  /** --refine-schedule and --capped-vcycles reach refine-u; a bad schedule is refused before anything is written. */
+  /**
+   * --refine-schedule, --capped-vcycles and --max-working-set reach refine-u; a bad schedule or room is refused before
+   * anything is written.
+   */
   @Test
   void pipelineHandsTheScheduleAndCappedVcyclesToRefineU() throws Exception {
     assertRefusedBeforeWriting("bad-schedule", "--refine-schedule", "2.5,0.5");
+    assertRefusedBeforeWriting("bad-room", "--max-working-set", "0");
     JsonNode refine = refineStats("schedule", "--objective", "total", "--refine-schedule", "2.5,1",
-        "--capped-vcycles", "2");
+        "--capped-vcycles", "2", "--max-working-set", "100000");
+    assertEquals(100000, refine.get("maxWorkingSetRoom").asLong(), refine.toString());
     assertEquals("total", refine.get("objective").asText(), refine.toString());
     assertEquals(2, refine.get("schedule").size(), refine.toString());
     assertEquals(2.5, refine.get("schedule").get(0).asDouble(), 0.0);
