@@ -1242,6 +1242,8 @@ public final class URefinement {
    * by at most one ({@code parts[b][r]} = ⌊rank·k/n⌋). Row ids follow the input order (line numbers within files,
    * vertex ids of edge lists), which often carries locality that a random block split hides: web crawls numbered by
    * site, corpora grouped by topic. A start, not a placement: refinement and the choice between starts follow.
+   * Weighted rows are cut by weight instead: a row goes to part ⌊(c + w/2)·k / W⌋ (c the weight of the rows before it
+   * in id order, w its own, W the total), so every part weighs W/k within the heaviest row's weight.
    */
   public static int[][] inputOrderStart(int k, List<Block> blocks) {
     int n = 0;
@@ -1256,7 +1258,10 @@ public final class URefinement {
       }
     }
     Arrays.sort(ids);
+    boolean weighted = blocks.stream().anyMatch(Block::weighted);
     int[][] parts = new int[blocks.size()][];
+    // weighted rows: each rank's weight, then the weight of the ranks before it
+    double[] before = weighted ? new double[n + 1] : null;
     for (int b = 0; b < blocks.size(); b++) {
       Block blk = blocks.get(b);
       parts[b] = new int[blk.numRows()];
@@ -1265,7 +1270,25 @@ public final class URefinement {
         if (rank < 0 || (rank > 0 && ids[rank - 1] == blk.rowId(r)) || (rank + 1 < n && ids[rank + 1] == blk.rowId(r))) {
           throw new IllegalArgumentException("row id " + blk.rowId(r) + " is not unique over the blocks");
         }
-        parts[b][r] = (int) ((long) rank * k / n);
+        if (weighted) {
+          before[rank + 1] = blk.weight(r);
+          parts[b][r] = rank; // the part follows once every rank's weight is known
+        } else {
+          parts[b][r] = (int) ((long) rank * k / n);
+        }
+      }
+    }
+    if (weighted) {
+      for (int i = 0; i < n; i++) {
+        before[i + 1] += before[i];
+      }
+      double total = before[n];
+      for (int[] p : parts) {
+        for (int r = 0; r < p.length; r++) {
+          int rank = p[r];
+          double mid = (before[rank] + before[rank + 1]) / 2;
+          p[r] = total > 0 ? (int) Math.min(k - 1, Math.floor(mid * k / total)) : (int) ((long) rank * k / n);
+        }
       }
     }
     return parts;

@@ -895,6 +895,41 @@ class URefinementTest {
   }
 
   /**
+   * Weighted rows: the input-order start cuts the id order by weight, so every part weighs W/k within the heaviest row's
+   * weight, and parts still follow the id order.
+   */
+  @Test
+  void weightedInputOrderStartCutsTheIdOrderByWeight() {
+    SplittableRandom rnd = new SplittableRandom(19);
+    for (int k : new int[] {2, 3, 7, 16}) {
+      List<Block> blocks = weighted(rnd, blocks(rnd, 3, 40 + rnd.nextInt(40), 200, 4));
+      int[][] parts = URefinement.inputOrderStart(k, blocks);
+      double[] load = new double[k];
+      double total = 0;
+      double heaviest = 0;
+      java.util.TreeMap<Long, Integer> byId = new java.util.TreeMap<>();
+      for (int b = 0; b < blocks.size(); b++) {
+        for (int r = 0; r < blocks.get(b).numRows(); r++) {
+          double w = blocks.get(b).weight(r);
+          load[parts[b][r]] += w;
+          total += w;
+          heaviest = Math.max(heaviest, w);
+          byId.put(blocks.get(b).rowId(r), parts[b][r]);
+        }
+      }
+      for (int i = 0; i < k; i++) {
+        assertTrue(Math.abs(load[i] - total / k) <= heaviest + 1e-9, "k " + k + ": part " + i + " weighs " + load[i]
+            + ", the mean " + total / k + ", the heaviest row " + heaviest);
+      }
+      int last = 0;
+      for (int part : byId.values()) {
+        assertTrue(part >= last, "k " + k + ": parts do not follow the id order");
+        last = part;
+      }
+    }
+  }
+
+  /**
    * The candidates-only pick of a row's best targets chooses the same indices in the same order as the selection
    * sort it replaces, ties included: values drawn from a few levels (many ties), one +∞ (the row's own part), k from
    * 2 to 300; with heavy ties it falls back to the sort.

@@ -312,8 +312,8 @@ public class RefineUTool extends ParsaTool {
             + " largest working set never rises)"))
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
-            + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, which finds the locality"
-            + " of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
+            + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, by weight for weighted"
+            + " rows, which finds the locality of web crawls and topic-sorted corpora); default " + DEFAULT_STARTS
             + ", where 'order' is refined only if its T_sum is below the given start's, and where the multilevel"
             + " start runs first (short rows) neither is refined if its T_sum is above " + (int) FAR_START_RATIO
             + "x the refined multilevel start's (--mode mapreduce: the start that measures better on M_max and T_sum"
@@ -498,13 +498,7 @@ public class RefineUTool extends ParsaTool {
     List<String> toRun = new ArrayList<>();
     // raw T_sum of the given and the input-order start, where known before refining (for the multilevel rule)
     long[] rawTSum = {-1, -1};
-    for (String start : starts) {
-      if (start.equals(START_ORDER) && weighted) {
-        LOG.info("refine-u: no input-order start for weighted rows (it balances row counts, not weights)");
-        continue;
-      }
-      toRun.add(start);
-    }
+    toRun.addAll(starts);
     int[][] orderStart = toRun.contains(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : null;
     if (!cl.hasOption("starts") && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // an input order that shows no locality at all (its T_sum no lower than the given start's) does not refine past

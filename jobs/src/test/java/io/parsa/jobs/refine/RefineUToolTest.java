@@ -508,6 +508,51 @@ class RefineUToolTest {
     assertTrue(ml.get("starts").toString().contains("multilevel"), ml.toString());
   }
 
+  /**
+   * Weighted rows whose clusters follow the id order, started from the lightest part in id order (blind to the
+   * clusters): the input-order start, cut by weight, is refined and kept, finds the clusters, and keeps every part's
+   * weight within the heaviest row's.
+   */
+  @Test
+  void weightedInputOrderStartIsCutByWeightAndKeptWhereItRefinesBetter() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-weighted-order");
+    int k = 4;
+    Random rnd = new Random(21);
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    Map<Long, Double> weightOf = new HashMap<>();
+    List<GraphRow> rows = new ArrayList<>();
+    double[] load = new double[k];
+    for (long id = 0; id < 400; id++) {
+      int cluster = (int) (id * k / 400);
+      long[] keys = rnd.longs(1 + rnd.nextInt(8), 0, 60).distinct().map(x -> 1 + cluster * 60 + x).toArray();
+      GraphRow row = TestData.libsvmRow(id, keys);
+      row.setWeight((double) keys.length);
+      rows.add(row);
+      keysOf.put(id, keys);
+      weightOf.put(id, (double) keys.length);
+      int p = 0;
+      for (int i = 1; i < k; i++) {
+        p = load[i] < load[p] ? i : p;
+      }
+      assign.put(id, p);
+      load[p] += keys.length;
+    }
+    Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, "--starts", "given,order", "--vcycles", "0",
+        "--capped-vcycles", "0", "--multilevel", "off");
+    double[] w = new double[k];
+    refined.forEach((id, p) -> w[p] += weightOf.get(id));
+    double spread = java.util.Arrays.stream(w).max().getAsDouble() - java.util.Arrays.stream(w).min().getAsDouble();
+    assertTrue(spread <= 8 + 1e-9, "part weights " + java.util.Arrays.toString(w));
+    JsonNode j = JsonFiles.MAPPER.readTree(fs.open(new Path(dir, "u2/_refine.json")));
+    assertEquals("order", j.get("start").asText(), j.toString());
+    long[] before = workingSets(keysOf, assign, k);
+    long[] after = workingSets(keysOf, refined, k);
+    assertTrue(after[0] < before[0] / 2 && after[1] < before[1] / 2, "sum/max M " + before[0] + "/" + before[1] + " -> "
+        + after[0] + "/" + after[1]);
+  }
+
   /** Weights that are not whole numbers: the swap rounds alone, with the same guarantees. */
   @Test
   void fractionalWeightsAreRefinedBySwapRoundsAlone() throws Exception {
