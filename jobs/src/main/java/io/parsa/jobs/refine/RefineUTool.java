@@ -805,8 +805,8 @@ public class RefineUTool extends ParsaTool {
           cycle, res.maxWorkingSet(), polished.maxWorkingSet(), res.maxTrafficBound(), polished.maxTrafficBound(),
           res.sumTrafficIfHome(), polished.sumTrafficIfHome(), !held ? (cap > res.maxWorkingSet()
               ? "dropped (M_max above --max-working-set " + cap + ")"
-              : "dropped (M_max rose by more than " + Math.round(100 * CAP_SLACK) + " %)") : !balanced ? "dropped (a part's weight left "
-              + Arrays.toString(window) + ")" : better ? "kept" : "dropped (not better for --objective "
+              : "dropped (M_max rose by more than " + Math.round(100 * CAP_SLACK) + " %)")
+              : !balanced ? "dropped (a part's weight left " + Arrays.toString(window) + ")" : better ? "kept" : "dropped (not better for --objective "
               + objective.id() + ")");
       better &= held && balanced;
       Map<String, Object> e = new LinkedHashMap<>();
