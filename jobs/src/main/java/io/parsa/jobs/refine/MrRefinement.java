@@ -79,9 +79,9 @@ public final class MrRefinement {
     ROW_KEY_PAIRS,
     /** Count job: distinct keys. */
     KEYS,
-    /** Count job: rows that carry a weight (then the input-order start, which balances row counts, is not used). */
+    /** Count job: rows that carry a weight (then the input-order start is cut by weight). */
     WEIGHTED_ROWS,
-    /** Count job: rows whose weight is not a whole number (then no distributed multilevel start). */
+    /** Count job: rows whose weight is not a whole number (then no distributed multilevel or input-order start). */
     FRACTIONAL_WEIGHTS,
     /** Count job: the (row, key) pairs summed over the keys' counts (= ROW_KEY_PAIRS). */
     COUNTED_PAIRS,
@@ -400,16 +400,29 @@ public final class MrRefinement {
           step, cur.weightedRows(), cur.weights.heaviest, weightWindow[0], weightWindow[1],
           Arrays.stream(cur.weights.perPart).min().orElse(0), Arrays.stream(cur.weights.perPart).max().orElse(0));
     }
-    if (orderStart && cur.weightedRows() > 0) {
-      LOG.info("{}: no input-order start for weighted rows (it balances row counts, not weights)", step);
+    boolean weightedOrder = cur.weightedRows() > 0;
+    if (orderStart && weightedOrder && cur.weights.fractional > 0) {
+      LOG.info("{}: no input-order start: {} rows weigh other than whole numbers (the start is cut by weight in"
+          + " whole numbers)", step, cur.weights.fractional);
     } else if (orderStart && n >= 2L * k) {
       Path orderU = new Path(work, "order-start");
-      long[] rows = OrderStart.build(conf, step, blocks, work, orderU, k, n);
-      for (long r : rows) {
-        Jobs.check(r == n / k || r == (n + k - 1) / k, "%s: input-order start has %d rows in a part, expected %d..%d",
-            step, r, n / k, (n + k - 1) / k);
+      long[] rows = OrderStart.build(conf, step, blocks, work, orderU, k, n, weightedOrder);
+      if (!weightedOrder) {
+        for (long r : rows) {
+          Jobs.check(r == n / k || r == (n + k - 1) / k, "%s: input-order start has %d rows in a part, expected"
+              + " %d..%d", step, r, n / k, (n + k - 1) / k);
+        }
       }
       Measure order = count(orderU);
+      if (weightedOrder) {
+        // cut by weight: every part weighs W/k within the heaviest row
+        double mean = Arrays.stream(order.weights.perPart).sum() / k;
+        for (double w : order.weights.perPart) {
+          Jobs.check(Math.abs(w - mean) <= order.weights.heaviest + 1e-6 * Math.max(1, mean), "%s: input-order start"
+              + " has a part of weight %s, expected %s within the heaviest row's %s", step, w, mean,
+              order.weights.heaviest);
+        }
+      }
       starts.add(startEntry(RefineUTool.START_ORDER, order));
       boolean better = order.measuresBetterThan(cur);
       LOG.info("{}: input-order start M_max {}, T_sum {} against the given start's {}, {}: {}", step,
@@ -419,6 +432,12 @@ public final class MrRefinement {
         discard(cur, u0);
         cur = order;
         start = RefineUTool.START_ORDER;
+        if (weightedOrder) {
+          // the window follows the start refined
+          weightWindow = URefinement.weightWindow(cur.weights.perPart, cur.weights.heaviest);
+          LOG.info("{}: every part's weight stays within [{}, {}] of the input-order start", step, weightWindow[0],
+              weightWindow[1]);
+        }
       } else {
         discard(order, null);
       }

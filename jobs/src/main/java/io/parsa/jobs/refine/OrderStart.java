@@ -33,6 +33,11 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * found by histogram passes over the ids ({@link HistogramMapper}, {@value #BUCKETS} buckets per searched range, each
  * pass narrowing every range to one bucket, until each range is a single id), then one map task per block writes the
  * block's assignment file ({@link AssignMapper}). The driver holds k ranges of {@value #BUCKETS} counts.
+ *
+ * <p>Weighted rows (whole-number weights) are cut by weight, as in memory: a row goes to part ⌊(c + w/2)·k / W⌋, c the
+ * weight of the rows before it in id order, w its own, W the total. The histograms then sum weights, each boundary's
+ * search ends on the first id whose rows up to it weigh at least j·W/k, and the boundary is that id or the next one,
+ * by the same formula on its own weight.
  */
 final class OrderStart {
 
@@ -44,8 +49,13 @@ final class OrderStart {
   static final String BOUNDS = "parsa.refine-u.mr.order.bounds";
   /** Part stats of a histogram pass: the counts of range t are entries t·BUCKETS .. (t+1)·BUCKETS − 1. */
   static final String HISTOGRAM = "histogram";
-  /** Part stats of the first pass: per task its least and largest id (entries 0, 1) and whether it saw one (2). */
+  /**
+   * Part stats of the first pass: per task its least and largest id (entries 0, 1), whether it saw one (2) and the
+   * weight of its rows (3: their number unweighted).
+   */
   static final String MIN_MAX = "minMax";
+  /** Whether the histograms sum the rows' weights (whole numbers) instead of counting rows. */
+  static final String WEIGHTED = "parsa.refine-u.mr.order.weighted";
 
   private OrderStart() {}
 
@@ -68,13 +78,31 @@ final class OrderStart {
    */
   static long[] build(Configuration conf, String step, Path blocks, Path work, Path out, int k, long n)
       throws Exception {
+    return build(conf, step, blocks, work, out, k, n, false);
+  }
+
+  /**
+   * {@link #build(Configuration, String, Path, Path, Path, int, long)}, for {@code weighted} rows (whole-number
+   * weights) cut by weight: the caller checks every part's weight.
+   */
+  static long[] build(Configuration conf, String step, Path blocks, Path work, Path out, int k, long n,
+      boolean weighted) throws Exception {
     FileSystem fs = work.getFileSystem(conf);
-    // first pass: least and largest id
+    Configuration c0 = new Configuration(conf);
+    c0.setBoolean(WEIGHTED, weighted);
+    conf = c0;
+    // first pass: least and largest id, and the total weight
     long[] minMax = minMax(conf, step, blocks, new Path(work, "order-ids"), fs);
+    long total = minMax[2];
+    Jobs.check(total >= 0 && total <= Long.MAX_VALUE / k, "%s: input-order start: total weight %d out of range", step,
+        total);
     long[] target = new long[k - 1];
     long[] lo = new long[k - 1];
     long[] hi = new long[k - 1];
     long[] below = new long[k - 1];
+    // weighted: the weight of the rows up to each boundary's id, and that id's own weight
+    long[] reach = new long[k - 1];
+    long[] own = new long[k - 1];
     for (int j = 1; j < k; j++) {
       target[j - 1] = (j * n + k - 1) / k; // ⌈j·n/k⌉
       lo[j - 1] = minMax[0];
@@ -117,7 +145,9 @@ final class OrderStart {
         int base = range[j] * BUCKETS;
         long seen = below[j];
         int b = 0;
-        while (seen + h[base + b] <= target[j]) {
+        // unit rows: skip the buckets whose rows all rank below the target; weighted rows: those whose rows up to
+        // their end weigh less than (j + 1)·W/k (compared as k·weight against (j + 1)·W, exactly)
+        while (weighted ? (seen + h[base + b]) * k < (j + 1) * total : seen + h[base + b] <= target[j]) {
           seen += h[base + b];
           b++;
           if (b == BUCKETS) {
@@ -126,16 +156,29 @@ final class OrderStart {
           }
         }
         below[j] = seen;
+        own[j] = h[base + b];
+        reach[j] = seen + h[base + b];
         long newLo = lo[j] + (long) b * w;
         long newHi = b == BUCKETS - 1 || newLo + w - 1 > hi[j] || newLo + w - 1 < newLo ? hi[j] : newLo + w - 1;
         lo[j] = newLo;
         hi[j] = newHi;
       }
     }
+    if (weighted) {
+      // lo[j] is the first id whose rows up to it weigh at least (j + 1)·W/k; it opens part j + 1 if its midpoint
+      // does (the in-memory formula, in the same doubles), else the next id does
+      for (int j = 0; j < k - 1; j++) {
+        double mid = (below[j] + (double) (below[j] + own[j])) / 2;
+        int part = total > 0 ? (int) Math.min(k - 1, Math.floor(mid * k / total)) : 0;
+        if (part <= j && lo[j] != Long.MAX_VALUE) {
+          lo[j]++;
+        }
+      }
+    }
     Job job = Jobs.newJob(conf, step, "write the input-order start", OrderStart.class);
     Configuration c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
-    c.setStrings(BOUNDS, Arrays.stream(lo).mapToObj(Long::toString).toArray(String[]::new));
+    c.setStrings(BOUNDS, Arrays.stream(lo).mapToObj(Long::toString).toArray(String[]::new)); // ascending
     AlignedJoin.configureBlockTasks(job, blocks, AssignMapper.class);
     job.setNumReduceTasks(0);
     job.setOutputKeyClass(NullWritable.class);
@@ -155,15 +198,17 @@ final class OrderStart {
     scan(job, blocks, dir);
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
+    long total = 0;
     for (Map<String, long[]> t : PartStats.readPerTask(fs, dir).values()) {
       long[] m = t.get(MIN_MAX);
       if (m != null && m[2] > 0) {
         min = Math.min(min, m[0]);
         max = Math.max(max, m[1]);
+        total += m[3];
       }
     }
     fs.delete(dir, true);
-    return new long[] {min, max};
+    return new long[] {min, max, total};
   }
 
   private static long[] histogram(Configuration conf, String step, Path blocks, Path dir, FileSystem fs, long[] lo,
@@ -204,12 +249,14 @@ final class OrderStart {
     private long[] w;
     private long[] h;
     private long[] minMax;
+    private boolean weighted;
 
     @Override
     protected void setup(Context context) {
+      weighted = context.getConfiguration().getBoolean(WEIGHTED, false);
       String[] r = context.getConfiguration().getStrings(RANGES);
       if (r == null) {
-        minMax = stats.array(MIN_MAX, 3);
+        minMax = stats.array(MIN_MAX, 4);
         minMax[0] = Long.MAX_VALUE;
         minMax[1] = Long.MIN_VALUE;
         return;
@@ -229,15 +276,19 @@ final class OrderStart {
     @Override
     protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
       long id = key.datum().getId();
+      // weighted: whole-number weights (the caller checks), a row without one weighing 1
+      Double weight = weighted ? key.datum().getWeight() : null;
+      long x = weight == null ? 1 : Math.round(weight);
       if (minMax != null) {
         minMax[0] = Math.min(minMax[0], id);
         minMax[1] = Math.max(minMax[1], id);
         minMax[2] = 1;
+        minMax[3] += x;
         return;
       }
       for (int t = 0; t < lo.length; t++) {
         if (id >= lo[t] && id <= hi[t]) {
-          h[t * BUCKETS + bucket(id, lo[t], w[t])]++;
+          h[t * BUCKETS + bucket(id, lo[t], w[t])] += x;
           break; // disjoint ranges
         }
       }
@@ -247,6 +298,24 @@ final class OrderStart {
     protected void cleanup(Context context) throws IOException, InterruptedException {
       stats.write(context);
     }
+  }
+
+  /**
+   * The number of boundary ids at most {@code id} in the ascending {@code bounds}: its part. Weighted rows may give
+   * equal boundaries (a row heavier than a part's share opens several parts' boundaries at once).
+   */
+  static int partOf(long[] bounds, long id) {
+    int lo = 0;
+    int hi = bounds.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (bounds[mid] <= id) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** One task per block: the block's rows in their input-order parts, written as the block's assignment file. */
@@ -268,9 +337,7 @@ final class OrderStart {
     @Override
     protected void map(AvroKey<GraphRow> key, NullWritable value, Context context) {
       long id = key.datum().getId();
-      // part = number of boundary ids ≤ id
-      int p = Arrays.binarySearch(bounds, id);
-      p = p >= 0 ? p + 1 : -p - 1;
+      int p = partOf(bounds, id);
       ids.add(id);
       parts.add(p);
       rows[p]++;

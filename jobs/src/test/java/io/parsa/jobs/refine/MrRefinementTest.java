@@ -1058,16 +1058,22 @@ class MrRefinementTest {
     assertTrue(!fs.exists(out));
   }
 
-  /** The MapReduce input-order start equals the in-memory one, for sparse ids spread over a huge range. */
+  /**
+   * The MapReduce input-order start equals the in-memory one, for sparse ids spread over a huge range; with weights
+   * (whole numbers, some rows heavier than a part's share) too.
+   */
   @Test
   void orderStartMatchesTheInMemoryOne() throws Exception {
     Random rnd = new Random(5);
     FileSystem fs = FileSystem.getLocal(conf);
-    int[][] shapes = {{7, 200, 3}, {2, 31, 2}, {16, 500, 4}};
+    // k, rows, files, weighted (0: no; else the heaviest weight)
+    int[][] shapes = {{7, 200, 3, 0}, {2, 31, 2, 0}, {16, 500, 4, 0}, {7, 200, 3, 9}, {16, 500, 4, 40}, {5, 40, 2, 60},
+        {8, 40, 2, 200}};
     for (int[] shape : shapes) {
       int k = shape[0];
       int n = shape[1];
       int files = shape[2];
+      int heaviest = shape[3];
       Path dir = TestData.tempDir("mr-order");
       List<GraphRow> rows = new ArrayList<>();
       Set<Long> used = new HashSet<>();
@@ -1076,13 +1082,17 @@ class MrRefinementTest {
         long id = rnd.nextInt(10) == 0 ? Long.MAX_VALUE - rnd.nextInt(1000)
             : ((long) rnd.nextInt(3) << 40) + rnd.nextInt(5000);
         if (used.add(id)) {
-          rows.add(TestData.libsvmRow(id, 1 + rnd.nextInt(50)));
+          GraphRow row = TestData.libsvmRow(id, 1 + rnd.nextInt(50));
+          if (heaviest > 0) {
+            row.setWeight((double) (rnd.nextInt(10) == 0 ? heaviest : 1 + rnd.nextInt(3)));
+          }
+          rows.add(row);
         }
       }
       Path blocks = new Path(dir, "blocks");
       TestData.writeBlocks(fs, blocks, rows, files);
       Path out = new Path(dir, "order");
-      long[] sizes = OrderStart.build(conf, "test", blocks, new Path(dir, "work"), out, k, n);
+      long[] sizes = OrderStart.build(conf, "test", blocks, new Path(dir, "work"), out, k, n, heaviest > 0);
       List<io.parsa.engine.Block> bs = new ArrayList<>();
       for (Path f : io.parsa.yarn.io.BlockFiles.list(fs, blocks)) {
         io.parsa.yarn.io.BlockData d = io.parsa.yarn.io.BlockFiles.read(fs, f);
