@@ -520,25 +520,15 @@ class RefineUToolTest {
     int k = 4;
     Random rnd = new Random(21);
     Map<Long, long[]> keysOf = new HashMap<>();
-    Map<Long, Integer> assign = new HashMap<>();
-    Map<Long, Double> weightOf = new HashMap<>();
     List<GraphRow> rows = new ArrayList<>();
-    double[] load = new double[k];
     for (long id = 0; id < 400; id++) {
       int cluster = (int) (id * k / 400);
       long[] keys = rnd.longs(1 + rnd.nextInt(8), 0, 60).distinct().map(x -> 1 + cluster * 60 + x).toArray();
-      GraphRow row = TestData.libsvmRow(id, keys);
-      row.setWeight((double) keys.length);
-      rows.add(row);
+      rows.add(TestData.libsvmRow(id, keys));
       keysOf.put(id, keys);
-      weightOf.put(id, (double) keys.length);
-      int p = 0;
-      for (int i = 1; i < k; i++) {
-        p = load[i] < load[p] ? i : p;
-      }
-      assign.put(id, p);
-      load[p] += keys.length;
     }
+    Map<Long, Double> weightOf = new HashMap<>();
+    Map<Long, Integer> assign = lightestPartStart(rows, keysOf, 0, k, weightOf);
     Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, "--starts", "given,order", "--vcycles", "0",
         "--capped-vcycles", "0", "--multilevel", "off");
     double[] w = new double[k];
@@ -563,6 +553,29 @@ class RefineUToolTest {
   }
 
   /**
+   * Weighs every row its key count + {@code extra} (into {@code weightOf} too) and puts each, in row order, in the
+   * lightest part so far, as partition-u --weighted does: a start balanced by weight, blind to the rows' keys.
+   */
+  private static Map<Long, Integer> lightestPartStart(List<GraphRow> rows, Map<Long, long[]> keysOf, double extra,
+      int k, Map<Long, Double> weightOf) {
+    Map<Long, Integer> assign = new HashMap<>();
+    double[] load = new double[k];
+    for (GraphRow row : rows) {
+      long id = row.getId();
+      double w = keysOf.get(id).length + extra;
+      row.setWeight(w);
+      weightOf.put(id, w);
+      int p = 0;
+      for (int i = 1; i < k; i++) {
+        p = load[i] < load[p] ? i : p;
+      }
+      assign.put(id, p);
+      load[p] += w;
+    }
+    return assign;
+  }
+
+  /**
    * {@link #weightedRowsKeepEveryPartsWeightWithinTheHeaviestRow} with every weight + {@code extra} and refine-u's
    * {@code options}; its _refine.json.
    */
@@ -572,21 +585,8 @@ class RefineUToolTest {
     int k = 4;
     Map<Long, long[]> keysOf = new HashMap<>();
     List<GraphRow> rows = clusteredRows(new Random(17), k, 8, 60, keysOf);
-    Map<Long, Integer> assign = new HashMap<>();
     Map<Long, Double> weightOf = new HashMap<>();
-    double[] load = new double[k];
-    for (GraphRow row : rows) {
-      long id = row.getId();
-      long[] keys = keysOf.get(id);
-      row.setWeight(keys.length + extra);
-      weightOf.put(id, keys.length + extra);
-      int p = 0;
-      for (int i = 1; i < k; i++) {
-        p = load[i] < load[p] ? i : p;
-      }
-      assign.put(id, p);
-      load[p] += keys.length + extra;
-    }
+    Map<Long, Integer> assign = lightestPartStart(rows, keysOf, extra, k, weightOf);
     Map<Long, Integer> refined = refine(fs, dir, rows, assign, k, options);
     double[] w = new double[k];
     refined.forEach((id, p) -> w[p] += weightOf.get(id));
