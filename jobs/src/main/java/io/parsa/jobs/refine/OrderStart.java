@@ -100,8 +100,7 @@ final class OrderStart {
     long[] lo = new long[k - 1];
     long[] hi = new long[k - 1];
     long[] below = new long[k - 1];
-    // weighted: the weight of the rows up to each boundary's id, and that id's own weight
-    long[] reach = new long[k - 1];
+    // weighted: each boundary's id's own weight (the weight of the rows before it is below[])
     long[] own = new long[k - 1];
     for (int j = 1; j < k; j++) {
       target[j - 1] = (j * n + k - 1) / k; // ⌈j·n/k⌉
@@ -157,7 +156,6 @@ final class OrderStart {
         }
         below[j] = seen;
         own[j] = h[base + b];
-        reach[j] = seen + h[base + b];
         long newLo = lo[j] + (long) b * w;
         long newHi = b == BUCKETS - 1 || newLo + w - 1 > hi[j] || newLo + w - 1 < newLo ? hi[j] : newLo + w - 1;
         lo[j] = newLo;
@@ -170,6 +168,8 @@ final class OrderStart {
       for (int j = 0; j < k - 1; j++) {
         double mid = (below[j] + (double) (below[j] + own[j])) / 2;
         int part = total > 0 ? (int) Math.min(k - 1, Math.floor(mid * k / total)) : 0;
+        // (no id follows Long.MAX_VALUE: a row of that id opens the part itself, one row off the in-memory start,
+        // which the caller's check of every part's weight reports if it leaves a part outside the heaviest row)
         if (part <= j && lo[j] != Long.MAX_VALUE) {
           lo[j]++;
         }
