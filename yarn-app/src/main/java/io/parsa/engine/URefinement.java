@@ -1286,12 +1286,21 @@ public final class URefinement {
       for (int[] p : parts) {
         for (int r = 0; r < p.length; r++) {
           int rank = p[r];
-          double mid = (before[rank] + before[rank + 1]) / 2;
-          p[r] = total > 0 ? (int) Math.min(k - 1, Math.floor(mid * k / total)) : (int) ((long) rank * k / n);
+          p[r] = total > 0 ? weightedOrderPart(before[rank], before[rank + 1], total, k) : (int) ((long) rank * k / n);
         }
       }
     }
     return parts;
+  }
+
+  /**
+   * The part of a weighted row in the input-order start: ⌊(c + w/2)·k / W⌋ at most k − 1, from {@code before} = c (the
+   * weight of the rows before it in id order), {@code through} = c + w and {@code total} = W &gt; 0. The distributed
+   * start ({@code OrderStart}) places its boundaries by this same formula, so the two starts agree row for row.
+   */
+  public static int weightedOrderPart(double before, double through, double total, int k) {
+    double mid = (before + through) / 2;
+    return (int) Math.min(k - 1, Math.floor(mid * k / total));
   }
 
   /** One line: F, M_max, Σ M_i. */

@@ -1,6 +1,7 @@
 package io.parsa.jobs.refine;
 
 import io.parsa.avro.GraphRow;
+import io.parsa.engine.URefinement;
 import io.parsa.jobs.mr.AlignedJoin;
 import io.parsa.jobs.mr.AvroInputs;
 import io.parsa.jobs.mr.Jobs;
@@ -166,8 +167,7 @@ final class OrderStart {
       // lo[j] is the first id whose rows up to it weigh at least (j + 1)·W/k; it opens part j + 1 if its midpoint
       // does (the in-memory formula, in the same doubles), else the next id does
       for (int j = 0; j < k - 1; j++) {
-        double mid = (below[j] + (double) (below[j] + own[j])) / 2;
-        int part = total > 0 ? (int) Math.min(k - 1, Math.floor(mid * k / total)) : 0;
+        int part = total > 0 ? URefinement.weightedOrderPart(below[j], below[j] + own[j], total, k) : 0;
         // (no id follows Long.MAX_VALUE: a row of that id opens the part itself, one row off the in-memory start,
         // which the caller's check of every part's weight reports if it leaves a part outside the heaviest row)
         if (part <= j && lo[j] != Long.MAX_VALUE) {
