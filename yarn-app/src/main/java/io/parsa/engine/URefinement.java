@@ -395,11 +395,12 @@ public final class URefinement {
    * ({@code refine-u --max-working-set}), so the total traffic may fall further than the largest working set of the
    * max-weighted rounds lets it. No effect at larger exponents, without the guard, or where {@code keys} is 0.
    */
-  public void setRoom(long keys) {
+  public URefinement setRoom(long keys) {
     if (keys < 0) {
       throw new IllegalArgumentException("working-set room must be >= 0, was " + keys);
     }
     this.room = keys;
+    return this;
   }
 
   /**

@@ -140,10 +140,6 @@ public final class PipelineTool extends ParsaTool {
     Integer cappedVcycles = cl.hasOption("capped-vcycles") ? intOpt(cl, "capped-vcycles", 0, 0) : null;
     if (cl.hasOption("max-working-set")) {
       longOpt(cl, "max-working-set", 0, 1); // refused here, before any step writes
-      if ("mapreduce".equals(cl.getOptionValue("refine-mode"))) {
-        throw new UsageException("--max-working-set needs refine-u in memory (--refine-mode auto or memory): the"
-            + " distributed rounds never keep a round that raises M_max");
-      }
     }
     String seed = String.valueOf(longOpt(cl, "seed", 1, Long.MIN_VALUE));
     boolean overwrite = cl.hasOption("overwrite");

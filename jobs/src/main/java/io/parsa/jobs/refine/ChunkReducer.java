@@ -101,6 +101,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String MAX_MARGIN = "parsa.refine.chunk.max-margin";
   /**
+   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none), set for p = 1
+   * jobs where it is above M_max: the headroom is under it instead of under M_max, the chunk V-cycles are capped at it
+   * and the rounds may grow a working set up to it (URefinement#setRoom).
+   */
+  public static final String ROOM = "parsa.refine.chunk.room";
+  /**
    * The block that may change each part's rows, k comma-separated blocks (−1: any; default: every part any block's).
    * Every other block keeps its rows in the part where they are and moves none in, so a part owned by one block
    * changes by that block's moves alone and its working set, as that block counts it, is exact: blocks given disjoint
@@ -147,6 +153,8 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private long[] seen;
   /** Every part's cap for this task's moves (null: none), the same for all its blocks. */
   private long[] caps;
+  /** {@link #ROOM} where it applies (p = 1, above M_max), else 0. */
+  private long room;
   /**
    * The rows this task's earlier blocks moved: every slice of a later block corrects the count job's counts by them, so
    * the task's blocks cannot meet on a key. In memory up to a {@link #MOVES_HEAP_SHARE}th of the heap, the rest in a
@@ -217,9 +225,12 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     partOf = blockCounts.partOf;
     seen = workingSets.clone();
     earlier = new TaskMoves(heapBytes / MOVES_HEAP_SHARE / Long.BYTES);
-    if (tasksAtOnce >= 1 || maxMargin > 0) {
-      // the task's share of every part's headroom, for all its blocks and slices together, under M_max less the margin
-      long max = Arrays.stream(workingSets).max().orElse(0);
+    long max = Arrays.stream(workingSets).max().orElse(0);
+    room = exponent == 1.0 && conf.getLong(ROOM, 0) > max ? conf.getLong(ROOM, 0) : 0;
+    if (tasksAtOnce >= 1 || maxMargin > 0 || room > 0) {
+      // the task's share of every part's headroom, for all its blocks and slices together, under M_max (or the room)
+      // less the margin
+      max = Math.max(max, room);
       caps = new long[k];
       for (int p = 0; p < k; p++) {
         caps[p] = Math.min(workingSets[p] + (max - workingSets[p]) / Math.max(1, tasksAtOnce), max - maxMargin);
@@ -724,6 +735,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     if (caps != null) {
       ref.capWorkingSets(caps);
     }
+    ref.setRoom(room);
     double f0 = ref.objective();
     RefineUTool.roundsUntilStalled(ref, rounds, context::progress);
     int[] after = ref.parts()[0];

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * round's effect is the sum of theirs. A group's result is kept only if its Σ M_i fell, no working set rose above the
  * cap (the whole assignment's M_max, {@link #CAP}, plus {@link #SLACK}) and its row counts are the same multiset as
  * before (rows stay balanced within one), or with weighted rows ({@link #WEIGHT_WINDOW}) each of its parts weighs
- * within the whole assignment's window; otherwise its rows stay where they were.
+ * within the whole assignment's window; otherwise its rows stay where they were. With {@link #ROOM} above the cap
+ * and a schedule of p = 1 alone, the cap is the room, held exactly.
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Part stats: the working set and rows
  * of every part of the group as kept. Memory: the group's rows (about g/k of the non-zeros) as in-memory refine-u
@@ -44,6 +45,12 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   public static final String GROUPS = "parsa.refine.groups";
   /** The largest working set a group's result may have: the assignment's M_max. */
   public static final String CAP = "parsa.refine.group.cap";
+  /**
+   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none): where it is above
+   * {@link #CAP} and the {@link #SCHEDULE} is p = 1 alone, the group's V-cycle is capped at it and its rounds may grow
+   * any working set up to it (URefinement#setRoom), and the result is kept with every working set within it.
+   */
+  public static final String ROOM = "parsa.refine.group.room";
   /** How far above {@link #CAP} a group's largest working set may end (the V-cycle's final row balancing). */
   public static final String SLACK = "parsa.refine.group.slack";
   /** Seed of the groups' V-cycles. */
@@ -86,6 +93,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private int[] groupOf;
   private long cap;
   private long limit;
+  /** {@link #ROOM} where it applies (above the cap, p = 1 alone), else 0. */
+  private long room;
   private double slack;
   private long seed;
   private int rounds;
@@ -129,6 +138,12 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     String[] sch = conf.getStrings(SCHEDULE, "1");
     schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
     balance = conf.getBoolean(BALANCE, false);
+    long r = conf.getLong(ROOM, 0);
+    room = !balance && r > limit && Arrays.stream(schedule).allMatch(p -> p == 1.0) ? r : 0;
+    if (room > 0) {
+      cap = room; // held exactly: the V-cycle's cap and the result's limit
+      limit = room;
+    }
     String[] w = conf.getStrings(WEIGHT_WINDOW);
     if (w != null) {
       window = Arrays.stream(w).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
@@ -182,14 +197,14 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
         }
         MultilevelPartitioner.Counted vc = mp.counted(blocks, graph, before, balance ? slack : 0.0, cap);
         if (window == null || RefineUTool.RowWeights.within(loads(block, vc.parts()[0], g), window)) {
-          ref = new URefinement(g, blocks, graph, vc, schedule[0], true);
+          ref = new URefinement(g, blocks, graph, vc, schedule[0], true).setRoom(room);
         } else {
           LOG.info("group {}: the V-cycle left the weight window {}; swap rounds from the given parts", group.get(),
               Arrays.toString(window));
         }
       }
       if (ref == null && !(balance && window != null)) {
-        ref = new URefinement(g, blocks, graph, before, schedule[0], true);
+        ref = new URefinement(g, blocks, graph, before, schedule[0], true).setRoom(room);
       }
       if (ref == null) {
         // a balance cycle of weighted rows: only a V-cycle (of whole-number weights) into the window balances them

@@ -302,6 +302,11 @@ public final class MrRefinement {
    * in-memory rounds' rule); null for rows without weights.
    */
   private double[] weightWindow;
+  /**
+   * The keys a user allows every working set ({@link #setRoom}; 0: none): the connectivity rounds (p = 1) may grow a
+   * working set up to it where it is above the largest.
+   */
+  private long room;
 
   /**
    * @param work     a directory for the rounds' job outputs (the caller deletes it)
@@ -320,6 +325,29 @@ public final class MrRefinement {
     this.numBlocks = BlockFiles.list(blocks.getFileSystem(conf), blocks).size();
     int tasks = conf.getInt(CHUNK_TASKS, 0);
     this.chunkTasks = Math.max(1, Math.min(numBlocks, tasks > 0 ? tasks : this.reducers));
+  }
+
+  /**
+   * The keys each machine may hold ({@code refine-u --max-working-set}; 0, the default: none). Where it is above the
+   * largest working set, the connectivity rounds (p = 1: swap rounds, chunk rounds, group rounds and the group
+   * V-cycles after the rounds) may grow any working set up to it to lower the total traffic, and no further; the
+   * max-weighted rounds (p &gt; 1) and the V-cycles before the rounds are unchanged. As {@code URefinement#setRoom} in
+   * memory.
+   */
+  public MrRefinement setRoom(long keys) {
+    if (keys < 0) {
+      throw new IllegalArgumentException("working-set room must be >= 0, was " + keys);
+    }
+    this.room = keys;
+    return this;
+  }
+
+  /**
+   * The largest working set a round at exponent {@code p} from {@code cur} may leave: cur's M_max, or the room
+   * ({@link #setRoom}) at p = 1 where it is larger.
+   */
+  private long ceiling(Measure cur, double p) {
+    return p == 1.0 && room > cur.maxWorkingSet() ? room : cur.maxWorkingSet();
   }
 
   /** Whether the last {@link #run} refined in chunk rounds where swap rounds would run ({@link #chunkRounds}). */
@@ -517,7 +545,15 @@ public final class MrRefinement {
     }
     boolean distributedSwaps = groups.swaps || !useGroups;
     if (!distributedSwaps && groups.rounds > 0 && rounds > 0 && schedule.length > 0) {
-      cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
+      if (room > 0) {
+        // with room, one exponent at a time: a group keeps its result by its schedule's first exponent, and the p = 1
+        // rounds that use the room raise a working set, which a p > 1 objective would count against them
+        for (double p : schedule) {
+          cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, new double[] {p}, log);
+        }
+      } else {
+        cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
+      }
     }
     if (distributedSwaps && schedule.length > 0) {
       cur = swapRounds(verified(cur), u0, n, schedule, rounds, log); // the gain job reads the count job's counts
@@ -616,11 +652,14 @@ public final class MrRefinement {
           candidates = gain(cur, SwapGains.weights(cur.workingSets, p));
           rate = false;
         }
-        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets), weightRooms(cur), safe);
+        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets, ceiling(cur, p)), weightRooms(cur), safe);
         long swaps = paired[0];
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("exponent", p);
         e.put("round", round);
+        if (ceiling(cur, p) > cur.maxWorkingSet()) {
+          e.put("room", ceiling(cur, p));
+        }
         e.put("rowsMoved", 2 * swaps);
         if (swaps == 0) {
           e.put("kept", false);
@@ -632,7 +671,7 @@ public final class MrRefinement {
         Measure next = movedAndCounted(cur, new Path(candidates.getParent(), "moves"), 2 * swaps, n,
             "a round of swaps");
         double change = cur.changePercent(next, p, k);
-        boolean kept = keeps(cur, next, change);
+        boolean kept = keeps(cur, next, change, ceiling(cur, p));
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         e.put("maxSwapsPerPair", paired[1]);
@@ -660,7 +699,7 @@ public final class MrRefinement {
           if (++rejected >= MAX_REJECTED) {
             break;
           }
-          if (next.maxWorkingSet() > cur.maxWorkingSet() && !safe) {
+          if (next.maxWorkingSet() > ceiling(cur, p) && !safe) {
             safe = true; // the same candidates again, paired within the provable bound
           } else if (paired[1] <= 1) {
             break;
@@ -678,10 +717,10 @@ public final class MrRefinement {
 
   /**
    * The distributed rounds' keep rule: {@code next}, {@code change} percent of the objective from {@code cur}, is kept
-   * if the objective fell and M_max did not rise.
+   * if the objective fell and M_max did not rise above {@code ceiling} (cur's M_max, or the room: {@link #ceiling}).
    */
-  private static boolean keeps(Measure cur, Measure next, double change) {
-    return change < 0 && next.maxWorkingSet() <= cur.maxWorkingSet();
+  private static boolean keeps(Measure cur, Measure next, double change, long ceiling) {
+    return change < 0 && next.maxWorkingSet() <= Math.max(ceiling, cur.maxWorkingSet());
   }
 
   /**
@@ -770,7 +809,7 @@ public final class MrRefinement {
         int[] ahead = null;
         int aheadOwner = -1;
         if (freezeAhead && chunkTasks > 1) {
-          ahead = partsToFreeze(cur.workingSets, cur.workingSets);
+          ahead = partsToFreeze(cur.workingSets, cur.workingSets, ceiling(cur, p));
           aheadOwner = (int) (frozenTries++ % numBlocks);
           Map<String, Object> a = new LinkedHashMap<>();
           a.put("frozenParts", ahead);
@@ -786,7 +825,8 @@ public final class MrRefinement {
           break;
         }
         double change = cur.changePercent(next, p, k);
-        boolean kept = keeps(cur, next, change);
+        long ceiling = ceiling(cur, p);
+        boolean kept = keeps(cur, next, change, ceiling);
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         if (!kept && p <= 1 && change < 0) {
@@ -800,7 +840,7 @@ public final class MrRefinement {
           final int d = damping;
           final long mg = margin;
           java.util.concurrent.Callable<Measure> retry = null;
-          if (chunkTasks > 1 && next.maxWorkingSet() > cur.maxWorkingSet() && conf.getBoolean(FREEZE_MAX, true)) {
+          if (chunkTasks > 1 && next.maxWorkingSet() > ceiling && conf.getBoolean(FREEZE_MAX, true)) {
             e.put("frozenRetry", f);
             retry = () -> frozenRetry(start, lifted, p, d, mg, rounds, n, f);
           }
@@ -836,7 +876,7 @@ public final class MrRefinement {
             double fixedChange = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", fixedChange);
             repaired.putFigures(r);
-            boolean fixed = keeps(cur, repaired, fixedChange);
+            boolean fixed = keeps(cur, repaired, fixedChange, ceiling);
             r.put("kept", fixed);
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
@@ -886,12 +926,12 @@ public final class MrRefinement {
             cur.sumTraffic(), next.sumTraffic(), kept ? "kept" : "dropped", secs(tr));
         if (!kept) {
           discard(next, null);
-          if (chunkTasks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > cur.maxWorkingSet())) {
+          if (chunkTasks > 1 && damping < MAX_CHUNK_DAMPING && (p > 1 || next.maxWorkingSet() > ceiling)) {
             // the blocks' moves met: the next try gives each a (smaller) share of every part's headroom, and where
             // they lifted M_max at p = 1, keeps every part twice that lift below it
             damping = damping == 0 ? 1 : damping * 4;
-            if (p <= 1 && next.maxWorkingSet() > cur.maxWorkingSet()) {
-              margin = Math.max(2 * margin, 2 * (next.maxWorkingSet() - cur.maxWorkingSet()));
+            if (p <= 1 && next.maxWorkingSet() > ceiling) {
+              margin = Math.max(2 * margin, 2 * (next.maxWorkingSet() - ceiling));
             }
             continue;
           }
@@ -1000,7 +1040,8 @@ public final class MrRefinement {
    */
   private Measure frozenRetry(Measure cur, Measure lifted, double p, int damping, long margin, int rounds, long n,
       Map<String, Object> f) throws Exception {
-    int[] frozen = partsToFreeze(cur.workingSets, lifted.workingSets);
+    long ceiling = ceiling(cur, p);
+    int[] frozen = partsToFreeze(cur.workingSets, lifted.workingSets, ceiling);
     int owner = (int) (frozenTries++ % numBlocks);
     f.put("frozenParts", frozen);
     f.put("frozenOwner", owner);
@@ -1010,7 +1051,7 @@ public final class MrRefinement {
       return null;
     }
     double change = cur.changePercent(again, p, k);
-    boolean kept = keeps(cur, again, change);
+    boolean kept = keeps(cur, again, change, ceiling);
     f.put("objectiveChangePercent", change);
     again.putFigures(f);
     f.put("kept", kept);
@@ -1027,10 +1068,11 @@ public final class MrRefinement {
 
   /**
    * The parts a {@link #frozenRetry} freezes: those at the largest of the working sets {@code start}, and those
-   * {@code lifted} holds above it.
+   * {@code lifted} holds above it; with room ({@code ceiling} above the largest, {@link #ceiling}), those lifted above
+   * the room.
    */
-  static int[] partsToFreeze(long[] start, long[] lifted) {
-    long max = Arrays.stream(start).max().orElse(0);
+  static int[] partsToFreeze(long[] start, long[] lifted, long ceiling) {
+    long max = Math.max(ceiling, Arrays.stream(start).max().orElse(0));
     return java.util.stream.IntStream.range(0, start.length).filter(i -> start[i] == max || lifted[i] > max).toArray();
   }
 
@@ -1088,6 +1130,10 @@ public final class MrRefinement {
     job.setNumReduceTasks(chunkTasks);
     c.setInt(ChunkReducer.TASKS_AT_ONCE, chunkTasks * damping);
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
+    if (p == 1.0 && room > cur.maxWorkingSet()) {
+      c.setLong(ChunkReducer.ROOM, room);
+      e.put("room", room);
+    }
     if (owners != null) {
       c.setStrings(ChunkReducer.PART_OWNERS, Arrays.stream(owners).mapToObj(Integer::toString).toArray(String[]::new));
     }
@@ -1170,6 +1216,9 @@ public final class MrRefinement {
       final int seedCycle = cycle;
       GroupRun run = groupJob(cur, groupOf, n, what, c -> {
         c.setLong(GroupReducer.CAP, cap);
+        if (!phase.equals("before")) {
+          c.setLong(GroupReducer.ROOM, room); // used where above the cap and the schedule is p = 1 alone
+        }
         c.setDouble(GroupReducer.SLACK, slack);
         c.setLong(GroupReducer.SEED, 1000L + seedCycle);
         c.setInt(GroupReducer.ROUNDS, rounds);
@@ -1185,6 +1234,9 @@ public final class MrRefinement {
       e.put("phase", vcycle ? "V-cycles " + phase + " the rounds" : "swap rounds in groups");
       e.put("groupSize", groupSize);
       e.put("groups", groups);
+      if (!phase.equals("before") && room > cap && Arrays.stream(groupSchedule).allMatch(x -> x == 1.0)) {
+        e.put("room", room); // as GroupReducer applies it
+      }
       e.put("groupsImproved", Jobs.count(run.job, Counters.GROUPS_IMPROVED));
       e.put("groupsTooBig", Jobs.count(run.job, Counters.GROUPS_TOO_BIG));
       e.put("rowsMoved", movedRows);
@@ -2599,9 +2651,12 @@ public final class MrRefinement {
     return job;
   }
 
-  /** Each part's growth budget per pair: an equal share of its headroom under the largest working set. */
-  private String[] budgets(long[] workingSets) {
-    long max = Arrays.stream(workingSets).max().orElse(0);
+  /**
+   * Each part's growth budget per pair: an equal share of its headroom under the largest working set, or under
+   * {@code ceiling} where that is larger (the room, {@link #ceiling}).
+   */
+  private String[] budgets(long[] workingSets, long ceiling) {
+    long max = Math.max(ceiling, Arrays.stream(workingSets).max().orElse(0));
     return Arrays.stream(workingSets).mapToObj(m -> Long.toString((max - m) / Math.max(1, k - 1)))
         .toArray(String[]::new);
   }

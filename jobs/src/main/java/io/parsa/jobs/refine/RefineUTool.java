@@ -308,8 +308,9 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("max-working-set", "KEYS", "the keys each machine may hold: the connectivity rounds (p = 1)"
             + " and the capped V-cycles may grow any working set up to KEYS, where that is above the largest the"
             + " max-weighted rounds left, to lower the total traffic T_sum (the max guard holds the rest; with"
-            + " --objective total the start of the smallest T_sum is kept); --mode memory only (default: none, the"
-            + " largest working set never rises)"))
+            + " --objective total the start of the smallest T_sum is kept); in --mode mapreduce the p = 1 swap,"
+            + " chunk and group rounds and the group V-cycles after them (default: none, the largest working set"
+            + " never rises)"))
         .addOption(opt("starts", "S[,S]", "refine from each start and keep the best (smallest M_max/min"
             + " + T_max/min + T_sum/min):"
             + " 'given' (the u-assignment) and 'order' (rows in input order cut into k runs, by weight for weighted"
@@ -413,14 +414,6 @@ public class RefineUTool extends ParsaTool {
         LOG.warn("refine-u: --no-max-guard needs --mode memory; the distributed rounds never keep a round that raises"
             + " M_max");
       }
-      if (room > 0) {
-        if (mode.equals("mapreduce")) {
-          throw new UsageException("--max-working-set needs --mode memory (or auto where the data fits the driver's"
-              + " heap): the distributed rounds never keep a round that raises M_max");
-        }
-        LOG.warn("refine-u: --max-working-set {} not used: the data does not fit in memory, and the distributed"
-            + " rounds never keep a round that raises M_max", room);
-      }
       int reducers = cl.hasOption("reducers") ? intOpt(cl, "reducers", 1, 1)
           : io.parsa.jobs.mr.RowJoinJob.defaultReducers(conf, blocksDir);
       String distributedRounds = choiceOpt(cl, "distributed-rounds", "groups", "groups", "swaps", "chunks");
@@ -430,7 +423,7 @@ public class RefineUTool extends ParsaTool {
           cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0, !distributedRounds.equals("groups"),
           distributedRounds.equals("chunks"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
-          multilevel, groups, objective == Objective.BALANCED, overwrite);
+          multilevel, groups, objective == Objective.BALANCED, room, overwrite);
     }
     long t0 = System.nanoTime();
 
@@ -635,7 +628,7 @@ public class RefineUTool extends ParsaTool {
   /** {@code --mode mapreduce}: the distributed refinement ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
       double[] schedule, int rounds, int reducers, boolean orderStart, String multilevel,
-      MrRefinement.Groups groups, boolean keepBetterStart, boolean overwrite) throws Exception {
+      MrRefinement.Groups groups, boolean keepBetterStart, long room, boolean overwrite) throws Exception {
     if (!io.parsa.jobs.mr.AlignedJoin.aligned(conf, blocksDir, uDir)) {
       throw new UsageException("refine-u --mode mapreduce needs a u-assignment with one file per block"
           + " (block-NNNNNN.avro, as partition-u, refine-u and assign-baseline write it); " + uDir + " is not laid out"
@@ -645,7 +638,8 @@ public class RefineUTool extends ParsaTool {
     Path tmp = OutputPaths.tempFor(out);
     Path work = Jobs.workDirFor(out);
     try {
-      MrRefinement mr = new MrRefinement(conf, name(), blocksDir, work, k, reducers).keepBetterStart(keepBetterStart);
+      MrRefinement mr = new MrRefinement(conf, name(), blocksDir, work, k, reducers).keepBetterStart(keepBetterStart)
+          .setRoom(room);
       MrRefinement.Result res = mr.run(uDir, orderStart, multilevel, schedule, rounds, groups);
       MrRefinement.Measure end = res.end();
       if (end.u().equals(uDir)) {
@@ -668,6 +662,9 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
+      if (room > 0) {
+        stats.put("maxWorkingSetRoom", room);
+      }
       stats.put("groupVCyclesBefore", groups.before());
       stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
       stats.put("groupVCyclesAfter", groups.after());

@@ -128,7 +128,6 @@ class PipelineRefineFitTest {
   void pipelineHandsTheScheduleAndCappedVcyclesToRefineU() throws Exception {
     assertRefusedBeforeWriting("bad-schedule", "--refine-schedule", "2.5,0.5");
     assertRefusedBeforeWriting("bad-room", "--max-working-set", "0");
-    assertRefusedBeforeWriting("room-mr", "--max-working-set", "1000", "--refine-mode", "mapreduce");
     JsonNode refine = refineStats("schedule", "--objective", "total", "--refine-schedule", "2.5,1",
         "--capped-vcycles", "2", "--max-working-set", "100000");
     assertEquals(100000, refine.get("maxWorkingSetRoom").asLong(), refine.toString());

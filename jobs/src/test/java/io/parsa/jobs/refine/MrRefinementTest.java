@@ -1008,12 +1008,18 @@ class MrRefinementTest {
     }
   }
 
-  /** A frozen retry freezes the parts at the start's M_max and those the lifted try took above it. */
+  /**
+   * A frozen retry freezes the parts at the start's M_max and those the lifted try took above it; with room above
+   * M_max, only those the try took above the room.
+   */
   @Test
   void aFrozenRetryFreezesThePartsAtAndAboveTheStartsMmax() {
-    assertArrayEquals(new int[] {1, 3}, MrRefinement.partsToFreeze(new long[] {5, 9, 7, 9}, new long[] {6, 8, 7, 9}));
+    assertArrayEquals(new int[] {1, 3}, MrRefinement.partsToFreeze(new long[] {5, 9, 7, 9}, new long[] {6, 8, 7, 9},
+        9));
     assertArrayEquals(new int[] {0, 1, 2}, MrRefinement.partsToFreeze(new long[] {8, 9, 7, 6},
-        new long[] {10, 9, 11, 9}));
+        new long[] {10, 9, 11, 9}, 0));
+    assertArrayEquals(new int[] {2}, MrRefinement.partsToFreeze(new long[] {8, 9, 7, 6}, new long[] {10, 9, 11, 9},
+        10));
   }
 
   @Test

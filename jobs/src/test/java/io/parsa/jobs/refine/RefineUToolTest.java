@@ -44,7 +44,8 @@ class RefineUToolTest {
   /**
    * Four communities of 100 rows each, the i-th row of {@code ids} in community i / 100, five keys from its own
    * community's 200 (wide communities: swaps alone do not untangle them); blocks under dir/blocks and a round-robin
-   * u-assignment (balanced, blind to the communities) under dir/u.
+   * u-assignment (balanced, blind to the communities) under dir/u, and the same laid out per block (as the distributed
+   * mode reads it) under dir/u-aligned.
    */
   private static void writeCommunities(FileSystem fs, Path dir, Random rnd, int k, List<Long> ids,
       Map<Long, long[]> keysOf, Map<Long, Integer> assign) throws java.io.IOException {
@@ -62,6 +63,7 @@ class RefineUToolTest {
     }
     TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
     TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
   }
 
   /** {@link #writeCommunities} with the row ids 0..399 shuffled: no locality in the input order. */
@@ -447,7 +449,7 @@ class RefineUToolTest {
 
   /**
    * --max-working-set: refine-u with room above the largest working set the plain run leaves holds every working set
-   * within it, keeps rows balanced and every row, records the room; the distributed mode and --no-max-guard refuse it.
+   * within it, keeps rows balanced and every row, records the room; --no-max-guard and 0 refuse it.
    */
   @Test
   void roomPerMachineHoldsEveryWorkingSetWithinIt() throws Exception {
@@ -474,12 +476,65 @@ class RefineUToolTest {
     String json = new String(fs.open(new Path(dir, "u-room/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(json.replaceAll("\\s", "").contains("\"maxWorkingSetRoom\":" + room), json);
-    assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-mr",
-        "--max-working-set", "" + room, "--mode", "mapreduce")));
     assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-ng",
         "--max-working-set", "" + room, "--no-max-guard")));
     assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-zero",
         "--max-working-set", "0")));
+  }
+
+  /**
+   * --max-working-set in the distributed rounds (swap rounds, chunk rounds or group rounds, the group V-cycles after
+   * them): with room at the start's largest working set, the p = 1 rounds and the V-cycles after them run with it
+   * (logged per round) and hold every working set within it; the total falls, every row is kept, rows stay balanced,
+   * the room is recorded.
+   */
+  @Test
+  void roomPerMachineHoldsInTheDistributedRounds() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-room-mr");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    // clusters of unequal sizes whose rows also use keys of a common pool: balanced parts must mix them
+    Random rnd = new Random(5);
+    List<GraphRow> rows = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      int cluster = rnd.nextInt(k);
+      long[] keys = rnd.ints(8, 0, 2).mapToLong(common -> common == 1 ? 1000 + rnd.nextInt(300)
+          : 1 + cluster * 60 + rnd.nextInt(60)).distinct().toArray();
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
+    long[] before = workingSets(keysOf, assign, k);
+    long room = before[1];
+    for (String form : List.of("swaps", "chunks", "groups")) {
+      assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+          "--u-assignment", dir + "/u-aligned", "--k", "" + k, "--mode", "mapreduce", "--objective", "total",
+          "--schedule", "8,1", "--distributed-rounds", form, "--multilevel", "off", "--starts", "given", "--vcycles",
+          "0", "--capped-vcycles", "1", "--rounds", "4", "--max-working-set", "" + room, "--output",
+          dir + "/room-" + form}));
+      Map<Long, Integer> refined = readParts(fs, new Path(dir, "room-" + form));
+      assertEquals(assign.keySet(), refined.keySet(), form);
+      assertEquals(List.of(100, 100, 100, 100), partSizes(refined, k), form);
+      long[] after = workingSets(keysOf, refined, k);
+      assertTrue(after[1] <= room, form + ": M_max " + after[1] + " above the room " + room);
+      assertTrue(after[0] < before[0], form + ": sum M " + before[0] + " -> " + after[0]);
+      JsonNode json = JsonFiles.read(fs, new Path(dir, "room-" + form + "/_refine.json"), JsonNode.class);
+      assertEquals(room, json.get("maxWorkingSetRoom").asLong(), json.toString());
+      int roomed = 0;
+      for (JsonNode r : json.get("rounds")) {
+        boolean p1 = r.path("exponent").asDouble(0) == 1.0 && (r.has("round") || r.has("groupVCycle")
+            && !r.path("phase").asText().contains("before"));
+        if (p1 && r.path("maxWorkingSet").asLong(0) < room) {
+          assertEquals(room, r.path("room").asLong(0), form + ": " + r);
+          roomed++;
+        }
+      }
+      assertTrue(roomed >= 2, form + ": rounds with room " + roomed + " in " + json.get("rounds"));
+    }
   }
 
   private static String[] concat(String[] a, String... b) {
