@@ -613,10 +613,13 @@ public final class MrRefinement {
       if (v == null) {
         break;
       }
-      boolean better = v.measuresBetterThan(cur);
+      // with room (setRoom), never above it or above cur's M_max where that is larger, as the rounds
+      boolean aboveRoom = room > 0 && v.maxWorkingSet() > ceiling(cur, 1.0);
+      boolean better = !aboveRoom && v.measuresBetterThan(cur);
       log.get(log.size() - 1).put("kept", better);
       LOG.info("{}: {} {}: M_max {} -> {}, T_sum {} -> {}: {}", step, what, cycle, cur.maxWorkingSet(),
-          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : "dropped");
+          v.maxWorkingSet(), cur.sumTraffic(), v.sumTraffic(), better ? "kept" : aboveRoom
+              ? "dropped (M_max above --max-working-set " + room + ")" : "dropped");
       if (!better) {
         discard(v, null);
         if (inGroups && log.get(log.size() - 1).get("placeGroupSize") instanceof Integer size && size < k) {
