@@ -408,7 +408,8 @@ public class RefineUTool extends ParsaTool {
       }
       if (objective != Objective.BALANCED) {
         LOG.warn("refine-u: --objective {} sets the distributed rounds' schedule ({}); they refine one start and keep"
-            + " a round only if M_max does not rise", objective.id(), cl.getOptionValue("schedule", objective.schedule));
+            + " a round only if M_max does not rise{}", objective.id(), cl.getOptionValue("schedule", objective.schedule),
+            room > 0 ? " (at p = 1: above --max-working-set " + room + ")" : "");
       }
       if (!guard.max()) {
         LOG.warn("refine-u: --no-max-guard needs --mode memory; the distributed rounds never keep a round that raises"
