@@ -582,9 +582,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("objective", objective.id());
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard.max());
-      if (room > 0) {
-        stats.put("maxWorkingSetRoom", room);
-      }
+      putRoom(stats, room, ref.maxWorkingSet());
       stats.put("vcycles", cyclesFit ? preCycles : 0);
       stats.put("cappedVcycles", cyclesFit ? cappedVcycles : 0);
       stats.put("rowsPerPart", ref.sizes());
@@ -626,6 +624,25 @@ public class RefineUTool extends ParsaTool {
     return 0;
   }
 
+  /**
+   * The room a user gave ({@code --max-working-set}; 0: none) into {@code stats} ({@code maxWorkingSetRoom}, and
+   * {@code withinMaxWorkingSetRoom}: whether the refinement's largest working set {@code mMax} ended within it), and
+   * a warning where it did not: the max-weighted rounds could not bring M_max down to the room, so the room was not
+   * used and nothing rose above the M_max they left.
+   */
+  static void putRoom(Map<String, Object> stats, long room, long mMax) {
+    if (room <= 0) {
+      return;
+    }
+    stats.put("maxWorkingSetRoom", room);
+    stats.put("withinMaxWorkingSetRoom", mMax <= room);
+    if (mMax > room) {
+      LOG.warn("refine-u: --max-working-set {} not used: the largest working set is {}, above it (the max-weighted"
+          + " rounds could not bring it down to the room, and no round raised it); a larger room lets the total"
+          + " traffic fall", room, mMax);
+    }
+  }
+
   /** {@code --mode mapreduce}: the distributed refinement ({@link MrRefinement}); output as the in-memory path's. */
   private int runMapReduce(Configuration conf, FileSystem fs, Path blocksDir, Path uDir, Path out, int k,
       double[] schedule, int rounds, int reducers, boolean orderStart, String multilevel,
@@ -663,9 +680,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
-      if (room > 0) {
-        stats.put("maxWorkingSetRoom", room);
-      }
+      putRoom(stats, room, end.maxWorkingSet());
       stats.put("groupVCyclesBefore", groups.before());
       stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
       stats.put("groupVCyclesAfter", groups.after());

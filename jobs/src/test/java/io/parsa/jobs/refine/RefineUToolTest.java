@@ -449,7 +449,8 @@ class RefineUToolTest {
 
   /**
    * --max-working-set: refine-u with room above the largest working set the plain run leaves holds every working set
-   * within it, keeps rows balanced and every row, records the room; --no-max-guard and 0 refuse it.
+   * within it, keeps rows balanced and every row, records the room; a room below that largest working set leaves the
+   * plain run's U and records that it was not met; --no-max-guard and 0 refuse it.
    */
   @Test
   void roomPerMachineHoldsEveryWorkingSetWithinIt() throws Exception {
@@ -476,6 +477,14 @@ class RefineUToolTest {
     String json = new String(fs.open(new Path(dir, "u-room/_refine.json")).readAllBytes(),
         java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(json.replaceAll("\\s", "").contains("\"maxWorkingSetRoom\":" + room), json);
+    assertTrue(json.replaceAll("\\s", "").contains("\"withinMaxWorkingSetRoom\":true"), json);
+    // a room below the largest working set the max-weighted rounds leave is not used: the plain run's U, and said so
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-small",
+        "--max-working-set", "1")));
+    assertEquals(readParts(fs, new Path(dir, "u-plain")), readParts(fs, new Path(dir, "u-small")));
+    String small = new String(fs.open(new Path(dir, "u-small/_refine.json")).readAllBytes(),
+        java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(small.replaceAll("\\s", "").contains("\"withinMaxWorkingSetRoom\":false"), small);
     assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-ng",
         "--max-working-set", "" + room, "--no-max-guard")));
     assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-zero",
@@ -524,6 +533,7 @@ class RefineUToolTest {
       assertTrue(after[0] < before[0], form + ": sum M " + before[0] + " -> " + after[0]);
       JsonNode json = JsonFiles.read(fs, new Path(dir, "room-" + form + "/_refine.json"), JsonNode.class);
       assertEquals(room, json.get("maxWorkingSetRoom").asLong(), json.toString());
+      assertTrue(json.get("withinMaxWorkingSetRoom").asBoolean(), json.toString());
       int roomed = 0;
       for (JsonNode r : json.get("rounds")) {
         boolean p1 = r.path("exponent").asDouble(0) == 1.0 && (r.has("round") || r.has("groupVCycle")
