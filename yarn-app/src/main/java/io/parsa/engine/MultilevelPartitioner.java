@@ -435,7 +435,7 @@ public final class MultilevelPartitioner {
    * internal keys are padded by the largest cap less part i's, so that the partitioner's one cap is every part's
    * own); at the end every part is brought back to exactly its given number of the chunk's rows. Returns the chunk's new parts with the whole
    * assignment's working sets, or null where the cycle did not end with a smaller Σ M_i, every part within its cap
-   * and M_max no larger than the given one (or the largest cap, where caps above it give room).
+   * (so M_max no larger than the given one, or than the largest cap where caps above it give room).
    */
   public Weighted chunkVCycle(RowKeyGraph g, int[] given, int[] fixedCounts, long[] workingSets, long[] caps) {
     return chunkVCycle(g, given, fixedCounts, workingSets, caps, null, null, null);
@@ -574,8 +574,8 @@ public final class MultilevelPartitioner {
     long sumAfter = Arrays.stream(m).sum();
     log(String.format(Locale.ROOT, "chunk V-cycle: %,d rows, %,d keys: M_max %,d -> %,d, sum M %,d -> %,d (%.2f s)",
         n, nk, maxBefore, maxAfter, sumBefore, sumAfter, secs(t0)));
-    return sumAfter < sumBefore && within && maxAfter <= Math.max(maxBefore, top)
-        ? new Weighted(Arrays.copyOf(st.part, n), m) : null;
+    // within its cap, every part is within the largest cap, which is at least the given M_max
+    return sumAfter < sumBefore && within ? new Weighted(Arrays.copyOf(st.part, n), m) : null;
   }
 
   /**

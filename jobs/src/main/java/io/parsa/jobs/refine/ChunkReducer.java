@@ -101,9 +101,10 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
    */
   public static final String MAX_MARGIN = "parsa.refine.chunk.max-margin";
   /**
-   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none), set for p = 1
-   * jobs where it is above M_max: the headroom is under it instead of under M_max, the chunk V-cycles are capped at it
-   * and the rounds may grow a working set up to it (URefinement#setRoom).
+   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none), set by the driver
+   * for p = 1 jobs where it is above M_max: the headroom is under it instead of under M_max, the chunk V-cycles are
+   * capped at it and the rounds may grow a working set up to it (URefinement#setRoom, which uses it at p = 1 only). A
+   * room at or below M_max is not used.
    */
   public static final String ROOM = "parsa.refine.chunk.room";
   /**
@@ -153,7 +154,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
   private long[] seen;
   /** Every part's cap for this task's moves (null: none), the same for all its blocks. */
   private long[] caps;
-  /** {@link #ROOM} where it applies (p = 1, above M_max), else 0. */
+  /** {@link #ROOM} where it is above M_max, else 0. */
   private long room;
   /**
    * The rows this task's earlier blocks moved: every slice of a later block corrects the count job's counts by them, so
@@ -226,7 +227,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     seen = workingSets.clone();
     earlier = new TaskMoves(heapBytes / MOVES_HEAP_SHARE / Long.BYTES);
     long max = Arrays.stream(workingSets).max().orElse(0);
-    room = exponent == 1.0 && conf.getLong(ROOM, 0) > max ? conf.getLong(ROOM, 0) : 0;
+    room = conf.getLong(ROOM, 0) > max ? conf.getLong(ROOM, 0) : 0;
     if (tasksAtOnce >= 1 || maxMargin > 0 || room > 0) {
       // the task's share of every part's headroom, for all its blocks and slices together, under M_max (or the room)
       // less the margin

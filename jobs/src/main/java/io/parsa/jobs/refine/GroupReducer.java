@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * cap (the whole assignment's M_max, {@link #CAP}, plus {@link #SLACK}) and its row counts are the same multiset as
  * before (rows stay balanced within one), or with weighted rows ({@link #WEIGHT_WINDOW}) each of its parts weighs
  * within the whole assignment's window; otherwise its rows stay where they were. With {@link #ROOM} above the cap
- * and a schedule of p = 1 alone, the cap is the room, held exactly.
+ * (the driver sets it for a schedule of p = 1 alone), the cap is the room, held exactly.
  *
  * <p>Output: the moved rows as {@link Move}s keyed by block, for the apply job. Part stats: the working set and rows
  * of every part of the group as kept. Memory: the group's rows (about g/k of the non-zeros) as in-memory refine-u
@@ -46,9 +46,10 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   /** The largest working set a group's result may have: the assignment's M_max. */
   public static final String CAP = "parsa.refine.group.cap";
   /**
-   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none): where it is above
-   * {@link #CAP} and the {@link #SCHEDULE} is p = 1 alone, the group's V-cycle is capped at it and its rounds may grow
-   * any working set up to it (URefinement#setRoom), and the result is kept with every working set within it.
+   * The keys a user allows every working set ({@code refine-u --max-working-set}; default 0: none), set by the driver
+   * where it applies (above {@link #CAP}, a {@link #SCHEDULE} of p = 1 alone, no balance cycle): the group's V-cycle is
+   * capped at it and its rounds may grow any working set up to it (URefinement#setRoom), and the result is kept with
+   * every working set within it. A room at or below the cap is not used.
    */
   public static final String ROOM = "parsa.refine.group.room";
   /** How far above {@link #CAP} a group's largest working set may end (the V-cycle's final row balancing). */
@@ -93,7 +94,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private int[] groupOf;
   private long cap;
   private long limit;
-  /** {@link #ROOM} where it applies (above the cap, p = 1 alone), else 0. */
+  /** {@link #ROOM} where it is above the cap, else 0. */
   private long room;
   private double slack;
   private long seed;
@@ -139,7 +140,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
     balance = conf.getBoolean(BALANCE, false);
     long r = conf.getLong(ROOM, 0);
-    room = !balance && r > limit && Arrays.stream(schedule).allMatch(p -> p == 1.0) ? r : 0;
+    room = r > limit ? r : 0;
     if (room > 0) {
       cap = room; // held exactly: the V-cycle's cap and the result's limit
       limit = room;

@@ -655,13 +655,14 @@ public final class MrRefinement {
           candidates = gain(cur, SwapGains.weights(cur.workingSets, p));
           rate = false;
         }
-        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets, ceiling(cur, p)), weightRooms(cur), safe);
+        long ceiling = ceiling(cur, p);
+        long[] paired = pair(candidates, maxPairs, budgets(cur.workingSets, ceiling), weightRooms(cur), safe);
         long swaps = paired[0];
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("exponent", p);
         e.put("round", round);
-        if (ceiling(cur, p) > cur.maxWorkingSet()) {
-          e.put("room", ceiling(cur, p));
+        if (ceiling > cur.maxWorkingSet()) {
+          e.put("room", ceiling);
         }
         e.put("rowsMoved", 2 * swaps);
         if (swaps == 0) {
@@ -674,7 +675,7 @@ public final class MrRefinement {
         Measure next = movedAndCounted(cur, new Path(candidates.getParent(), "moves"), 2 * swaps, n,
             "a round of swaps");
         double change = cur.changePercent(next, p, k);
-        boolean kept = keeps(cur, next, change, ceiling(cur, p));
+        boolean kept = keeps(next, change, ceiling);
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         e.put("maxSwapsPerPair", paired[1]);
@@ -702,7 +703,7 @@ public final class MrRefinement {
           if (++rejected >= MAX_REJECTED) {
             break;
           }
-          if (next.maxWorkingSet() > ceiling(cur, p) && !safe) {
+          if (next.maxWorkingSet() > ceiling && !safe) {
             safe = true; // the same candidates again, paired within the provable bound
           } else if (paired[1] <= 1) {
             break;
@@ -722,8 +723,8 @@ public final class MrRefinement {
    * The distributed rounds' keep rule: {@code next}, {@code change} percent of the objective from {@code cur}, is kept
    * if the objective fell and M_max did not rise above {@code ceiling} (cur's M_max, or the room: {@link #ceiling}).
    */
-  private static boolean keeps(Measure cur, Measure next, double change, long ceiling) {
-    return change < 0 && next.maxWorkingSet() <= Math.max(ceiling, cur.maxWorkingSet());
+  private static boolean keeps(Measure next, double change, long ceiling) {
+    return change < 0 && next.maxWorkingSet() <= ceiling;
   }
 
   /**
@@ -829,7 +830,7 @@ public final class MrRefinement {
         }
         double change = cur.changePercent(next, p, k);
         long ceiling = ceiling(cur, p);
-        boolean kept = keeps(cur, next, change, ceiling);
+        boolean kept = keeps(next, change, ceiling);
         e.put("objectiveChangePercent", change);
         next.putFigures(e);
         if (!kept && p <= 1 && change < 0) {
@@ -879,7 +880,7 @@ public final class MrRefinement {
             double fixedChange = cur.changePercent(repaired, p, k);
             r.put("objectiveChangePercent", fixedChange);
             repaired.putFigures(r);
-            boolean fixed = keeps(cur, repaired, fixedChange, ceiling);
+            boolean fixed = keeps(repaired, fixedChange, ceiling);
             r.put("kept", fixed);
             LOG.info("{}: p={} chunk round {}: M_max {} -> {}, T_sum {} -> {}; a repair job at p={}: M_max {}, T_sum {},"
                 + " objective {}% against the round's start: {}", step, p, round, cur.maxWorkingSet(),
@@ -1054,7 +1055,7 @@ public final class MrRefinement {
       return null;
     }
     double change = cur.changePercent(again, p, k);
-    boolean kept = keeps(cur, again, change, ceiling);
+    boolean kept = keeps(again, change, ceiling);
     f.put("objectiveChangePercent", change);
     again.putFigures(f);
     f.put("kept", kept);
@@ -1133,9 +1134,10 @@ public final class MrRefinement {
     job.setNumReduceTasks(chunkTasks);
     c.setInt(ChunkReducer.TASKS_AT_ONCE, chunkTasks * damping);
     c.setLong(ChunkReducer.MAX_MARGIN, margin);
-    if (p == 1.0 && room > cur.maxWorkingSet()) {
-      c.setLong(ChunkReducer.ROOM, room);
-      e.put("room", room);
+    long ceiling = ceiling(cur, p);
+    if (ceiling > cur.maxWorkingSet()) {
+      c.setLong(ChunkReducer.ROOM, ceiling);
+      e.put("room", ceiling);
     }
     if (owners != null) {
       c.setStrings(ChunkReducer.PART_OWNERS, Arrays.stream(owners).mapToObj(Integer::toString).toArray(String[]::new));
@@ -1207,6 +1209,10 @@ public final class MrRefinement {
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
       String phase, boolean vcycle, double[] groupSchedule, List<Map<String, Object>> log) throws Exception {
     long cap = cur.maxWorkingSet(); // the phase's: a slack per cycle would compound
+    // the room (setRoom) where it is above the cap, for the rounds and the V-cycles after them at p = 1 alone (a group
+    // keeps its result by its schedule's first exponent)
+    boolean roomed = !phase.equals("before") && Arrays.stream(groupSchedule).allMatch(x -> x == 1.0)
+        && ceiling(cur, 1.0) > cap;
     for (int cycle = 1; cycle <= cycles; cycle++) {
       long tr = System.nanoTime();
       int salt = phase.equals("after") ? 1000 : phase.equals("rounds") ? 2000 : 0;
@@ -1219,8 +1225,8 @@ public final class MrRefinement {
       final int seedCycle = cycle;
       GroupRun run = groupJob(cur, groupOf, n, what, c -> {
         c.setLong(GroupReducer.CAP, cap);
-        if (!phase.equals("before")) {
-          c.setLong(GroupReducer.ROOM, room); // used where above the cap and the schedule is p = 1 alone
+        if (roomed) {
+          c.setLong(GroupReducer.ROOM, room);
         }
         c.setDouble(GroupReducer.SLACK, slack);
         c.setLong(GroupReducer.SEED, 1000L + seedCycle);
@@ -1237,8 +1243,8 @@ public final class MrRefinement {
       e.put("phase", vcycle ? "V-cycles " + phase + " the rounds" : "swap rounds in groups");
       e.put("groupSize", groupSize);
       e.put("groups", groups);
-      if (!phase.equals("before") && room > cap && Arrays.stream(groupSchedule).allMatch(x -> x == 1.0)) {
-        e.put("room", room); // as GroupReducer applies it
+      if (roomed) {
+        e.put("room", room);
       }
       e.put("groupsImproved", Jobs.count(run.job, Counters.GROUPS_IMPROVED));
       e.put("groupsTooBig", Jobs.count(run.job, Counters.GROUPS_TOO_BIG));
@@ -2655,12 +2661,11 @@ public final class MrRefinement {
   }
 
   /**
-   * Each part's growth budget per pair: an equal share of its headroom under the largest working set, or under
-   * {@code ceiling} where that is larger (the room, {@link #ceiling}).
+   * Each part's growth budget per pair: an equal share of its headroom under {@code ceiling} (the largest working set,
+   * or the room above it: {@link #ceiling}).
    */
   private String[] budgets(long[] workingSets, long ceiling) {
-    long max = Math.max(ceiling, Arrays.stream(workingSets).max().orElse(0));
-    return Arrays.stream(workingSets).mapToObj(m -> Long.toString((max - m) / Math.max(1, k - 1)))
+    return Arrays.stream(workingSets).mapToObj(m -> Long.toString((ceiling - m) / Math.max(1, k - 1)))
         .toArray(String[]::new);
   }
 
