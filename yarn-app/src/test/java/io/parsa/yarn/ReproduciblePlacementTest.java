@@ -102,6 +102,27 @@ class ReproduciblePlacementTest {
   }
 
   @Test
+  void warmUpBlocksInWavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
+    Configuration conf = new Configuration();
+    Path blocks = randomBlocks("repro-warmup", 4000, 23, 16);
+    Path base = blocks.getParent();
+    // two warm-up blocks per slot of a wave of two: four warm-up blocks, each from the sets of the one before it
+    TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2", "--warmup-blocks", "2");
+    assertEquals(4000, two.size());
+    JsonNode st = JsonFiles.MAPPER.readTree(new java.io.File(new Path(new Path(base, "w2"), "_stats.json").toUri()));
+    assertEquals(1 + 4, st.get("stage0Blocks").asInt(), st.toString());
+    // the warm-up changes what stage 1 starts from (else this test would not see it)
+    assertTrue(differing(two, placement(conf, blocks, new Path(base, "none"), "2")) > 0);
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2",
+        "--warmup-blocks", "2")));
+    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2",
+        "--warmup-blocks", "2")));
+    Configuration slow = new Configuration(conf);
+    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
+    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2", "--warmup-blocks", "2")));
+  }
+
+  @Test
   void weightedRowsInWavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
     Configuration conf = new Configuration();
     Path blocks = randomBlocks("repro-weighted", 4000, 29, 16, true);

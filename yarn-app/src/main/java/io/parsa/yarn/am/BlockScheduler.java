@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>Stage 0, global initialisation: the first worker to ask takes the sampled init blocks one at a time
  *       (sequentially: each starts from the sets the previous one pushed); then warm-up blocks (individual
- *       initialisation) go to any worker. Stage-0 results are dropped.</li>
+ *       initialisation) go to any worker: one at a time in a wave run (each from the sets the one before pushed,
+ *       so the run stays reproducible), side by side without waves. Stage-0 results are dropped.</li>
  *   <li>Stage 1 starts once every stage-0 block is done (a barrier): every block, in name order.</li>
  * </ul>
  *
@@ -197,7 +198,9 @@ public final class BlockScheduler {
         }
         return handOut(initQueue.poll(), 0, worker, true);
       }
-      if (runningInitBlocks() > 0 || warmupQueue.isEmpty()) {
+      // in waves the warm-up blocks run one at a time too, each from the sets the one before it pushed (replace
+      // pushes that overlap would leave the servers with whichever came last); asynchronous, side by side
+      if (runningInitBlocks() > 0 || warmupQueue.isEmpty() || waveWidth > 0 && !running.isEmpty()) {
         return Assignment.WAIT;
       }
       return handOut(warmupQueue.poll(), 0, worker, false);

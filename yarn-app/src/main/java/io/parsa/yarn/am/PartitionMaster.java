@@ -146,7 +146,9 @@ public final class PartitionMaster implements ContainerEvents {
     int nInit = stage1Begun ? 0 : Math.min(job.initBlocks, order.size());
     List<Integer> init = new ArrayList<>(order.subList(0, nInit));
     List<Integer> warm = new ArrayList<>();
-    int nWarm = stage1Begun ? 0 : job.warmupBlocks * job.workers;
+    // warm-up blocks per worker, or per slot of a wave in a wave run, so that its placement does not depend on the
+    // number of workers
+    int nWarm = stage1Begun ? 0 : job.warmupBlocks * (job.waveWidth > 0 ? job.waveWidth : job.workers);
     for (int i = 0; i < nWarm; i++) {
       warm.add(order.get((nInit + i) % order.size()));
     }
@@ -630,6 +632,7 @@ public final class PartitionMaster implements ContainerEvents {
     out.put("gateReleases", scheduler.releases());
     out.put("initBlocks", job.initBlocks);
     out.put("warmupBlocks", job.warmupBlocks);
+    out.put("stage0Blocks", p.stage0Total);
     out.put("amAttempt", attempt);
     out.put("recoveredBlocks", recoveredBlocks);
     String mismatch = scheduler.rowCountMismatch();

@@ -66,8 +66,9 @@ public final class PartitionUTool extends ParsaTool {
         + "blocks and the servers start from its neighbor sets; results dropped (default 1 where the first blocks "
         + "start together: waves of two or more blocks, or several asynchronous workers; else 0)"));
     o.addOption(opt("init-fraction", "F", "as --init-blocks, given as a fraction of the blocks (rounded up)"));
-    o.addOption(opt("warmup-blocks", "A", "individual initialisation: A warm-up blocks per worker in stage 0 "
-        + "whose results are dropped (default 0)"));
+    o.addOption(opt("warmup-blocks", "A", "individual initialisation: A warm-up blocks per worker (per block of "
+        + "a wave with --waves W) in stage 0, whose results are dropped; in waves they run one at a time, each "
+        + "from the sets of the one before it (default 0)"));
     o.addOption(opt("initial-neighbor-sets", "DIR", "incremental partitioning: start from the neighbor-sets "
         + "directory of an earlier run"));
     o.addOption(opt("seed", "N", "random seed for the initialisation sample (default 1)"));

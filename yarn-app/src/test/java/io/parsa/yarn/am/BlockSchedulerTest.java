@@ -52,6 +52,30 @@ class BlockSchedulerTest {
     assertEquals(BlockScheduler.Kind.STOP, s.next(0).kind);
   }
 
+  @Test
+  void inWavesWarmUpBlocksRunOneAtATimeOnAnyWorker() {
+    BlockScheduler waves = new BlockScheduler(2, 4, List.of(0), List.of(1, 2, 3), false, () -> 0L);
+    waves.useWaves(2);
+    BlockScheduler.Assignment init = waves.next(7);
+    assertTrue(waves.done(7, init.taskId, new double[2], new long[2], 10, 20));
+    BlockScheduler.Assignment w1 = waves.next(8);
+    assertEquals(1, w1.blockIndex);
+    assertEquals(BlockScheduler.Kind.WAIT, waves.next(7).kind, "the next warm-up block waits for this one's push");
+    assertTrue(waves.done(8, w1.taskId, new double[2], new long[2], 10, 20));
+    BlockScheduler.Assignment w2 = waves.next(7);
+    assertEquals(2, w2.blockIndex, "then goes to whichever worker asks");
+    // a lost warm-up block runs again before the next one
+    waves.workerLost(7);
+    BlockScheduler.Assignment again = waves.next(8);
+    assertEquals(2, again.blockIndex);
+    assertEquals(BlockScheduler.Kind.WAIT, waves.next(9).kind);
+
+    // without waves they run side by side (the paper's asynchronous individual initialisation)
+    BlockScheduler async = new BlockScheduler(2, 4, List.of(), List.of(1, 2), false, () -> 0L);
+    assertEquals(1, async.next(7).blockIndex);
+    assertEquals(2, async.next(8).blockIndex);
+  }
+
   /** A scheduler of k = 2 for {@code blocks} stage-1 blocks in waves of two. */
   private static BlockScheduler inWavesOfTwo(int blocks) {
     BlockScheduler s = new BlockScheduler(2, blocks, List.of(), List.of(), false, () -> 0L);
