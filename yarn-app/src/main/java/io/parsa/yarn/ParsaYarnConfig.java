@@ -102,9 +102,16 @@ public final class ParsaYarnConfig {
   /** How long the master waits for all servers to register, ms. */
   public static final String AM_SERVER_START_TIMEOUT_MS = "parsa.am.server.start.timeout.ms";
   public static final long DEFAULT_AM_SERVER_START_TIMEOUT_MS = 300_000L;
-  /** Wait suggested to a worker when no block is available yet, ms. */
+  /**
+   * Wait suggested to a worker when no block is available yet, ms (default {@link #amWaitMs}: 1 ms per worker, at
+   * least 20, so that all workers waiting at once ask about a thousand times a second at most).
+   */
   public static final String AM_WAIT_MS = "parsa.am.wait.ms";
-  public static final int DEFAULT_AM_WAIT_MS = 100;
+
+  /** {@link #AM_WAIT_MS}, or by default 1 ms per worker and at least 20 ms. */
+  public static int amWaitMs(Configuration conf, int workers) {
+    return conf.getInt(AM_WAIT_MS, Math.max(20, workers));
+  }
   /** Period of the client's progress line and of the master's progress file, ms. */
   public static final String PROGRESS_INTERVAL_MS = "parsa.progress.interval.ms";
   public static final long DEFAULT_PROGRESS_INTERVAL_MS = 2_000L;

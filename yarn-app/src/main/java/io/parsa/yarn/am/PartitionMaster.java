@@ -162,8 +162,10 @@ public final class PartitionMaster implements ContainerEvents {
         conf.getLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_LIVENESS_TIMEOUT_MS));
     this.serverLiveness = new ServerLiveness(job.servers, System::currentTimeMillis, conf.getLong(
         ParsaYarnConfig.AM_SERVER_LIVENESS_TIMEOUT_MS, ParsaYarnConfig.DEFAULT_AM_SERVER_LIVENESS_TIMEOUT_MS));
-    this.service = new SchedulerService(job, secret, scheduler, registry,
-        conf.getInt(ParsaYarnConfig.AM_WAIT_MS, ParsaYarnConfig.DEFAULT_AM_WAIT_MS), liveness);
+    this.service = new SchedulerService(job, secret, scheduler, registry, ParsaYarnConfig.amWaitMs(conf, job.workers),
+        liveness);
+    // the end of stage 0 (checkpoint, marker) and of the run (the final dump) need not wait for the loop's next turn
+    service.onStageEnd(this::wake);
   }
 
   /** Starts the scheduler endpoint; returns its host:port. */
@@ -294,6 +296,22 @@ public final class PartitionMaster implements ContainerEvents {
       for (int s = 0; s < job.servers; s++) {
         launcher.launchServer(s);
       }
+      if (!job.weighted && job.rowsPerBlock != null) {
+        long[] rows = new long[job.rowsPerBlock.size()];
+        for (int b = 0; b < rows.length; b++) {
+          rows[b] = job.rowsPerBlock.get(b);
+        }
+        scheduler.fixRowCounts(rows);
+      }
+      if (job.weighted && job.weightPerBlock != null) {
+        scheduler.fixBlockWeights(job.weightPerBlock.stream().mapToDouble(Double::doubleValue).toArray());
+      }
+      // a first attempt's workers start beside the servers (a worker waits for every server's address before its
+      // first pull); a later attempt's only once the servers are up and the finished blocks recovered
+      boolean workersFirst = attempt == 1;
+      if (workersFirst) {
+        launchWorkers();
+      }
       long timeout = conf.getLong(ParsaYarnConfig.AM_SERVER_START_TIMEOUT_MS,
           ParsaYarnConfig.DEFAULT_AM_SERVER_START_TIMEOUT_MS);
       long deadline = System.currentTimeMillis() + timeout;
@@ -307,23 +325,11 @@ public final class PartitionMaster implements ContainerEvents {
       }
       LOG.info("all {} neighbor-set servers registered", job.servers);
       probes = startServerProbes();
-      if (!job.weighted && job.rowsPerBlock != null) {
-        long[] rows = new long[job.rowsPerBlock.size()];
-        for (int b = 0; b < rows.length; b++) {
-          rows[b] = job.rowsPerBlock.get(b);
-        }
-        scheduler.fixRowCounts(rows);
-      }
-      if (job.weighted && job.weightPerBlock != null) {
-        scheduler.fixBlockWeights(job.weightPerBlock.stream().mapToDouble(Double::doubleValue).toArray());
-      }
       if (attempt > 1) {
         recoverFinishedBlocks();
       }
-      synchronized (this) {
-        for (int w = 0; w < job.workers; w++) {
-          launcher.launchWorker(nextWorkerId++);
-        }
+      if (!workersFirst) {
+        launchWorkers();
       }
       int lastStage = scheduler.stage();
       long nextReport = 0;
@@ -510,6 +516,12 @@ public final class PartitionMaster implements ContainerEvents {
       fatal = why;
     }
     notifyAll();
+  }
+
+  private synchronized void launchWorkers() throws IOException {
+    for (int w = 0; w < job.workers; w++) {
+      launcher.launchWorker(nextWorkerId++);
+    }
   }
 
   /** Fraction of the work done, for the ResourceManager. */

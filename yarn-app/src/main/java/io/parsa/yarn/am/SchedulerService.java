@@ -35,6 +35,8 @@ public final class SchedulerService implements SchedulerProtocol {
   private final int waitMs;
   private final LivenessMonitor liveness;
   private final AtomicLong rejected = new AtomicLong();
+  /** Run after a done report that ended a stage or the run (the master's loop then goes on at once). */
+  private volatile Runnable onStageEnd = () -> { };
 
   public SchedulerService(JobSpec job, String secret, BlockScheduler scheduler, ServerRegistry registry,
       int waitMs) {
@@ -51,6 +53,11 @@ public final class SchedulerService implements SchedulerProtocol {
     this.scheduler = scheduler;
     this.registry = registry;
     this.waitMs = waitMs;
+  }
+
+  /** {@code r} runs after a done report that ends stage 0 or the run, outside the scheduler's lock. */
+  public void onStageEnd(Runnable r) {
+    onStageEnd = r;
   }
 
   /** Worker requests: the token must be the one of the worker id the request names. */
@@ -142,10 +149,14 @@ public final class SchedulerService implements SchedulerProtocol {
   public boolean taskDone(TaskReport r) throws SchedulerRejected {
     check(r.getWorkerId(), r.getToken());
     try {
+      int stage = scheduler.stage();
       boolean counted = scheduler.done(r.getWorkerId(), r.getTaskId(), Longs.toDoubleArray(r.getPartLoads()),
           Longs.toArray(r.getPartRows()), r.getRows(), r.getEdges());
       if (counted) {
         liveness.blockDone(r.getWorkerId());
+        if (scheduler.stage() != stage || scheduler.finished()) {
+          onStageEnd.run();
+        }
       }
       return counted;
     } catch (IllegalArgumentException e) {

@@ -228,6 +228,23 @@ public final class NeighborSetClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens the connection to every server that has an address (its TLS handshake), so that the first pull or push
+   * need not; a server that cannot be reached now is left to the retries of that call.
+   */
+  public synchronized void connectAll() throws IOException {
+    refreshAddresses();
+    for (int s = 0; s < servers; s++) {
+      if (!addresses.get(s).isEmpty()) {
+        try {
+          connection(s);
+        } catch (IOException e) {
+          drop(s);
+        }
+      }
+    }
+  }
+
   @Override
   public synchronized void close() {
     for (int s = 0; s < servers; s++) {
