@@ -78,6 +78,24 @@ class ReproduciblePlacementTest {
     return n + b.keySet().stream().filter(id -> !a.containsKey(id)).count();
   }
 
+  /**
+   * Asserts that one and three workers in waves of two, and two workers slowed after every block, place every row as
+   * {@code two} (two workers, the default waves) did, with the options {@code more} each time.
+   */
+  private static void assertSameFromAnyWorkersAndTiming(Configuration conf, Path blocks, TreeMap<Long, Integer> two,
+      String... more) throws Exception {
+    Path base = blocks.getParent();
+    for (String workers : List.of("1", "3")) {
+      List<String> args = new java.util.ArrayList<>(List.of("--waves", "2"));
+      args.addAll(List.of(more));
+      assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w" + workers), workers,
+          args.toArray(new String[0]))), workers + " worker(s)");
+    }
+    Configuration slow = new Configuration(conf);
+    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
+    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2", more)), "slowed");
+  }
+
   @Test
   void wavesGiveTheSamePlacementWhateverTheWorkersAndTheTiming() throws Exception {
     Configuration conf = new Configuration();
@@ -94,11 +112,7 @@ class ReproduciblePlacementTest {
     // one, two or three workers, with and without a pause after every block
     TreeMap<Long, Integer> two = placement(conf, blocks, new Path(base, "w2"), "2");
     assertEquals(4000, two.size());
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2")));
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2")));
-    Configuration slow = new Configuration(conf);
-    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
-    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2")));
+    assertSameFromAnyWorkersAndTiming(conf, blocks, two);
   }
 
   @Test
@@ -113,13 +127,7 @@ class ReproduciblePlacementTest {
     assertEquals(1 + 4, st.get("stage0Blocks").asInt(), st.toString());
     // the warm-up changes what stage 1 starts from (else this test would not see it)
     assertTrue(differing(two, placement(conf, blocks, new Path(base, "none"), "2")) > 0);
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2",
-        "--warmup-blocks", "2")));
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2",
-        "--warmup-blocks", "2")));
-    Configuration slow = new Configuration(conf);
-    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
-    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2", "--warmup-blocks", "2")));
+    assertSameFromAnyWorkersAndTiming(conf, blocks, two, "--warmup-blocks", "2");
   }
 
   @Test
@@ -140,11 +148,7 @@ class ReproduciblePlacementTest {
     // a weighted row is not divisible, so the parts differ by about a row's weight (24 at most here): 28 apart,
     // as with the bases of the reservation order
     assertTrue(hi - lo <= 2 * 24, lo + " .. " + hi);
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w1"), "1", "--waves", "2", "--weighted")));
-    assertEquals(0, differing(two, placement(conf, blocks, new Path(base, "w3"), "3", "--waves", "2", "--weighted")));
-    Configuration slow = new Configuration(conf);
-    slow.setLong(ParsaYarnConfig.TEST_WORKER_BLOCK_DELAY_MS, 15);
-    assertEquals(0, differing(two, placement(slow, blocks, new Path(base, "w2slow"), "2", "--weighted")));
+    assertSameFromAnyWorkersAndTiming(conf, blocks, two, "--weighted");
   }
 
   /**

@@ -296,16 +296,7 @@ public final class PartitionMaster implements ContainerEvents {
       for (int s = 0; s < job.servers; s++) {
         launcher.launchServer(s);
       }
-      if (!job.weighted && job.rowsPerBlock != null) {
-        long[] rows = new long[job.rowsPerBlock.size()];
-        for (int b = 0; b < rows.length; b++) {
-          rows[b] = job.rowsPerBlock.get(b);
-        }
-        scheduler.fixRowCounts(rows);
-      }
-      if (job.weighted && job.weightPerBlock != null) {
-        scheduler.fixBlockWeights(job.weightPerBlock.stream().mapToDouble(Double::doubleValue).toArray());
-      }
+      fixBlockSizes();
       // a first attempt's workers start beside the servers (a worker waits for every server's address before its
       // first pull); a later attempt's only once the servers are up and the finished blocks recovered
       boolean workersFirst = attempt == 1;
@@ -516,6 +507,16 @@ public final class PartitionMaster implements ContainerEvents {
       fatal = why;
     }
     notifyAll();
+  }
+
+  /** Gives the scheduler ingest's rows (or weights) per block, so that every block's starting loads are fixed. */
+  private void fixBlockSizes() {
+    if (!job.weighted && job.rowsPerBlock != null) {
+      scheduler.fixRowCounts(job.rowsPerBlock.stream().mapToLong(Long::longValue).toArray());
+    }
+    if (job.weighted && job.weightPerBlock != null) {
+      scheduler.fixBlockWeights(job.weightPerBlock.stream().mapToDouble(Double::doubleValue).toArray());
+    }
   }
 
   private synchronized void launchWorkers() throws IOException {
