@@ -280,7 +280,8 @@ public final class Worker {
 
   /**
    * Waits until the master knows every server's address: a first attempt's workers start beside the servers. The
-   * questions show the master that this worker is waiting, not stuck.
+   * questions show the master that this worker is waiting, not stuck; they back off to 1 ms per worker (at least
+   * 100 ms), so that all workers waiting at once ask about a thousand times a second at most.
    */
   private void awaitServers(SchedulerClient master, long waitMs) throws IOException {
     long deadline = System.currentTimeMillis() + waitMs;
@@ -291,7 +292,7 @@ public final class Worker {
             + " ms (" + ParsaYarnConfig.WORKER_SERVER_WAIT_MS + ")");
       }
       Sleeper.sleep(sleep);
-      sleep = Math.min(100, 2 * sleep);
+      sleep = Math.min(Math.max(100, job.workers), 2 * sleep);
     }
   }
 
