@@ -229,18 +229,29 @@ public final class NeighborSetClient implements AutoCloseable {
   }
 
   /**
-   * Opens the connection to every server that has an address (its TLS handshake), so that the first pull or push
-   * need not; a server that cannot be reached now is left to the retries of that call.
+   * Waits until the master knows every server's address (a first attempt's workers start beside the servers), asking
+   * it at most every {@code maxPollMs} and for up to {@link ParsaYarnConfig#WORKER_SERVER_WAIT_MS}, then opens the
+   * connection to every server (its TLS handshake), so that the first pull or push need not; a server that cannot be
+   * reached now is left to the retries of that call.
    */
-  public synchronized void connectAll() throws IOException {
+  public synchronized void connectAll(long maxPollMs) throws IOException {
+    long deadline = System.currentTimeMillis() + serverWaitMs;
+    long sleep = 5;
     refreshAddresses();
+    while (addresses.contains("")) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("the neighbor-set servers had not all registered with the master after "
+            + serverWaitMs + " ms (" + ParsaYarnConfig.WORKER_SERVER_WAIT_MS + ")");
+      }
+      Sleeper.sleep(sleep);
+      sleep = Math.min(maxPollMs, 2 * sleep);
+      refreshAddresses();
+    }
     for (int s = 0; s < servers; s++) {
-      if (!addresses.get(s).isEmpty()) {
-        try {
-          connection(s);
-        } catch (IOException e) {
-          drop(s);
-        }
+      try {
+        connection(s);
+      } catch (IOException e) {
+        drop(s);
       }
     }
   }

@@ -127,11 +127,15 @@ public final class Worker {
       Thread prefetch = new Thread(() -> prefetchLoop(master2, fs, ready, ahead), "parsa-prefetch-" + workerId);
       prefetch.setDaemon(true);
       prefetch.start();
-      awaitServers(master, serverWaitMs);
-      // both clients' handshakes with the servers beside the first block's load and partitioning
+      // a first attempt's workers start beside the servers: the pull client waits for every server's address while
+      // the first block loads, asking the master at most every 1 ms per worker (at least 100 ms), so that all workers
+      // waiting at once ask about a thousand times a second at most; the push client's handshakes then run beside
+      // the first block's pull and partitioning
+      long serverPollMs = Math.max(100, job.workers);
+      pulls.connectAll(serverPollMs);
       Thread connect = new Thread(() -> {
         try {
-          pushes.connectAll();
+          pushes.connectAll(serverPollMs);
         } catch (IOException e) {
           LOG.debug("worker {}: early connection of the push client failed ({}); its first push connects", workerId,
               e.toString());
@@ -139,7 +143,6 @@ public final class Worker {
       }, "parsa-connect-" + workerId);
       connect.setDaemon(true);
       connect.start();
-      pulls.connectAll();
       boolean waves = job.waveWidth > 0;
       // blocks put aside at the pull gate for a block of an earlier wave
       java.util.Deque<Loaded> deferred = new java.util.ArrayDeque<>();
@@ -277,24 +280,6 @@ public final class Worker {
   }
 
   private volatile IOException prefetchError;
-
-  /**
-   * Waits until the master knows every server's address: a first attempt's workers start beside the servers. The
-   * questions show the master that this worker is waiting, not stuck; they back off to 1 ms per worker (at least
-   * 100 ms), so that all workers waiting at once ask about a thousand times a second at most.
-   */
-  private void awaitServers(SchedulerClient master, long waitMs) throws IOException {
-    long deadline = System.currentTimeMillis() + waitMs;
-    long sleep = 5;
-    while (master.servers().getAddresses().stream().anyMatch(String::isEmpty)) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the neighbor-set servers had not all registered with the master after " + waitMs
-            + " ms (" + ParsaYarnConfig.WORKER_SERVER_WAIT_MS + ")");
-      }
-      Sleeper.sleep(sleep);
-      sleep = Math.min(Math.max(100, job.workers), 2 * sleep);
-    }
-  }
 
   /**
    * Waits until {@code item}'s block may pull. A block of an earlier wave that the prefetcher loads meanwhile goes
