@@ -58,6 +58,15 @@ final class GainCache {
   /** As above, each key weighing {@code netWeight[e]} (null: 1): hits and sole keys are sums of weights. */
   GainCache(int k, int[] vStart, int[] vNets, int numNets, int[] nStart, int[] nPins, int[] part, long[] bits,
       int[] cnt, int[] netWeight) {
+    this(k, vStart, vNets, numNets, nStart, nPins, part, bits, cnt, netWeight, 1);
+  }
+
+  /**
+   * As above, counted on {@code threads} threads, each a range of vertices of about equal keys (the counts are the
+   * same on any number of threads).
+   */
+  GainCache(int k, int[] vStart, int[] vNets, int numNets, int[] nStart, int[] nPins, int[] part, long[] bits,
+      int[] cnt, int[] netWeight, int threads) {
     int n = vStart.length - 1;
     this.k = k;
     this.nStart = nStart;
@@ -67,10 +76,21 @@ final class GainCache {
     sole = new int[n];
     this.numNets = numNets;
     this.netWeight = netWeight;
-    PartHits counter = new PartHits(k);
     saved = vStart[n]; // one counting pass of slack: the build's own cost
+    int[] bounds = Parallel.ranges(vStart, n, threads);
+    Parallel.run(threads, "gain-cache", c -> count(bounds[c], bounds[c + 1], vStart, vNets, numNets, bits, cnt));
+  }
+
+  /** The hits and sole keys of vertices {@code from..to−1}, with a counter of their own (one range per thread). */
+  private void count(int from, int to, int[] vStart, int[] vNets, int numNets, long[] bits, int[] cnt) {
+    PartHits counter = new PartHits(k);
     int[] hits = new int[k];
-    for (int v = 0; v < n; v++) {
+    int[] held = this.held; // fields in locals: C1 (small inputs) reloads a field at every use
+    int[] sole = this.sole;
+    int[] part = this.part;
+    int[] netWeight = this.netWeight;
+    int k = this.k;
+    for (int v = from; v < to; v++) {
       sole[v] = counter.count(vNets, vStart[v], vStart[v + 1], bits, cnt, part[v] * numNets, hits, netWeight);
       System.arraycopy(hits, 0, held, v * k, k);
     }

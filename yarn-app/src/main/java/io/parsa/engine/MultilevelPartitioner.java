@@ -127,6 +127,12 @@ public final class MultilevelPartitioner {
   private long mCap = Long.MAX_VALUE;
   private final Consumer<String> log;
   private int threads = 1;
+  /**
+   * Keys of a level's vertices (pins) from which its coarse nets, part counts and gains are counted on {@link #threads}
+   * threads: on news20's finest level (2.8·10^6 pins) they were about two fifths of a capped V-cycle's time on one
+   * thread, while starting a thread costs about 0.1 ms.
+   */
+  private int parallelPins = PARALLEL_PINS;
   /** The clustering threads' arrays of a V-cycle ({@link PartScratch}), one per thread, made at the first level. */
   private PartScratch[] scratch;
   /** Where the coarse levels' arrays come from: its own unless {@link #setWorkspace} shares one. */
@@ -158,14 +164,21 @@ public final class MultilevelPartitioner {
   }
 
   /**
-   * Threads (≥ 1) that coarsen a V-cycle's levels, one given part at a time each (default 1); every number of threads
-   * gives the same result. A fresh partition coarsens on one thread.
+   * Threads (≥ 1) that coarsen a V-cycle's levels, one given part at a time each, and count a large level's coarse
+   * nets, part counts and gains (default 1); every number of threads gives the same result. A fresh partition coarsens on one
+   * thread.
    */
   public MultilevelPartitioner setThreads(int threads) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1, was " + threads);
     }
     this.threads = threads;
+    return this;
+  }
+
+  /** Counts every level on the threads, however small (tests: the same result as on one thread). */
+  MultilevelPartitioner countEveryLevelOnThreads() {
+    parallelPins = 0;
     return this;
   }
 
@@ -1104,27 +1117,39 @@ public final class MultilevelPartitioner {
     }
     int[] memStart = new int[nc + 1];
     int[] members = groupBy(n, fineToCoarse, memStart);
-    // nets that stay cut at the coarse level (two or more coarse pins), renumbered
+    // nets that stay cut at the coarse level (two or more coarse pins), renumbered, and the coarse vertices' nets:
+    // each on the threads where the level is large (the same level on any number of threads)
+    int workers = h.vStart[n] < parallelPins ? 1 : threads;
     Workspace ws = workspace;
-    int[] netId = ws.ints("coarsen.netId", h.numNets);
-    int[] lastSeen = ws.ints("coarsen.lastSeen", h.numNets);
-    Arrays.fill(lastSeen, 0, h.numNets, -1);
     int[] pins = ws.ints("coarsen.pins", h.numNets);
-    Arrays.fill(pins, 0, h.numNets, 0);
-    int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
-    int[] hNets = h.vNets;
-    for (int c = 0; c < nc; c++) {
-      for (int q = memStart[c]; q < memStart[c + 1]; q++) {
-        int v = members[q];
-        for (int t = hStart[v], end = hStart[v + 1]; t < end; t++) {
-          int e = hNets[t];
-          if (lastSeen[e] != c) {
-            lastSeen[e] = c;
-            pins[e]++;
+    int[] single = ws.ints("coarsen.single", h.numNets);
+    int[][] stamps = new int[workers][];
+    for (int c = 0; c < workers; c++) {
+      stamps[c] = ws.ints("coarsen.stamp." + c, nc);
+      Arrays.fill(stamps[c], 0, nc, -1);
+    }
+    int[] netRanges = Parallel.ranges(h.nStart, h.numNets, workers);
+    Parallel.run(workers, "contract", c -> {
+      // every net's coarse pins, counted over its fine pins: a coarse vertex is counted once per net by its stamp
+      int[] stamp = stamps[c];
+      int[] nStart = h.nStart; // in locals: C1 (small inputs) reloads a field at every use
+      int[] nPins = h.nPins;
+      for (int e = netRanges[c]; e < netRanges[c + 1]; e++) {
+        int count = 0;
+        int last = -1;
+        for (int q = nStart[e], end = nStart[e + 1]; q < end; q++) {
+          int cv = fineToCoarse[nPins[q]];
+          if (stamp[cv] != e) {
+            stamp[cv] = e;
+            count++;
+            last = cv;
           }
         }
+        pins[e] = count;
+        single[e] = last;
       }
-    }
+    });
+    int[] netId = ws.ints("coarsen.netId", h.numNets);
     int numNets = 0;
     int[] internal = new int[nc];
     for (int v = 0; v < n; v++) {
@@ -1133,25 +1158,63 @@ public final class MultilevelPartitioner {
     for (int e = 0; e < h.numNets; e++) {
       netId[e] = pins[e] >= 2 ? numNets++ : -1;
       if (pins[e] == 1) {
-        internal[lastSeen[e]]++;
+        internal[single[e]]++;
       }
     }
-    Arrays.fill(lastSeen, 0, h.numNets, -1);
-    int[] vStart = new int[nc + 1];
-    int[] buf = ws.ints("level.nets." + index, h.vStart[n]);
-    int w = 0;
+    // the coarse vertices' nets, each thread a range of them of about equal fine pins into a buffer of its own (the
+    // first thread's is the level's), then joined in order
+    int[] memPins = new int[nc + 1];
+    int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
     for (int c = 0; c < nc; c++) {
+      int sum = memPins[c];
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
-        int v = members[q];
-        for (int t = hStart[v], end = hStart[v + 1]; t < end; t++) {
-          int e = hNets[t];
-          if (netId[e] >= 0 && lastSeen[e] != c) {
-            lastSeen[e] = c;
-            buf[w++] = netId[e];
+        sum += hStart[members[q] + 1] - hStart[members[q]];
+      }
+      memPins[c + 1] = sum;
+    }
+    int[] ranges = Parallel.ranges(memPins, nc, workers);
+    int[][] bufs = new int[workers][];
+    bufs[0] = ws.ints("level.nets." + index, h.vStart[n]);
+    int[][] lastSeen = new int[workers][];
+    for (int c = 0; c < workers; c++) {
+      if (c > 0) {
+        bufs[c] = ws.ints("coarsen.buf." + c, memPins[ranges[c + 1]] - memPins[ranges[c]]);
+      }
+      lastSeen[c] = ws.ints("coarsen.lastSeen." + c, h.numNets);
+      Arrays.fill(lastSeen[c], 0, h.numNets, -1);
+    }
+    int[] vStart = new int[nc + 1];
+    Parallel.run(workers, "contract", r -> {
+      int[] seen = lastSeen[r];
+      int[] out = bufs[r];
+      int[] hNets = h.vNets;
+      int w = 0;
+      for (int c = ranges[r]; c < ranges[r + 1]; c++) {
+        for (int q = memStart[c]; q < memStart[c + 1]; q++) {
+          int v = members[q];
+          for (int t = hStart[v], end = hStart[v + 1]; t < end; t++) {
+            int e = hNets[t];
+            if (netId[e] >= 0 && seen[e] != c) {
+              seen[e] = c;
+              out[w++] = netId[e];
+            }
           }
         }
+        vStart[c + 1] = w; // within the range's buffer; made global below
       }
-      vStart[c + 1] = w;
+    });
+    int[] buf = bufs[0];
+    int w = vStart[ranges[1]];
+    for (int r = 1; r < workers; r++) {
+      if (ranges[r] == ranges[r + 1]) {
+        continue; // an empty range (its bound is the range before's end)
+      }
+      int len = vStart[ranges[r + 1]];
+      System.arraycopy(bufs[r], 0, buf, w, len);
+      for (int c = ranges[r]; c < ranges[r + 1]; c++) {
+        vStart[c + 1] += w;
+      }
+      w += len;
     }
     // the level keeps its (longer) buffer and its transpose lands in the workspace too: the level dies with its
     // V-cycle, before the next one of this thread asks for the same slots
@@ -1471,24 +1534,85 @@ public final class MultilevelPartitioner {
       int[] vStart = h.vStart;
       int[] vNets = h.vNets;
       int[] netWeight = h.netWeight;
-      for (int v = 0; v < h.n; v++) {
-        int p = part[v];
-        weight[p] += h.weight[v];
-        int base = p * numNets;
-        int word = p >>> 6;
-        long bit = 1L << p;
-        int held = 0;
-        for (int t = vStart[v], end = vStart[v + 1]; t < end; t++) {
-          int e = vNets[t];
-          if (cnt[base + e]++ == 0) {
-            bits[e * wpk + word] |= bit;
-            held += netWeight == null ? 1 : netWeight[e];
+      int threads = h.vStart[h.n] < parallelPins ? 1 : MultilevelPartitioner.this.threads;
+      if (threads > 1) {
+        countOnThreads(threads);
+      } else {
+        for (int v = 0; v < h.n; v++) {
+          int p = part[v];
+          weight[p] += h.weight[v];
+          int base = p * numNets;
+          int word = p >>> 6;
+          long bit = 1L << p;
+          int held = 0;
+          for (int t = vStart[v], end = vStart[v + 1]; t < end; t++) {
+            int e = vNets[t];
+            if (cnt[base + e]++ == 0) {
+              bits[e * wpk + word] |= bit;
+              held += netWeight == null ? 1 : netWeight[e];
+            }
+          }
+          m[p] += h.internal[v] + held;
+        }
+      }
+      cache = gainCache && GainCache.fits(h.n, k) ? new GainCache(k, h.vStart, h.vNets, h.numNets, h.nStart, h.nPins,
+          part, bits, cnt, netWeight, threads) : null;
+    }
+
+    /**
+     * The constructor's counts on {@code threads} threads, the same as its own loop's: the part counts one part at a
+     * time per thread (a part's counts are its own slice), then the presence bits and the held keys one range of keys
+     * per thread (a key's bits are its own words).
+     */
+    private void countOnThreads(int threads) {
+      int numNets = h.numNets;
+      int[] partStart = new int[k + 1];
+      int[] byPart = groupBy(h.n, part, partStart);
+      AtomicInteger next = new AtomicInteger();
+      Parallel.run(threads, "count", c -> {
+        int[] vStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
+        int[] vNets = h.vNets;
+        int[] cnt = this.cnt;
+        for (int p = next.getAndIncrement(); p < k; p = next.getAndIncrement()) {
+          int base = p * numNets;
+          long w = 0;
+          long internal = 0;
+          for (int i = partStart[p]; i < partStart[p + 1]; i++) {
+            int v = byPart[i];
+            w += h.weight[v];
+            internal += h.internal[v];
+            for (int t = vStart[v], end = vStart[v + 1]; t < end; t++) {
+              cnt[base + vNets[t]]++;
+            }
+          }
+          weight[p] += w;
+          m[p] += internal;
+        }
+      });
+      int[] keyStart = new int[threads + 1];
+      for (int c = 0; c <= threads; c++) {
+        keyStart[c] = (int) ((long) numNets * c / threads);
+      }
+      long[][] held = new long[threads][k];
+      Parallel.run(threads, "count", c -> {
+        int[] cnt = this.cnt;
+        long[] bits = this.bits;
+        int[] netWeight = h.netWeight;
+        long[] mine = held[c];
+        for (int e = keyStart[c]; e < keyStart[c + 1]; e++) {
+          for (int p = 0; p < k; p++) {
+            if (cnt[p * numNets + e] != 0) {
+              bits[e * wpk + (p >>> 6)] |= 1L << p;
+              mine[p] += netWeight == null ? 1 : netWeight[e];
+            }
           }
         }
-        m[p] += h.internal[v] + held;
+      });
+      for (long[] mine : held) {
+        for (int p = 0; p < k; p++) {
+          m[p] += mine[p];
+        }
       }
-      cache = gainCache && GainCache.fits(h.n, k)
-          ? new GainCache(k, h.vStart, h.vNets, h.numNets, h.nStart, h.nPins, part, bits, cnt, netWeight) : null;
     }
 
     void move(int v, int b) {
@@ -1832,6 +1956,8 @@ public final class MultilevelPartitioner {
   private static final double VCYCLE_MIN_SHRINK = 0.25;
   /** Rows of a key above the rated size looked at for a row whose keys are all that large. */
   private static final int LARGE_NET_SCAN = 64;
+  /** Default of {@link #parallelPins}. */
+  private static final int PARALLEL_PINS = 1 << 16;
   /** Largest coarsest level placed by greedy growing. */
   private static final int GROW_LIMIT = 20_000;
   /** Fewest tries of the initial placement at any k. */

@@ -1,10 +1,27 @@
 package io.parsa.engine;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
 
 /** Fork-join of a few tasks on threads of their own, for the engine's parallel passes. */
 final class Parallel {
   private Parallel() {
+  }
+
+  /**
+   * Bounds of {@code chunks} ranges of the first {@code n} rows of a CSR with row starts {@code start}, cut where the
+   * entries are about equal: range c is rows bounds[c] .. bounds[c + 1] − 1.
+   */
+  static int[] ranges(int[] start, int n, int chunks) {
+    int[] bounds = new int[chunks + 1];
+    bounds[chunks] = n;
+    long total = start[n] - start[0];
+    for (int c = 1; c < chunks; c++) {
+      long target = start[0] + total * c / chunks;
+      int at = Arrays.binarySearch(start, bounds[c - 1], n + 1, (int) target);
+      bounds[c] = Math.min(n, Math.max(bounds[c - 1], at >= 0 ? at : -at - 1));
+    }
+    return bounds;
   }
 
   /**

@@ -608,7 +608,8 @@ class MultilevelPartitionerTest {
   /**
    * A V-cycle clusters each given part on its own, from a seed of the part's own: one, two, three or more threads than
    * parts give the same partition, capped or not, with small keys, with keys too large to rate (maxNetSize 6, so many
-   * rows rate only the fallback windows) and at more levels (a coarsest level of 20 vertices a part).
+   * rows rate only the fallback windows) and at more levels (a coarsest level of 20 vertices a part); so do threads
+   * that also count every level's part counts, gains and coarse nets (large levels do).
    */
   @Test
   void vCycleGivesTheSamePartitionOnAnyNumberOfThreads() {
@@ -624,9 +625,13 @@ class MultilevelPartitionerTest {
         assertBalancedAndComplete(k, blocks, one);
         assertTrue(connectivity(k, blocks, one) < connectivity(k, blocks, random));
         for (int threads : new int[] {2, 3, 2 * k}) {
-          int[][] more = new MultilevelPartitioner(k, s, null).setThreads(threads).partition(blocks, random, slack);
-          for (int b = 0; b < one.length; b++) {
-            assertArrayEquals(one[b], more[b], "block " + b + ", " + threads + " threads, slack " + slack);
+          for (boolean counting : new boolean[] {false, true}) {
+            MultilevelPartitioner mp = new MultilevelPartitioner(k, s, null).setThreads(threads);
+            int[][] more = (counting ? mp.countEveryLevelOnThreads() : mp).partition(blocks, random, slack);
+            for (int b = 0; b < one.length; b++) {
+              assertArrayEquals(one[b], more[b], "block " + b + ", " + threads + " threads, slack " + slack
+                  + (counting ? ", every level counted on the threads" : ""));
+            }
           }
         }
       }
