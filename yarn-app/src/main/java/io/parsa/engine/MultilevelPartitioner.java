@@ -1218,8 +1218,12 @@ public final class MultilevelPartitioner {
     }
     // the level keeps its (longer) buffer and its transpose lands in the workspace too: the level dies with its
     // V-cycle, before the next one of this thread asks for the same slots
+    int[][] counts = new int[workers][];
+    for (int c = 0; c < workers; c++) {
+      counts[c] = ws.ints("coarsen.count." + c, numNets);
+    }
     Level coarse = new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf,
-        numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w)));
+        numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w), counts));
     coarse.fineToCoarse = fineToCoarse;
     return coarse;
   }

@@ -152,6 +152,51 @@ public final class RowKeyGraph {
     return new Transposed(start, rows);
   }
 
+  /**
+   * As {@link #transposeInto(int, int[], int[], int, int[], int[])} on {@code counts.length} threads, each a range of
+   * rows of about equal keys, with {@code counts[c]} (at least numKeys entries) thread c's count of every key: the
+   * first range's rows of a key come first, so the transpose is the same as on one thread.
+   */
+  static Transposed transposeInto(int n, int[] rowStart, int[] rowKeys, int numKeys, int[] start, int[] rows,
+      int[][] counts) {
+    int threads = counts.length;
+    if (threads == 1) {
+      return transposeInto(n, rowStart, rowKeys, numKeys, start, rows);
+    }
+    int nnz = rowStart[n];
+    int[] st = start == null || start.length < numKeys + 2 ? new int[numKeys + 2] : start;
+    int[] out = rows == null || rows.length < nnz ? new int[nnz] : rows;
+    int[] bounds = Parallel.ranges(rowStart, n, threads);
+    Parallel.run(threads, "transpose", c -> {
+      int[] count = counts[c];
+      Arrays.fill(count, 0, numKeys, 0);
+      for (int t = rowStart[bounds[c]], end = rowStart[bounds[c + 1]]; t < end; t++) {
+        count[rowKeys[t]]++;
+      }
+    });
+    // every thread's first slot of every key: the keys in order, the threads in order within a key
+    int pos = 0;
+    for (int e = 0; e < numKeys; e++) {
+      st[e] = pos;
+      for (int[] count : counts) {
+        int here = count[e];
+        count[e] = pos;
+        pos += here;
+      }
+    }
+    st[numKeys] = nnz;
+    st[numKeys + 1] = nnz;
+    Parallel.run(threads, "transpose", c -> {
+      int[] next = counts[c];
+      for (int g = bounds[c]; g < bounds[c + 1]; g++) {
+        for (int t = rowStart[g], end = rowStart[g + 1]; t < end; t++) {
+          out[next[rowKeys[t]]++] = g;
+        }
+      }
+    });
+    return new Transposed(st, out);
+  }
+
   /** A transposed CSR ({@link #transpose}). */
   record Transposed(int[] start, int[] rows) {
   }

@@ -91,4 +91,33 @@ class RowKeyGraphTest {
       rows = into.rows();
     }
   }
+
+  /**
+   * On two, three or more threads than rows (ranges left empty), each counting a range of rows, the transpose is the
+   * one on one thread: the same bounds, the same rows in the same ascending order, the spare entry at the end too.
+   */
+  @Test
+  void transposeOnThreadsEqualsTheTransposeOnOne() {
+    SplittableRandom rnd = new SplittableRandom(4);
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + rnd.nextInt(60);
+      int keys = 1 + rnd.nextInt(40);
+      int[][] g = csr(rnd, n, keys);
+      RowKeyGraph.Transposed one = RowKeyGraph.transposeInto(n, g[0], g[1], keys, null, null);
+      for (int threads : new int[] {2, 3, n + 2}) {
+        int[][] counts = new int[threads][keys + rnd.nextInt(3)];
+        // counts and output arrays holding another transpose's leftovers, as reused workspace arrays do
+        for (int[] c : counts) {
+          Arrays.fill(c, 7);
+        }
+        int[] start = new int[keys + 2 + rnd.nextInt(3)];
+        Arrays.fill(start, -1);
+        RowKeyGraph.Transposed more = RowKeyGraph.transposeInto(n, g[0], g[1], keys, start, null, counts);
+        String what = "round " + round + ", " + threads + " threads";
+        assertArrayEquals(Arrays.copyOf(one.start(), keys + 2), Arrays.copyOf(more.start(), keys + 2), what);
+        assertArrayEquals(Arrays.copyOf(one.rows(), g[0][n]), Arrays.copyOf(more.rows(), g[0][n]), what);
+        assertSame(start, more.start());
+      }
+    }
+  }
 }
