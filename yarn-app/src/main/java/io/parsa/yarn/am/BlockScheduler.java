@@ -61,16 +61,22 @@ public final class BlockScheduler {
     public final long taskId;
     public final int blockIndex;
     public final int stage;
+    /**
+     * A stage-0 block's place in stage 0's order (init blocks, then warm-up blocks), the same when it runs again;
+     * −1 in stage 1.
+     */
+    public final int stage0Position;
 
-    Assignment(Kind kind, long taskId, int blockIndex, int stage) {
+    Assignment(Kind kind, long taskId, int blockIndex, int stage, int stage0Position) {
       this.kind = kind;
       this.taskId = taskId;
       this.blockIndex = blockIndex;
       this.stage = stage;
+      this.stage0Position = stage0Position;
     }
 
-    static final Assignment WAIT = new Assignment(Kind.WAIT, -1, -1, -1);
-    static final Assignment STOP = new Assignment(Kind.STOP, -1, -1, -1);
+    static final Assignment WAIT = new Assignment(Kind.WAIT, -1, -1, -1, -1);
+    static final Assignment STOP = new Assignment(Kind.STOP, -1, -1, -1, -1);
   }
 
   /** A snapshot for progress reporting. */
@@ -96,14 +102,16 @@ public final class BlockScheduler {
     final int stage;
     final int worker;
     final boolean init;
+    final int stage0Position;
     double[] quota;
 
-    Running(long taskId, int blockIndex, int stage, int worker, boolean init) {
+    Running(long taskId, int blockIndex, int stage, int worker, boolean init, int stage0Position) {
       this.taskId = taskId;
       this.blockIndex = blockIndex;
       this.stage = stage;
       this.worker = worker;
       this.init = init;
+      this.stage0Position = stage0Position;
     }
   }
 
@@ -111,8 +119,10 @@ public final class BlockScheduler {
   private final int numBlocks;
   private final boolean weighted;
   private final LongSupplier clock;
+  /** Stage-0 positions still to run (init blocks, then warm-up blocks); {@link #stage0Blocks} maps them to blocks. */
   private final Deque<Integer> initQueue = new ArrayDeque<>();
   private final Deque<Integer> warmupQueue = new ArrayDeque<>();
+  private final int[] stage0Blocks;
   /** Stage-1 blocks to hand out, lowest index first (a block handed out again goes back in its place). */
   private final java.util.TreeSet<Integer> mainQueue = new java.util.TreeSet<>();
   private final Map<Long, Running> running = new HashMap<>();
@@ -167,8 +177,11 @@ public final class BlockScheduler {
     this.numBlocks = numBlocks;
     this.weighted = weighted;
     this.clock = clock;
-    initQueue.addAll(initBlocks);
-    warmupQueue.addAll(warmupBlocks);
+    stage0Blocks = new int[initBlocks.size() + warmupBlocks.size()];
+    for (int i = 0; i < stage0Blocks.length; i++) {
+      stage0Blocks[i] = i < initBlocks.size() ? initBlocks.get(i) : warmupBlocks.get(i - initBlocks.size());
+      (i < initBlocks.size() ? initQueue : warmupQueue).add(i);
+    }
     for (int b = 0; b < numBlocks; b++) {
       mainQueue.add(b);
     }
@@ -196,19 +209,22 @@ public final class BlockScheduler {
         if (initWorker != worker || runningInitBlocks() > 0) {
           return Assignment.WAIT;
         }
-        return handOut(initQueue.poll(), 0, worker, true);
+        return handOutStage0(initQueue.poll(), worker, true);
       }
       // in waves the warm-up blocks run one at a time too, each from the sets the one before it pushed (replace
       // pushes that overlap would leave the servers with whichever came last); asynchronous, side by side
       if (runningInitBlocks() > 0 || warmupQueue.isEmpty() || waveWidth > 0 && !running.isEmpty()) {
         return Assignment.WAIT;
       }
-      return handOut(warmupQueue.poll(), 0, worker, false);
+      return handOutStage0(warmupQueue.poll(), worker, false);
     }
     if (mainQueue.isEmpty()) {
       return Assignment.WAIT;
     }
-    return handOut(mainQueue.pollFirst(), 1, worker, false);
+    long id = nextTaskId++;
+    int block = mainQueue.pollFirst();
+    running.put(id, new Running(id, block, 1, worker, false, -1));
+    return new Assignment(Kind.RUN, id, block, 1, -1);
   }
 
   private int runningInitBlocks() {
@@ -221,10 +237,11 @@ public final class BlockScheduler {
     return n;
   }
 
-  private Assignment handOut(int block, int stg, int worker, boolean init) {
+  private Assignment handOutStage0(int position, int worker, boolean init) {
     long id = nextTaskId++;
-    running.put(id, new Running(id, block, stg, worker, init));
-    return new Assignment(Kind.RUN, id, block, stg);
+    int block = stage0Blocks[position];
+    running.put(id, new Running(id, block, 0, worker, init, position));
+    return new Assignment(Kind.RUN, id, block, 0, position);
   }
 
   /**
@@ -619,7 +636,7 @@ public final class BlockScheduler {
     for (Running r : lost) {
       running.remove(r.taskId);
       if (r.stage == 0) {
-        (r.init ? initQueue : warmupQueue).addFirst(r.blockIndex);
+        (r.init ? initQueue : warmupQueue).addFirst(r.stage0Position);
       } else {
         uncount(r.blockIndex);
         mainQueue.add(r.blockIndex);

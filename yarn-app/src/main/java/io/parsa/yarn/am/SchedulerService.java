@@ -102,11 +102,12 @@ public final class SchedulerService implements SchedulerProtocol {
         liveness.blockStarted(request.getWorkerId());
         LOG.debug("block {} (stage {}) -> worker {} as task {}", a.blockIndex, a.stage, request.getWorkerId(),
             a.taskId);
-        return new Task(TaskKind.RUN, a.taskId, a.blockIndex, job.blockPaths.get(a.blockIndex), a.stage, 0);
+        return new Task(TaskKind.RUN, a.taskId, a.blockIndex, job.blockPaths.get(a.blockIndex), a.stage,
+            a.stage0Position, 0);
       case WAIT:
-        return new Task(TaskKind.WAIT, -1L, -1, "", -1, waitMs);
+        return new Task(TaskKind.WAIT, -1L, -1, "", -1, -1, waitMs);
       default:
-        return new Task(TaskKind.STOP, -1L, -1, "", -1, 0);
+        return new Task(TaskKind.STOP, -1L, -1, "", -1, -1, 0);
     }
   }
 

@@ -91,9 +91,25 @@ public final class NeighborSetClient implements AutoCloseable {
     return idx;
   }
 
+  /** The wave of a pull or push that names none: every push applied, nothing recorded. */
+  public static final int NO_WAVE = -1;
+
+  /**
+   * The wave that the pulls and pushes of the stage-0 block at {@code position} of a wave run name: stage-0 blocks
+   * run one at a time, before every wave, so their places count up from the smallest int, below every wave (and
+   * below {@link #NO_WAVE}).
+   */
+  public static int stage0Wave(int position) {
+    if (position < 0) {
+      throw new IllegalArgumentException("a stage-0 block's place is >= 0, was " + position);
+    }
+    return Integer.MIN_VALUE + position;
+  }
+
   /**
    * Membership words of {@code keys} ({@code keys.length * wpk} words, request order) as the servers held them when
-   * wave {@code wave} began: without the members pushed by blocks of that wave or later (-1: every push applied).
+   * wave {@code wave} began: without the members pushed by blocks of that wave or later ({@link #NO_WAVE}: every push
+   * applied).
    */
   public synchronized long[] pull(long[] keys, int wave) throws IOException {
     long[] out = new long[keys.length * wpk];

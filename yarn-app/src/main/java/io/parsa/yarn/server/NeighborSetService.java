@@ -10,6 +10,7 @@ import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.avro.rpc.ServerStats;
 import io.parsa.yarn.io.NeighborSetFiles;
 import io.parsa.yarn.rpc.KeySharding;
+import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.PackedLongs;
 import io.parsa.yarn.rpc.Rejections;
 import io.parsa.yarn.rpc.Tokens;
@@ -59,7 +60,8 @@ public final class NeighborSetService implements NeighborSetProtocol {
    * pulled the first time. A block of wave w pushes only members it did not pull (its wave-start sets), so the record
    * is exactly what the wave added; being a union of pushes, it is rebuilt by replaying the push log and may be
    * snapshotted while pushes go on. A wave's record is dropped once the master's pings say that the master's written
-   * ledger holds every block of the wave: none of them runs again, even after a master restart.
+   * ledger holds every block of the wave: none of them runs again, even after a master restart. Stage-0 blocks of a
+   * wave run are keyed below every wave ({@link NeighborSetClient#stage0Wave}) and dropped with the first wave's.
    */
   private final java.util.concurrent.ConcurrentSkipListMap<Integer, ShardStore> addedByWave =
       new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -161,7 +163,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
     long[] out = new long[keys.length * wpk];
     int wave = request.getWave();
     store.pull(keys, out);
-    if (wave >= 0 && !addedByWave.isEmpty()) {
+    if (wave != NeighborSetClient.NO_WAVE && !addedByWave.isEmpty()) {
       // a push records its additions before it applies them, so a member read from the store is found here too
       long[] later = new long[out.length];
       for (ShardStore added : addedByWave.tailMap(wave, true).values()) {
@@ -244,7 +246,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
         throw new AvroRuntimeException("server " + serverId + ": push log failed: " + e);
       }
     }
-    if (wave >= 0 && !replace) {
+    if (wave != NeighborSetClient.NO_WAVE && !replace) {
       recordAdded(wave, keys, bits);
     }
     store.push(keys, bits, replace);
@@ -525,7 +527,7 @@ public final class NeighborSetService implements NeighborSetProtocol {
       PushLog.fence(fs, PushLog.segmentPath(checkpointDir, serverId, seg));
       replayed += PushLog.replay(fs, PushLog.segmentPath(checkpointDir, serverId, seg), store.wordsPerKey(),
           (worker, seq, replace, wave, keys, bits) -> {
-            if (wave >= 0 && !replace) {
+            if (wave != NeighborSetClient.NO_WAVE && !replace) {
               recordAdded(wave, keys, bits);
             }
             store.push(keys, bits, replace);

@@ -191,8 +191,12 @@ public final class Worker {
           // from the snapshot is already in the pulled sets.
           java.util.List<PendingPushes.Entry> mineInFlight = pending.snapshot();
           boolean gated = waves && !stage0;
-          // in waves the servers answer as they were when the block's wave began, whatever of it has pushed since
-          int wave = gated ? task.getBlockIndex() / job.waveWidth : -1;
+          // in waves the servers answer as they were when the block's wave began, whatever of it has pushed since; a
+          // stage-0 block (they run one at a time) as they were when it began, even after its own push
+          int wave = gated ? task.getBlockIndex() / job.waveWidth
+              : waves ? NeighborSetClient.stage0Wave(task.getStage0Position()) : NeighborSetClient.NO_WAVE;
+          // without waves a stage-0 push replaces its keys' sets; in waves it adds what its block did not pull
+          boolean replace = stage0 && !waves;
           long[] membership = pulls.pull(keys, wave);
           PendingPushes.overlay(mineInFlight, keys, membership, wpk);
           long[] before = membership.clone();
@@ -215,7 +219,7 @@ public final class Worker {
             }
             AssignmentFiles.write(fs, uDir, task.getBlockIndex(), task.getTaskId(), ids, parts);
           }
-          long[][] push = stage0 ? nonZero(keys, membership, null, wpk) : nonZero(keys, membership, before, wpk);
+          long[][] push = nonZero(keys, membership, replace ? null : before, wpk);
           long millis = System.currentTimeMillis() - started;
           final int seqNo = t;
           // memory backpressure: with an unbounded τ the pushes in flight would otherwise grow without limit when
@@ -234,7 +238,7 @@ public final class Worker {
             if (gated) {
               awaitPushGate(master3, taskId);
             }
-            pushes.push(push[0], push[1], stage0, wave);
+            pushes.push(push[0], push[1], replace, wave);
             if (hangAfterPush) {
               LOG.warn("test hook: worker {} stops making progress after pushing task {}", workerId, taskId);
               testPushed.countDown();

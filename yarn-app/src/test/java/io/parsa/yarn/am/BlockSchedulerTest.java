@@ -52,23 +52,39 @@ class BlockSchedulerTest {
     assertEquals(BlockScheduler.Kind.STOP, s.next(0).kind);
   }
 
+  /**
+   * In waves the warm-up blocks run one at a time on any worker, each with its place in stage 0 (init blocks first),
+   * which a block handed out again keeps, and which tells apart a block that comes twice (more warm-up blocks than
+   * blocks wrap around); stage 1's blocks have none.
+   */
   @Test
   void inWavesWarmUpBlocksRunOneAtATimeOnAnyWorker() {
-    BlockScheduler waves = new BlockScheduler(2, 4, List.of(0), List.of(1, 2, 3), false, () -> 0L);
+    BlockScheduler waves = new BlockScheduler(2, 4, List.of(0), List.of(1, 2, 3, 0), false, () -> 0L);
     waves.useWaves(2);
     BlockScheduler.Assignment init = waves.next(7);
+    assertEquals(0, init.stage0Position);
     assertTrue(waves.done(7, init.taskId, new double[2], new long[2], 10, 20));
     BlockScheduler.Assignment w1 = waves.next(8);
     assertEquals(1, w1.blockIndex);
+    assertEquals(1, w1.stage0Position);
     assertEquals(BlockScheduler.Kind.WAIT, waves.next(7).kind, "the next warm-up block waits for this one's push");
     assertTrue(waves.done(8, w1.taskId, new double[2], new long[2], 10, 20));
     BlockScheduler.Assignment w2 = waves.next(7);
     assertEquals(2, w2.blockIndex, "then goes to whichever worker asks");
-    // a lost warm-up block runs again before the next one
+    // a lost warm-up block runs again before the next one, at the same place
     waves.workerLost(7);
     BlockScheduler.Assignment again = waves.next(8);
     assertEquals(2, again.blockIndex);
+    assertEquals(2, again.stage0Position);
     assertEquals(BlockScheduler.Kind.WAIT, waves.next(9).kind);
+    assertTrue(waves.done(8, again.taskId, new double[2], new long[2], 10, 20));
+    BlockScheduler.Assignment w3 = waves.next(8);
+    assertTrue(waves.done(8, w3.taskId, new double[2], new long[2], 10, 20));
+    BlockScheduler.Assignment twice = waves.next(8);
+    assertEquals(0, twice.blockIndex, "block 0 again, as the last warm-up block");
+    assertEquals(4, twice.stage0Position);
+    assertTrue(waves.done(8, twice.taskId, new double[2], new long[2], 10, 20));
+    assertEquals(-1, waves.next(8).stage0Position, "stage 1");
 
     // without waves they run side by side (the paper's asynchronous individual initialisation)
     BlockScheduler async = new BlockScheduler(2, 4, List.of(), List.of(1, 2), false, () -> 0L);

@@ -15,6 +15,7 @@ import io.parsa.avro.rpc.PushRequest;
 import io.parsa.avro.rpc.RequestRejected;
 import io.parsa.yarn.rpc.KeySharding;
 import io.parsa.yarn.rpc.Longs;
+import io.parsa.yarn.rpc.NeighborSetClient;
 import io.parsa.yarn.rpc.Rpc;
 import io.parsa.yarn.rpc.RpcSecurity;
 import io.parsa.yarn.rpc.Tokens;
@@ -100,6 +101,34 @@ class NeighborSetServiceTest {
     assertArrayEquals(new long[] {3, 0, 1, 0}, pull(keys, 1), "a block of wave 1 run again");
     assertArrayEquals(new long[] {3, 0, 5, 0}, pull(keys, 2));
     assertArrayEquals(new long[] {3, 0, 5, 0}, pull(keys, -1));
+  }
+
+  /**
+   * Stage-0 blocks of a wave run name their place in stage 0 ({@link NeighborSetClient#stage0Wave}): a block run again
+   * after its push pulls the sets of the blocks before it only, the waves of stage 1 see every stage-0 push, a
+   * restarted server rebuilds the records from its snapshot and log, and the first wave's end forgets them.
+   */
+  @Test
+  void aStage0BlockRunAgainPullsTheSetsOfTheBlocksBeforeIt() throws Exception {
+    List<Long> keys = ownedKeys(2);
+    int first = NeighborSetClient.stage0Wave(0);
+    int second = NeighborSetClient.stage0Wave(1);
+    assertArrayEquals(new long[] {0, 0, 0, 0}, pull(keys, first));
+    // the initialisation block: key 0 in parts 0 and 1
+    push(1, false, keys, List.of(3L, 0L, 0L, 0L), first);
+    assertArrayEquals(new long[] {0, 0, 0, 0}, pull(keys, first), "the initialisation block run again");
+    assertArrayEquals(new long[] {3, 0, 0, 0}, pull(keys, second));
+    // a warm-up block after it: part 2 of key 0, part 0 of key 1 (only what it did not pull)
+    push(2, false, keys, List.of(4L, 0L, 1L, 0L), second);
+    service.checkpoint();
+    NeighborSetService again = restart();
+    assertArrayEquals(new long[] {3, 0, 0, 0}, pullLocal(again, keys, second), "the warm-up block run again");
+    assertArrayEquals(new long[] {0, 0, 0, 0}, pullLocal(again, keys, first));
+    assertArrayEquals(new long[] {7, 0, 1, 0}, pullLocal(again, keys, 0), "wave 0 of stage 1");
+    assertArrayEquals(new long[] {7, 0, 1, 0}, pullLocal(again, keys, -1));
+    // the master's ping after the first wave: no stage-0 block runs again
+    again.ping(new ControlRequest(Tokens.master(SECRET), null, 1));
+    assertArrayEquals(new long[] {7, 0, 1, 0}, pullLocal(again, keys, first), "forgotten");
   }
 
   @Test
