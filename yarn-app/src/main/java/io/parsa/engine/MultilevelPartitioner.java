@@ -1121,16 +1121,48 @@ public final class MultilevelPartitioner {
     // each on the threads where the level is large (the same level on any number of threads)
     int workers = h.vStart[n] < parallelPins ? 1 : threads;
     Workspace ws = workspace;
-    int[] pins = ws.ints("coarsen.pins", h.numNets);
     int[] single = ws.ints("coarsen.single", h.numNets);
+    int[] pins = coarsePins(h, nc, fineToCoarse, workers, single);
+    int[] netId = ws.ints("coarsen.netId", h.numNets);
+    int numNets = 0;
+    int[] internal = new int[nc];
+    for (int v = 0; v < n; v++) {
+      internal[fineToCoarse[v]] += h.internal[v];
+    }
+    for (int e = 0; e < h.numNets; e++) {
+      netId[e] = pins[e] >= 2 ? numNets++ : -1;
+      if (pins[e] == 1) {
+        internal[single[e]]++;
+      }
+    }
+    int[] vStart = new int[nc + 1];
+    int[] buf = coarseNets(h, index, nc, memStart, members, netId, workers, vStart);
+    // the level keeps its (longer) buffer and its transpose lands in the workspace too: the level dies with its
+    // V-cycle, before the next one of this thread asks for the same slots
+    int[][] counts = new int[workers][];
+    for (int c = 0; c < workers; c++) {
+      counts[c] = ws.ints("coarsen.count." + c, numNets);
+    }
+    Level coarse = new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf,
+        numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, vStart[nc]), counts));
+    coarse.fineToCoarse = fineToCoarse;
+    return coarse;
+  }
+
+  /**
+   * Every net's pins at the coarse level of {@code nc} vertices ({@code fineToCoarse}), counted over its fine pins on
+   * {@code workers} threads (a range of nets each; a coarse vertex counted once per net by a stamp of the thread's
+   * own), with the one coarse pin of a net that has one in {@code single}.
+   */
+  private int[] coarsePins(Level h, int nc, int[] fineToCoarse, int workers, int[] single) {
+    int[] pins = workspace.ints("coarsen.pins", h.numNets);
     int[][] stamps = new int[workers][];
     for (int c = 0; c < workers; c++) {
-      stamps[c] = ws.ints("coarsen.stamp." + c, nc);
+      stamps[c] = workspace.ints("coarsen.stamp." + c, nc);
       Arrays.fill(stamps[c], 0, nc, -1);
     }
     int[] netRanges = Parallel.ranges(h.nStart, h.numNets, workers);
     Parallel.run(workers, "contract", c -> {
-      // every net's coarse pins, counted over its fine pins: a coarse vertex is counted once per net by its stamp
       int[] stamp = stamps[c];
       int[] nStart = h.nStart; // in locals: C1 (small inputs) reloads a field at every use
       int[] nPins = h.nPins;
@@ -1149,22 +1181,18 @@ public final class MultilevelPartitioner {
         single[e] = last;
       }
     });
-    int[] netId = ws.ints("coarsen.netId", h.numNets);
-    int numNets = 0;
-    int[] internal = new int[nc];
-    for (int v = 0; v < n; v++) {
-      internal[fineToCoarse[v]] += h.internal[v];
-    }
-    for (int e = 0; e < h.numNets; e++) {
-      netId[e] = pins[e] >= 2 ? numNets++ : -1;
-      if (pins[e] == 1) {
-        internal[single[e]]++;
-      }
-    }
-    // the coarse vertices' nets, each thread a range of them of about equal fine pins into a buffer of its own (the
-    // first thread's is the level's), then joined in order
-    int[] memPins = new int[nc + 1];
+    return pins;
+  }
+
+  /**
+   * The coarse vertices' nets ({@code netId} of their members' fine nets, −1: not a coarse net, each once), into the
+   * level's buffer, with their bounds in {@code vStart}: on {@code workers} threads, each a range of coarse vertices
+   * of about equal fine pins into a buffer of its own (the first thread's is the level's), joined in order.
+   */
+  private int[] coarseNets(Level h, int index, int nc, int[] memStart, int[] members, int[] netId, int workers,
+      int[] vStart) {
     int[] hStart = h.vStart; // in locals: C1 (small inputs) reloads a field at every use
+    int[] memPins = new int[nc + 1];
     for (int c = 0; c < nc; c++) {
       int sum = memPins[c];
       for (int q = memStart[c]; q < memStart[c + 1]; q++) {
@@ -1174,16 +1202,15 @@ public final class MultilevelPartitioner {
     }
     int[] ranges = Parallel.ranges(memPins, nc, workers);
     int[][] bufs = new int[workers][];
-    bufs[0] = ws.ints("level.nets." + index, h.vStart[n]);
+    bufs[0] = workspace.ints("level.nets." + index, hStart[h.n]);
     int[][] lastSeen = new int[workers][];
     for (int c = 0; c < workers; c++) {
       if (c > 0) {
-        bufs[c] = ws.ints("coarsen.buf." + c, memPins[ranges[c + 1]] - memPins[ranges[c]]);
+        bufs[c] = workspace.ints("coarsen.buf." + c, memPins[ranges[c + 1]] - memPins[ranges[c]]);
       }
-      lastSeen[c] = ws.ints("coarsen.lastSeen." + c, h.numNets);
+      lastSeen[c] = workspace.ints("coarsen.lastSeen." + c, h.numNets);
       Arrays.fill(lastSeen[c], 0, h.numNets, -1);
     }
-    int[] vStart = new int[nc + 1];
     Parallel.run(workers, "contract", r -> {
       int[] seen = lastSeen[r];
       int[] out = bufs[r];
@@ -1216,16 +1243,7 @@ public final class MultilevelPartitioner {
       }
       w += len;
     }
-    // the level keeps its (longer) buffer and its transpose lands in the workspace too: the level dies with its
-    // V-cycle, before the next one of this thread asks for the same slots
-    int[][] counts = new int[workers][];
-    for (int c = 0; c < workers; c++) {
-      counts[c] = ws.ints("coarsen.count." + c, numNets);
-    }
-    Level coarse = new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf,
-        numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, w), counts));
-    coarse.fineToCoarse = fineToCoarse;
-    return coarse;
+    return buf;
   }
 
   /**
