@@ -209,22 +209,21 @@ public final class BlockScheduler {
         if (initWorker != worker || runningInitBlocks() > 0) {
           return Assignment.WAIT;
         }
-        return handOutStage0(initQueue.poll(), worker, true);
+        int position = initQueue.poll();
+        return handOut(stage0Blocks[position], 0, worker, true, position);
       }
-      // in waves the warm-up blocks run one at a time too, each from the sets the one before it pushed (replace
-      // pushes that overlap would leave the servers with whichever came last); asynchronous, side by side
+      // in waves the warm-up blocks run one at a time too, each from the sets the one before it pushed (and one run
+      // again from what it pulled the first time, by its place); asynchronous, side by side, with replace pushes
       if (runningInitBlocks() > 0 || warmupQueue.isEmpty() || waveWidth > 0 && !running.isEmpty()) {
         return Assignment.WAIT;
       }
-      return handOutStage0(warmupQueue.poll(), worker, false);
+      int position = warmupQueue.poll();
+      return handOut(stage0Blocks[position], 0, worker, false, position);
     }
     if (mainQueue.isEmpty()) {
       return Assignment.WAIT;
     }
-    long id = nextTaskId++;
-    int block = mainQueue.pollFirst();
-    running.put(id, new Running(id, block, 1, worker, false, -1));
-    return new Assignment(Kind.RUN, id, block, 1, -1);
+    return handOut(mainQueue.pollFirst(), 1, worker, false, -1);
   }
 
   private int runningInitBlocks() {
@@ -237,11 +236,10 @@ public final class BlockScheduler {
     return n;
   }
 
-  private Assignment handOutStage0(int position, int worker, boolean init) {
+  private Assignment handOut(int block, int stg, int worker, boolean init, int stage0Position) {
     long id = nextTaskId++;
-    int block = stage0Blocks[position];
-    running.put(id, new Running(id, block, 0, worker, init, position));
-    return new Assignment(Kind.RUN, id, block, 0, position);
+    running.put(id, new Running(id, block, stg, worker, init, stage0Position));
+    return new Assignment(Kind.RUN, id, block, stg, stage0Position);
   }
 
   /**
