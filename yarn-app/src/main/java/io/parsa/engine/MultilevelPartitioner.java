@@ -165,8 +165,8 @@ public final class MultilevelPartitioner {
 
   /**
    * Threads (≥ 1) that coarsen a V-cycle's levels, one given part at a time each, and count a large level's coarse
-   * nets, part counts and gains (default 1); every number of threads gives the same result. A fresh partition coarsens on one
-   * thread.
+   * nets, part counts and gains (default 1); every number of threads gives the same result. A fresh partition
+   * coarsens on one thread.
    */
   public MultilevelPartitioner setThreads(int threads) {
     if (threads < 1) {

@@ -101,16 +101,14 @@ public final class BlockScheduler {
     final int blockIndex;
     final int stage;
     final int worker;
-    final boolean init;
     final int stage0Position;
     double[] quota;
 
-    Running(long taskId, int blockIndex, int stage, int worker, boolean init, int stage0Position) {
+    Running(long taskId, int blockIndex, int stage, int worker, int stage0Position) {
       this.taskId = taskId;
       this.blockIndex = blockIndex;
       this.stage = stage;
       this.worker = worker;
-      this.init = init;
       this.stage0Position = stage0Position;
     }
   }
@@ -122,14 +120,16 @@ public final class BlockScheduler {
   /** Stage-0 positions still to run (init blocks, then warm-up blocks); {@link #stage0Blocks} maps them to blocks. */
   private final Deque<Integer> initQueue = new ArrayDeque<>();
   private final Deque<Integer> warmupQueue = new ArrayDeque<>();
+  /** The block at every place of stage 0 (its length: stage 0's blocks). */
   private final int[] stage0Blocks;
+  /** Init blocks: the first places of stage 0. */
+  private final int initCount;
   /** Stage-1 blocks to hand out, lowest index first (a block handed out again goes back in its place). */
   private final java.util.TreeSet<Integer> mainQueue = new java.util.TreeSet<>();
   private final Map<Long, Running> running = new HashMap<>();
   private final boolean[] done;
   private final double[] committed;
   private final long[] committedRows;
-  private final int stage0Total;
   private int stage0Done;
   private int blocksDone;
   private long rowsDone;
@@ -177,6 +177,7 @@ public final class BlockScheduler {
     this.numBlocks = numBlocks;
     this.weighted = weighted;
     this.clock = clock;
+    this.initCount = initBlocks.size();
     stage0Blocks = new int[initBlocks.size() + warmupBlocks.size()];
     for (int i = 0; i < stage0Blocks.length; i++) {
       stage0Blocks[i] = i < initBlocks.size() ? initBlocks.get(i) : warmupBlocks.get(i - initBlocks.size());
@@ -188,9 +189,8 @@ public final class BlockScheduler {
     this.done = new boolean[numBlocks];
     this.committed = new double[k];
     this.committedRows = new long[k];
-    this.stage0Total = initBlocks.size() + warmupBlocks.size();
     this.startedAt = clock.getAsLong();
-    this.stage = stage0Total == 0 ? 1 : 0;
+    this.stage = stage0Blocks.length == 0 ? 1 : 0;
     if (stage == 1) {
       stage0EndedAt = startedAt;
     }
@@ -210,7 +210,7 @@ public final class BlockScheduler {
           return Assignment.WAIT;
         }
         int position = initQueue.poll();
-        return handOut(stage0Blocks[position], 0, worker, true, position);
+        return handOut(stage0Blocks[position], 0, worker, position);
       }
       // in waves the warm-up blocks run one at a time too, each from the sets the one before it pushed (and one run
       // again from what it pulled the first time, by its place); asynchronous, side by side, with replace pushes
@@ -218,27 +218,32 @@ public final class BlockScheduler {
         return Assignment.WAIT;
       }
       int position = warmupQueue.poll();
-      return handOut(stage0Blocks[position], 0, worker, false, position);
+      return handOut(stage0Blocks[position], 0, worker, position);
     }
     if (mainQueue.isEmpty()) {
       return Assignment.WAIT;
     }
-    return handOut(mainQueue.pollFirst(), 1, worker, false, -1);
+    return handOut(mainQueue.pollFirst(), 1, worker, -1);
+  }
+
+  /** Whether {@code r} runs an init block (one of stage 0's first places). */
+  private boolean isInit(Running r) {
+    return r.stage == 0 && r.stage0Position < initCount;
   }
 
   private int runningInitBlocks() {
     int n = 0;
     for (Running r : running.values()) {
-      if (r.init) {
+      if (isInit(r)) {
         n++;
       }
     }
     return n;
   }
 
-  private Assignment handOut(int block, int stg, int worker, boolean init, int stage0Position) {
+  private Assignment handOut(int block, int stg, int worker, int stage0Position) {
     long id = nextTaskId++;
-    running.put(id, new Running(id, block, stg, worker, init, stage0Position));
+    running.put(id, new Running(id, block, stg, worker, stage0Position));
     return new Assignment(Kind.RUN, id, block, stg, stage0Position);
   }
 
@@ -483,7 +488,7 @@ public final class BlockScheduler {
     running.remove(taskId);
     if (r.stage == 0) {
       stage0Done++;
-      if (stage0Done == stage0Total) {
+      if (stage0Done == stage0Blocks.length) {
         stage = 1;
         stage0EndedAt = clock.getAsLong();
       }
@@ -634,7 +639,7 @@ public final class BlockScheduler {
     for (Running r : lost) {
       running.remove(r.taskId);
       if (r.stage == 0) {
-        (r.init ? initQueue : warmupQueue).addFirst(r.stage0Position);
+        (isInit(r) ? initQueue : warmupQueue).addFirst(r.stage0Position);
       } else {
         uncount(r.blockIndex);
         mainQueue.add(r.blockIndex);
@@ -670,7 +675,7 @@ public final class BlockScheduler {
     p.blocksDone = blocksDone;
     p.blocksTotal = numBlocks;
     p.stage0Done = stage0Done;
-    p.stage0Total = stage0Total;
+    p.stage0Total = stage0Blocks.length;
     p.rowsDone = rowsDone;
     p.edgesDone = edgesDone;
     p.running = running.size();
