@@ -373,10 +373,15 @@ public final class MrRefinement {
    * group cycles of swap rounds inside each group (each kept only if it lowers the group's Σ M_i^p at the schedule's
    * first exponent without a working set above M_max) or, with {@code swaps}, as the distributed swap rounds over all
    * k parts at once, which with {@code chunks} are chunk rounds ({@link #chunkRounds}); then {@code after} group
-   * V-cycles capped at M_max exactly. {@code size} parts per group ({@code ≤ 0}: the largest group a reducer's heap
-   * holds, {@link #autoGroupSize}; where not even two parts fit, chunk rounds alone).
+   * V-cycles capped at M_max exactly (with {@code everyAfter}, all of them, as the in-memory capped V-cycles: a
+   * count the user gave is not cut short by a cycle of small gain). {@code size} parts per group ({@code ≤ 0}: the
+   * largest group a reducer's heap holds, {@link #autoGroupSize}; where not even two parts fit, chunk rounds alone).
    */
-  record Groups(int before, int rounds, int after, int size, boolean swaps, boolean chunks) {}
+  record Groups(int before, int rounds, int after, int size, boolean swaps, boolean chunks, boolean everyAfter) {
+    Groups(int before, int rounds, int after, int size, boolean swaps, boolean chunks) {
+      this(before, rounds, after, size, swaps, chunks, false);
+    }
+  }
 
   /**
    * The distributed refinement, with {@code rounds} rounds per exponent of {@code schedule} as {@code groups} says,
@@ -534,7 +539,7 @@ public final class MrRefinement {
     startU = cur.u;
     if (useGroups && groups.before > 0) {
       cur = groupCycles(cur, u0, n, groups.before, g, RefineUTool.CAP_SLACK, rounds, "before", true,
-          new double[] {1}, log);
+          new double[] {1}, false, log);
       if (!cur.u.equals(chosen.u) && !chosen.measuresBetterThan(cur)) {
         Measure given = chosen;
         chosen = cur;
@@ -549,10 +554,10 @@ public final class MrRefinement {
         // with room, one exponent at a time: a group keeps its result by its schedule's first exponent, and the p = 1
         // rounds that use the room raise a working set, which a p > 1 objective would count against them
         for (double p : schedule) {
-          cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, new double[] {p}, log);
+          cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, new double[] {p}, false, log);
         }
       } else {
-        cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, log);
+        cur = groupCycles(cur, u0, n, groups.rounds, g, 0, rounds, "rounds", false, schedule, false, log);
       }
     }
     if (distributedSwaps && schedule.length > 0) {
@@ -563,7 +568,8 @@ public final class MrRefinement {
           rounds, log);
     }
     if (useGroups && groups.after > 0) {
-      cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, log);
+      cur = groupCycles(cur, u0, n, groups.after, g, 0, rounds, "after", true, new double[] {1}, groups.everyAfter,
+          log);
     }
     // where a group of rows holds every part, the group cycles refined all of them at once already (cnr-2000: one
     // coarse cycle more, T_sum 16,744 -> 16,688, the next dropped)
@@ -1203,11 +1209,12 @@ public final class MrRefinement {
    * so each group's exact gain is its share of the cycle's), then the apply job. The parts are grouped afresh each
    * cycle (seeded by the cycle and the {@code phase}: before, rounds or after), so that rows can travel between any
    * two parts over the cycles. Stops at a cycle that lowers Σ M_i^p (p the schedule's first exponent) by less than
-   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}. Its result is measured by the reducers' part stats; the count job
+   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}, unless {@code every}. Its result is measured by the reducers' part stats; the count job
    * measures it again ({@link #verified}) before the swap rounds and at the end.
    */
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
-      String phase, boolean vcycle, double[] groupSchedule, List<Map<String, Object>> log) throws Exception {
+      String phase, boolean vcycle, double[] groupSchedule, boolean every, List<Map<String, Object>> log)
+      throws Exception {
     long cap = cur.maxWorkingSet(); // the phase's: a slack per cycle would compound
     // the room (setRoom) where it is above the cap, for the rounds and the V-cycles after them at p = 1 alone (a group
     // keeps its result by its schedule's first exponent)
@@ -1269,7 +1276,7 @@ public final class MrRefinement {
       }
       discard(cur, u0);
       cur = applied;
-      if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT) {
+      if (change > -RefineUTool.MIN_ROUND_GAIN_PERCENT && !every) {
         break;
       }
     }

@@ -330,7 +330,8 @@ public class RefineUTool extends ParsaTool {
             + " (sum of new/old ratios < 3) (default " + DEFAULT_CAPPED_VCYCLES + " up to "
             + AUTO_VCYCLE_MAX_NONZEROS + " non-zeros, above 1 up to " + AUTO_CAPPED_VCYCLE_MAX_WORK
             + " non-zeros × k, none beyond; 0 = none; --mode mapreduce: group V-cycles after the swap rounds, default "
-            + DEFAULT_GROUP_CYCLES_AFTER + ")"))
+            + DEFAULT_GROUP_CYCLES_AFTER + " stopping at one of less than " + MIN_ROUND_GAIN_PERCENT + " % gain; N"
+            + " given: all N, as in memory)"))
         .addOption(opt("group-size", "G", "--mode mapreduce: parts per group of a group V-cycle, a MapReduce job"
             + " whose reducers each run a capped V-cycle over the rows of one group of parts, the parts grouped afresh"
             + " each cycle; a reducer holds about G/k of the rows (default: the largest group a reducer's heap holds,"
@@ -422,7 +423,7 @@ public class RefineUTool extends ParsaTool {
           cl.hasOption("vcycles") ? vcycles : DEFAULT_GROUP_CYCLES_BEFORE, DEFAULT_GROUP_ROUNDS,
           cl.hasOption("capped-vcycles") ? cappedVcycles : DEFAULT_GROUP_CYCLES_AFTER,
           cl.hasOption("group-size") ? intOpt(cl, "group-size", 0, 2) : 0, !distributedRounds.equals("groups"),
-          distributedRounds.equals("chunks"));
+          distributedRounds.equals("chunks"), cl.hasOption("capped-vcycles"));
       return runMapReduce(conf, fs, blocksDir, uDir, out, k, schedule, rounds, reducers, starts.contains(START_ORDER),
           multilevel, groups, objective == Objective.BALANCED, room, overwrite);
     }

@@ -547,6 +547,51 @@ class RefineUToolTest {
     }
   }
 
+  /**
+   * --capped-vcycles N given with --mode mapreduce runs all N group V-cycles after the rounds, as the in-memory path
+   * runs its N capped V-cycles: a cycle of small gain does not end them (it does where the count is the default).
+   * Every cycle keeps the rows, the balance and the largest working set.
+   */
+  @Test
+  void aGivenCountOfGroupVCyclesAfterTheRoundsRunsThemAll() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-every-after");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    Map<Long, Integer> assign = new HashMap<>();
+    // rows of uniformly random keys: the V-cycles after the rounds keep finding a little
+    Random rnd = new Random(11);
+    List<GraphRow> rows = new ArrayList<>();
+    for (long id = 0; id < 2000; id++) {
+      long[] keys = rnd.longs(10, 1, 1500).distinct().toArray();
+      rows.add(TestData.libsvmRow(id, keys));
+      keysOf.put(id, keys);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
+    int given = 6;
+    assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
+        "--u-assignment", dir + "/u-aligned", "--k", "" + k, "--mode", "mapreduce", "--distributed-rounds", "groups",
+        "--multilevel", "off", "--starts", "given", "--vcycles", "0", "--capped-vcycles", "" + given, "--rounds", "4",
+        "--output", dir + "/every"}));
+    JsonNode json = JsonFiles.read(fs, new Path(dir, "every/_refine.json"), JsonNode.class);
+    long after = 0;
+    long maxWorkingSet = Long.MAX_VALUE;
+    for (JsonNode r : json.get("rounds")) {
+      if (r.has("groupVCycle") && r.path("phase").asText().contains("after")) {
+        after++;
+        assertTrue(r.get("maxWorkingSet").asLong() <= maxWorkingSet, "M_max rose: " + r);
+        maxWorkingSet = r.get("maxWorkingSet").asLong();
+      }
+    }
+    assertEquals(given, after, "group V-cycles after the rounds in " + json.get("rounds"));
+    Map<Long, Integer> refined = readParts(fs, new Path(dir, "every"));
+    assertEquals(assign.keySet(), refined.keySet());
+    assertEquals(List.of(500, 500, 500, 500), partSizes(refined, k));
+    assertTrue(workingSets(keysOf, refined, k)[0] < workingSets(keysOf, assign, k)[0]);
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
