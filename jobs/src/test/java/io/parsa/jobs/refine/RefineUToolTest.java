@@ -2,6 +2,7 @@ package io.parsa.jobs.refine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -489,6 +490,31 @@ class RefineUToolTest {
         "--max-working-set", "" + room, "--no-max-guard")));
     assertEquals(2, ToolRunner.run(conf, new RefineUTool(), concat(base, "--output", dir + "/u-zero",
         "--max-working-set", "0")));
+  }
+
+  /**
+   * The rule that keeps a capped V-cycle by its largest working set: without a room (or with one below M_max, which is
+   * not used) it may rise by CAP_SLACK for the final row balancing; a room in use is held exactly, also where the
+   * working sets have grown up to it (the slack had let the cycles from there lift M_max to 17,520 on ego-twitter with
+   * a room of 17,400).
+   */
+  @Test
+  void aCappedVCycleHoldsARoomTheWorkingSetsHaveReached() {
+    RefineUTool.Guard none = new RefineUTool.Guard(true, 0);
+    assertTrue(none.held(1000, 1010));
+    assertFalse(none.held(1000, 1011));
+    RefineUTool.Guard reached = new RefineUTool.Guard(true, 1000);
+    assertTrue(reached.roomUsed(1000));
+    assertTrue(reached.held(1000, 1000));
+    assertFalse(reached.held(1000, 1001), "a room the working sets reached is held exactly");
+    RefineUTool.Guard above = new RefineUTool.Guard(true, 1200);
+    assertTrue(above.held(1000, 1200));
+    assertFalse(above.held(1000, 1201));
+    RefineUTool.Guard below = new RefineUTool.Guard(true, 900);
+    assertFalse(below.roomUsed(1000));
+    assertTrue(below.held(1000, 1010), "a room below M_max is not used: the slack as without it");
+    assertFalse(below.held(1000, 1011));
+    assertFalse(new RefineUTool.Guard(false, 0).roomUsed(1000));
   }
 
   /**
