@@ -1,5 +1,6 @@
 package io.parsa.engine;
 
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
@@ -125,6 +126,8 @@ public final class MultilevelPartitioner {
   private final Settings settings;
   /** Largest working set a move may leave in its target part (a capped V-cycle: the given partition's M_max). */
   private long mCap = Long.MAX_VALUE;
+  /** {@link #holdCap(boolean)}. */
+  private boolean holdCap;
   private final Consumer<String> log;
   private int threads = 1;
   /**
@@ -192,6 +195,17 @@ public final class MultilevelPartitioner {
    */
   public MultilevelPartitioner growOnly(boolean growOnly) {
     this.growOnly = growOnly;
+    return this;
+  }
+
+  /**
+   * Whether a capped V-cycle of unit rows ends with every working set within its cap: where the final exact balance had
+   * to lift a part above it (every row the fullest part could shed added keys to a part at the cap), rows then move
+   * or swap out of the parts above it ({@link #holdCap(State, long, long)}). For a room a user gave
+   * ({@code refine-u --max-working-set}), which a cycle must hold exactly; without it the caller allows a slack.
+   */
+  public MultilevelPartitioner holdCap(boolean on) {
+    this.holdCap = on;
     return this;
   }
 
@@ -679,6 +693,23 @@ public final class MultilevelPartitioner {
   }
 
   /**
+   * {@link #holdCap(State, long, long)} on {@code part} (a copy; every part ⌊n/k⌋ or ⌈n/k⌉ rows) under a working-set
+   * cap {@code workingSetCap}, exposed for tests: the parts afterwards.
+   */
+  int[] heldWithinCap(RowKeyGraph g, int[] part, long workingSetCap) {
+    long saved = mCap;
+    mCap = workingSetCap;
+    try {
+      State st = new State(fineLevel(g), part.clone());
+      int n = g.numRows();
+      holdCap(st, (n + k - 1) / k, n / k);
+      return st.part.clone();
+    } finally {
+      mCap = saved;
+    }
+  }
+
+  /**
    * Whether row {@code row} has no move under a weight cap {@code cap} and a working-set cap {@code workingSetCap}
    * because of the working-set cap alone (what a capped V-cycle's FM uses to stop re-rating it), exposed for tests.
    */
@@ -792,6 +823,16 @@ public final class MultilevelPartitioner {
     }
     refine(st, ceil, floor, settings.refineRounds(), rnd);
     fm(st, ceil, floor, settings.fmPasses());
+    if (holdCap && mCap != Long.MAX_VALUE && rowWeights == null) {
+      long over = Arrays.stream(st.m).max().orElse(0);
+      if (over > mCap) {
+        long t2 = System.nanoTime();
+        int moves = holdCap(st, ceil, floor);
+        log(String.format(Locale.ROOT, "multilevel: largest working set %,d after the exact balance, above the cap %,d:"
+            + " %d row(s) moved to bring it to %,d (%.2f s)", over, mCap, moves,
+            Arrays.stream(st.m).max().orElse(0), secs(t2)));
+      }
+    }
     long after = st.connectivity();
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
@@ -2168,6 +2209,103 @@ public final class MultilevelPartitioner {
       st.move(best, recv);
     }
   }
+
+  /**
+   * Brings the parts above {@link #mCap} within it by moving rows, keeping every part at {@code floor}..{@code ceil}
+   * rows. For the fullest part, its rows that free keys there are rated by the keys a move adds to another part net of
+   * those it frees (the change of Σ M_i, as the connectivity changes), for every part that stays within the cap; the
+   * cheapest moves are tried first, directly where both parts' sizes allow it, else swapped with the row of the target
+   * part that costs the least the other way. A move is kept where the fullest part's working set falls and the
+   * target's stays within the cap. Stops where every part is within the cap or no such move is left; returns the rows
+   * moved.
+   */
+  private int holdCap(State st, long ceil, long floor) {
+    Level h = st.h;
+    int n = h.n;
+    int moves = 0;
+    for (int step = 0; step < 4 * k; step++) {
+      int p = argMax(st.m);
+      if (st.m[p] <= mCap) {
+        break;
+      }
+      IntArrayList[] members = new IntArrayList[k];
+      for (int q = 0; q < k; q++) {
+        members[q] = new IntArrayList();
+      }
+      for (int v = 0; v < n; v++) {
+        members[st.part[v]].add(v);
+      }
+      IntArrayList rows = members[p];
+      // (cost, row of p, target) of every move that frees a key of p and keeps the target within the cap
+      it.unimi.dsi.fastutil.longs.LongArrayList cand = new it.unimi.dsi.fastutil.longs.LongArrayList();
+      for (int i = 0; i < rows.size(); i++) {
+        int v = rows.getInt(i);
+        int freed = st.count(v);
+        if (freed < 1) {
+          continue;
+        }
+        for (int q = 0; q < k; q++) {
+          int fresh = q == p ? 0 : newKeys(st, v, q);
+          if (q != p && st.m[q] + fresh <= mCap) {
+            cand.add(((long) (fresh - freed + (1 << 30)) << 32) | ((long) i * k + q));
+          }
+        }
+      }
+      long[] sorted = cand.toLongArray();
+      Arrays.sort(sorted);
+      boolean moved = false;
+      long mp = st.m[p];
+      for (int x = 0; x < Math.min(sorted.length, CAP_REPAIR_TRIES) && !moved; x++) {
+        int idx = (int) sorted[x];
+        int v = rows.getInt(idx / k);
+        int q = idx % k;
+        boolean single = st.weight[p] - 1 >= floor && st.weight[q] + 1 <= ceil;
+        st.move(v, q);
+        if (single) {
+          if (st.m[p] < mp && st.m[q] <= mCap) {
+            moves++;
+            moved = true;
+          } else {
+            st.move(v, p);
+          }
+          continue;
+        }
+        // a swap: of the rows of q that add fewer keys to p than v freed there, the one whose move adds the fewest
+        // net of those it frees in q
+        long room = mp - st.m[p];
+        int best = -1;
+        long bestCost = Long.MAX_VALUE;
+        for (int j = 0; j < members[q].size(); j++) {
+          int w = members[q].getInt(j);
+          int fresh = newKeys(st, w, p);
+          if (fresh < room) {
+            long cost = fresh - (long) st.count(w);
+            if (cost < bestCost) {
+              bestCost = cost;
+              best = w;
+            }
+          }
+        }
+        if (best >= 0) {
+          st.move(best, p);
+          if (st.m[p] < mp && st.m[q] <= mCap) {
+            moves += 2;
+            moved = true;
+            continue;
+          }
+          st.move(best, q);
+        }
+        st.move(v, p);
+      }
+      if (!moved) {
+        break;
+      }
+    }
+    return moves;
+  }
+
+  /** Moves of the fullest part's rows {@link #holdCap(State, long, long)} tries, cheapest first, per step. */
+  private static final int CAP_REPAIR_TRIES = 256;
 
   /** Keys of v that part b does not hold yet (its internal keys and its nets absent from b). */
   private int newKeys(State st, int v, int b) {

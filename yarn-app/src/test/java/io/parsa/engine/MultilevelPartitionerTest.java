@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -471,6 +472,78 @@ class MultilevelPartitionerTest {
     blocks.add(new Block(ids, start, keys, null));
     assertCappedVCycleHolds(new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null), k, blocks,
         PlacementEvaluator.randomPlacement(k, blocks, 7));
+  }
+
+  /**
+   * The repair a capped V-cycle that holds its cap runs after its final row balancing
+   * ({@link MultilevelPartitioner#holdCap}): from balanced placements of random rows whose largest working sets sit a
+   * few keys above a cap, rows move or swap until every part is within it, the parts keep ⌊n/k⌋ or ⌈n/k⌉ rows (a
+   * part at ⌊n/k⌋ needs swaps), and every row stays placed. Where the cap is out of reach, nothing rises.
+   */
+  @Test
+  void theCapRepairBringsEveryPartWithinTheCapAndKeepsTheRowCounts() {
+    for (int seed = 1; seed <= 5; seed++) {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      int k = 4;
+      int n = 402; // parts of 101, 101, 100 and 100 rows: a full part may shed a row, the others must swap
+      int numKeys = 600;
+      int[] rowStart = new int[n + 1];
+      IntArrayList keys = new IntArrayList();
+      for (int v = 0; v < n; v++) {
+        int d = 3 + rnd.nextInt(10);
+        java.util.BitSet seen = new java.util.BitSet();
+        for (int t = 0; t < d; t++) {
+          int key = rnd.nextInt(numKeys);
+          if (!seen.get(key)) {
+            seen.set(key);
+            keys.add(key);
+          }
+        }
+        rowStart[v + 1] = keys.size();
+      }
+      RowKeyGraph g = new RowKeyGraph(n, new int[] {0, n}, rowStart, keys.toIntArray(), numKeys);
+      int[] part = new int[n];
+      for (int v = 0; v < n; v++) {
+        part[v] = v % k;
+      }
+      long[] before = workingSets(g, part, k);
+      long max = java.util.Arrays.stream(before).max().getAsLong();
+      long cap = max - 4;
+      MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+      int[] held = ml.heldWithinCap(g, part, cap);
+      long[] after = workingSets(g, held, k);
+      assertArrayEquals(rowCounts(part, k), rowCounts(held, k), "seed " + seed + ": rows per part, in order");
+      for (int p = 0; p < k; p++) {
+        assertTrue(after[p] <= cap, "seed " + seed + ": part " + p + " at " + after[p] + " above the cap " + cap);
+      }
+      // a cap no move can reach: nothing rises above where it was
+      int[] stuck = ml.heldWithinCap(g, part, 1);
+      assertArrayEquals(rowCounts(part, k), rowCounts(stuck, k));
+      assertTrue(java.util.Arrays.stream(workingSets(g, stuck, k)).max().getAsLong() <= max, "seed " + seed);
+    }
+  }
+
+  private static long[] workingSets(RowKeyGraph g, int[] part, int k) {
+    long[] m = new long[k];
+    java.util.Set<Long> held = new java.util.HashSet<>();
+    for (int v = 0; v < g.numRows(); v++) {
+      for (int t = g.rowStart()[v]; t < g.rowStart()[v + 1]; t++) {
+        if (held.add((long) part[v] * g.numKeys() + g.rowKeys()[t])) {
+          m[part[v]]++;
+        }
+      }
+    }
+    return m;
+  }
+
+  /** The parts' row counts, in ascending order (a part may trade ⌈n/k⌉ for ⌊n/k⌋ with another). */
+  private static int[] rowCounts(int[] part, int k) {
+    int[] c = new int[k];
+    for (int p : part) {
+      c[p]++;
+    }
+    java.util.Arrays.sort(c);
+    return c;
   }
 
   /**

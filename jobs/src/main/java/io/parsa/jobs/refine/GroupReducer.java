@@ -52,6 +52,12 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
    * every working set within it. A room at or below the cap is not used.
    */
   public static final String ROOM = "parsa.refine.group.room";
+  /**
+   * Whether a group's V-cycle brings a part its final row balancing lifted above the cap back within it
+   * ({@link io.parsa.engine.MultilevelPartitioner#holdCap}): set where the user gave a room, which every cycle after
+   * the max-weighted rounds holds exactly (default false).
+   */
+  public static final String HOLD_CAP = "parsa.refine.group.hold.cap";
   /** How far above {@link #CAP} a group's largest working set may end (the V-cycle's final row balancing). */
   public static final String SLACK = "parsa.refine.group.slack";
   /** Seed of the groups' V-cycles. */
@@ -96,6 +102,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   private long limit;
   /** {@link #ROOM} where it is above the cap, else 0. */
   private long room;
+  /** {@link #HOLD_CAP}. */
+  private boolean holdCap;
   private double slack;
   private long seed;
   private int rounds;
@@ -140,6 +148,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
     schedule = Arrays.stream(sch).mapToDouble(x -> Double.parseDouble(x.trim())).toArray();
     balance = conf.getBoolean(BALANCE, false);
     long r = conf.getLong(ROOM, 0);
+    holdCap = conf.getBoolean(HOLD_CAP, false);
     room = r > limit ? r : 0;
     if (room > 0) {
       cap = room; // held exactly: the V-cycle's cap and the result's limit
@@ -192,7 +201,7 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
       if ((vcycle || balance) && (window == null || rowWeights != null)) {
         MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
         MultilevelPartitioner mp = new MultilevelPartitioner(g, s.withSeed(seed + 31L * group.get()),
-            line -> LOG.debug("group {}: {}", group.get(), line));
+            line -> LOG.debug("group {}: {}", group.get(), line)).holdCap(holdCap);
         if (rowWeights != null) {
           rowWeights.applyTo(mp, window);
         }

@@ -1235,6 +1235,7 @@ public final class MrRefinement {
         if (roomed) {
           c.setLong(GroupReducer.ROOM, room);
         }
+        c.setBoolean(GroupReducer.HOLD_CAP, room > 0 && !phase.equals("before"));
         c.setDouble(GroupReducer.SLACK, slack);
         c.setLong(GroupReducer.SEED, 1000L + seedCycle);
         c.setInt(GroupReducer.ROUNDS, rounds);

@@ -795,7 +795,8 @@ public class RefineUTool extends ParsaTool {
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
-          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get());
+          cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
+          .holdCap(guard.roomUsed(res.maxWorkingSet())); // a room is held exactly (below)
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
