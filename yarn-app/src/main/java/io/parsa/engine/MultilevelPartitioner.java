@@ -3,6 +3,7 @@ package io.parsa.engine;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -203,6 +204,7 @@ public final class MultilevelPartitioner {
    * to lift a part above it (every row the fullest part could shed added keys to a part at the cap), rows then move
    * or swap out of the parts above it ({@link #holdCap(State, long, long)}). For a room a user gave
    * ({@code refine-u --max-working-set}), which a cycle must hold exactly; without it the caller allows a slack.
+   * Weighted rows are left as the balance ends them (their parts keep a window of weights, not of row counts).
    */
   public MultilevelPartitioner holdCap(boolean on) {
     this.holdCap = on;
@@ -2237,7 +2239,7 @@ public final class MultilevelPartitioner {
       }
       IntArrayList rows = members[p];
       // (cost, row of p, target) of every move that frees a key of p and keeps the target within the cap
-      it.unimi.dsi.fastutil.longs.LongArrayList cand = new it.unimi.dsi.fastutil.longs.LongArrayList();
+      LongArrayList cand = new LongArrayList();
       for (int i = 0; i < rows.size(); i++) {
         int v = rows.getInt(i);
         int freed = st.count(v);
@@ -2245,8 +2247,11 @@ public final class MultilevelPartitioner {
           continue;
         }
         for (int q = 0; q < k; q++) {
-          int fresh = q == p ? 0 : newKeys(st, v, q);
-          if (q != p && st.m[q] + fresh <= mCap) {
+          if (q == p) {
+            continue;
+          }
+          int fresh = newKeys(st, v, q);
+          if (st.m[q] + fresh <= mCap) {
             cand.add(((long) (fresh - freed + (1 << 30)) << 32) | ((long) i * k + q));
           }
         }

@@ -1209,8 +1209,8 @@ public final class MrRefinement {
    * so each group's exact gain is its share of the cycle's), then the apply job. The parts are grouped afresh each
    * cycle (seeded by the cycle and the {@code phase}: before, rounds or after), so that rows can travel between any
    * two parts over the cycles. Stops at a cycle that lowers Σ M_i^p (p the schedule's first exponent) by less than
-   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}, unless {@code every}. Its result is measured by the reducers' part stats; the count job
-   * measures it again ({@link #verified}) before the swap rounds and at the end.
+   * {@link RefineUTool#MIN_ROUND_GAIN_PERCENT}, unless {@code every}. Its result is measured by the reducers' part
+   * stats; the count job measures it again ({@link #verified}) before the swap rounds and at the end.
    */
   private Measure groupCycles(Measure cur, Path u0, long n, int cycles, int groupSize, double slack, int rounds,
       String phase, boolean vcycle, double[] groupSchedule, boolean every, List<Map<String, Object>> log)

@@ -532,17 +532,11 @@ class RefineUToolTest {
     Map<Long, Integer> assign = new HashMap<>();
     // clusters of unequal sizes whose rows also use keys of a common pool: balanced parts must mix them
     Random rnd = new Random(5);
-    List<GraphRow> rows = new ArrayList<>();
-    for (long id = 0; id < 400; id++) {
+    writeRoundRobin(fs, dir, 400, k, id -> {
       int cluster = rnd.nextInt(k);
-      long[] keys = rnd.ints(8, 0, 2).mapToLong(common -> common == 1 ? 1000 + rnd.nextInt(300)
+      return rnd.ints(8, 0, 2).mapToLong(common -> common == 1 ? 1000 + rnd.nextInt(300)
           : 1 + cluster * 60 + rnd.nextInt(60)).distinct().toArray();
-      rows.add(TestData.libsvmRow(id, keys));
-      keysOf.put(id, keys);
-      assign.put(id, (int) (id % k));
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
+    }, keysOf, assign);
     long[] before = workingSets(keysOf, assign, k);
     long room = before[1];
     for (String form : List.of("swaps", "chunks", "groups")) {
@@ -587,15 +581,7 @@ class RefineUToolTest {
     Map<Long, Integer> assign = new HashMap<>();
     // rows of uniformly random keys: the V-cycles after the rounds keep finding a little
     Random rnd = new Random(11);
-    List<GraphRow> rows = new ArrayList<>();
-    for (long id = 0; id < 2000; id++) {
-      long[] keys = rnd.longs(10, 1, 1500).distinct().toArray();
-      rows.add(TestData.libsvmRow(id, keys));
-      keysOf.put(id, keys);
-      assign.put(id, (int) (id % k));
-    }
-    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
-    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
+    writeRoundRobin(fs, dir, 2000, k, id -> rnd.longs(10, 1, 1500).distinct().toArray(), keysOf, assign);
     int given = 6;
     assertEquals(0, ToolRunner.run(conf, new RefineUTool(), new String[] {"--blocks", dir + "/blocks",
         "--u-assignment", dir + "/u-aligned", "--k", "" + k, "--mode", "mapreduce", "--distributed-rounds", "groups",
@@ -616,6 +602,24 @@ class RefineUToolTest {
     assertEquals(assign.keySet(), refined.keySet());
     assertEquals(List.of(500, 500, 500, 500), partSizes(refined, k));
     assertTrue(workingSets(keysOf, refined, k)[0] < workingSets(keysOf, assign, k)[0]);
+  }
+
+  /**
+   * Rows 0..n−1 with the keys {@code keys} gives each (into {@code keysOf}), assigned round robin over k parts (into
+   * {@code assign}), written as 3 blocks under dir/blocks with their assignment under dir/u-aligned.
+   */
+  private static void writeRoundRobin(FileSystem fs, Path dir, int n, int k,
+      java.util.function.LongFunction<long[]> keys, Map<Long, long[]> keysOf, Map<Long, Integer> assign)
+      throws java.io.IOException {
+    List<GraphRow> rows = new ArrayList<>();
+    for (long id = 0; id < n; id++) {
+      long[] ks = keys.apply(id);
+      rows.add(TestData.libsvmRow(id, ks));
+      keysOf.put(id, ks);
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeAlignedUAssignment(fs, new Path(dir, "u-aligned"), rows, 3, assign);
   }
 
   private static String[] concat(String[] a, String... b) {
