@@ -2242,7 +2242,7 @@ public final class MultilevelPartitioner {
       LongArrayList cand = new LongArrayList();
       for (int i = 0; i < rows.size(); i++) {
         int v = rows.getInt(i);
-        int freed = st.count(v);
+        int freed = st.count(v); // and every part's hits of v's keys: a part gains those it lacks (as balance rates)
         if (freed < 1) {
           continue;
         }
@@ -2250,7 +2250,7 @@ public final class MultilevelPartitioner {
           if (q == p) {
             continue;
           }
-          int fresh = newKeys(st, v, q);
+          int fresh = h.internal[v] + h.degree(v) - st.hits[q];
           if (st.m[q] + fresh <= mCap) {
             cand.add(((long) (fresh - freed + (1 << 30)) << 32) | ((long) i * k + q));
           }
@@ -2282,9 +2282,10 @@ public final class MultilevelPartitioner {
         long bestCost = Long.MAX_VALUE;
         for (int j = 0; j < members[q].size(); j++) {
           int w = members[q].getInt(j);
-          int fresh = newKeys(st, w, p);
+          int freed = st.count(w);
+          int fresh = h.internal[w] + h.degree(w) - st.hits[p];
           if (fresh < room) {
-            long cost = fresh - (long) st.count(w);
+            long cost = fresh - (long) freed;
             if (cost < bestCost) {
               bestCost = cost;
               best = w;

@@ -794,9 +794,10 @@ public class RefineUTool extends ParsaTool {
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
       int[][] cur = res.parts();
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      boolean roomed = guard.roomUsed(res.maxWorkingSet()); // a room is held exactly (below)
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .holdCap(guard.roomUsed(res.maxWorkingSet())); // a room is held exactly (below)
+          .holdCap(roomed);
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -810,7 +811,6 @@ public class RefineUTool extends ParsaTool {
       Result polished = result(after);
       // kept if it improves the objective (the rule that chooses between starts)
       boolean better = objective.improves(figures(polished), figures(res));
-      boolean roomed = guard.roomUsed(res.maxWorkingSet());
       boolean held = guard.held(res.maxWorkingSet(), polished.maxWorkingSet());
       // weighted rows: every part's weight stays in the window of the start of the cycle
       boolean balanced = weights == null || RowWeights.within(polished.loads(), window);

@@ -145,8 +145,8 @@ public final class NeighborSetClient implements AutoCloseable {
   }
 
   /**
-   * Pushes {@code bits} for {@code keys}: union, or replace (stage 0), by a block of wave {@code wave} ({@link #NO_WAVE}: none; see
-   * {@link #pull(long[], int)}).
+   * Pushes {@code bits} for {@code keys}: union, or replace (stage 0), by a block of wave {@code wave}
+   * ({@link #NO_WAVE}: none; see {@link #pull(long[], int)}).
    */
   public synchronized void push(long[] keys, long[] bits, boolean replace, int wave) throws IOException {
     int[][] idx = byShard(keys);
