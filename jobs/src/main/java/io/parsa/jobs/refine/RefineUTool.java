@@ -432,7 +432,10 @@ public class RefineUTool extends ParsaTool {
     List<Path> blockFiles = BlockFiles.list(fs, blocksDir);
     // ingest's counts, where the blocks have them, size each block's arrays once
     BlockStats counted = BlockStats.read(fs, blocksDir, blockFiles.size()).stats;
-    Loaded loaded = load(fs, uDir, k, blockFiles, counted);
+    // the pipeline may have read the blocks while partition-u ran
+    Preload.Read early = Preload.take(fs, blocksDir, blockFiles, k);
+    Loaded loaded = early != null ? new Loaded(readAssignment(fs, uDir, k), early.blocks())
+        : load(fs, uDir, k, blockFiles, counted);
     Long2IntOpenHashMap partOf = loaded.partOf();
     List<Block> blocks = loaded.blocks();
     int[][] parts = new int[blockFiles.size()][];
@@ -462,7 +465,7 @@ public class RefineUTool extends ParsaTool {
 
     long t1 = System.nanoTime();
     // the rows over dense key ids, built once and read by every start, V-cycle and T_sum check
-    RowKeyGraph graph = RowKeyGraph.of(blocks);
+    RowKeyGraph graph = early != null ? early.graph() : RowKeyGraph.of(blocks);
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     // V-cycles weigh rows in integers: weighted rows of other weights get the swap rounds alone
     boolean cyclesFit = !weighted || RowWeights.integral(blocks);
@@ -494,7 +497,8 @@ public class RefineUTool extends ParsaTool {
     // raw T_sum of the given and the input-order start, where known before refining (for the multilevel rule)
     long[] rawTSum = {-1, -1};
     toRun.addAll(starts);
-    int[][] orderStart = toRun.contains(START_ORDER) ? URefinement.inputOrderStart(k, blocks) : null;
+    int[][] orderStart = !toRun.contains(START_ORDER) ? null
+        : early != null ? early.orderStart() : URefinement.inputOrderStart(k, blocks);
     if (!cl.hasOption("starts") && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // an input order that shows no locality at all (its T_sum no lower than the given start's) does not refine past
       // the given start, with or without V-cycles (docs/quality.md §12 and §24: reuters21578 and ego-twitter), and
@@ -592,6 +596,7 @@ public class RefineUTool extends ParsaTool {
       }
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
+      stats.put("blocksReadEarly", early != null);
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
       stats.put("multilevel", multilevelReason);
@@ -620,8 +625,9 @@ public class RefineUTool extends ParsaTool {
     } finally {
       OutputPaths.discard(fs, tmp);
     }
-    LOG.info("refine-u: {} rows refined in {} s (read {} s) -> {}; {}", rows,
-        String.format("%.2f", refineSec), String.format("%.2f", loadSec), out, ref.summary());
+    LOG.info("refine-u: {} rows refined in {} s (read {} s{}) -> {}; {}", rows,
+        String.format("%.2f", refineSec), String.format("%.2f", loadSec),
+        early != null ? ", the blocks read while partition-u ran" : "", out, ref.summary());
     return 0;
   }
 
@@ -1443,12 +1449,8 @@ public class RefineUTool extends ParsaTool {
       List<Future<Block>> reading = new ArrayList<>();
       for (int b = 0; b < files.size(); b++) {
         Path f = files.get(b);
-        long rowsOf = counted != null ? counted.rowsPerBlock[b] : -1;
-        long nnzOf = counted != null ? counted.nonZerosPerBlock[b] : -1;
-        reading.add(readers.submit(() -> {
-          BlockData d = BlockFiles.read(fs, f, rowsOf, nnzOf);
-          return new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
-        }));
+        int block = b;
+        reading.add(readers.submit(() -> readBlock(fs, f, counted, block)));
       }
       Long2IntOpenHashMap partOf = joined(assignment);
       List<Block> blocks = new ArrayList<>();
@@ -1459,6 +1461,14 @@ public class RefineUTool extends ParsaTool {
     } finally {
       readers.shutdownNow();
     }
+  }
+
+  /** Block {@code b} of the blocks, {@code f}, decoded into an engine block (ingest's counts size its arrays). */
+  static Block readBlock(FileSystem fs, Path f, BlockStats counted, int b) throws IOException {
+    long rowsOf = counted != null ? counted.rowsPerBlock[b] : -1;
+    long nnzOf = counted != null ? counted.nonZerosPerBlock[b] : -1;
+    BlockData d = BlockFiles.read(fs, f, rowsOf, nnzOf);
+    return new Block(d.rowIds, d.rowStart, d.rowKeys, d.weights);
   }
 
   /** The value of a task run on a pool (a start, a read); its IOException, usage error or other failure as thrown. */

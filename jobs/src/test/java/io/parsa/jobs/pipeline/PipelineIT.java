@@ -70,5 +70,11 @@ class PipelineIT {
     }
     PlacementCheck.assertReportMatches(report, shards,
         PlacementCheck.readVAssignment(fs, new Path(out, "v-assignment")));
+    // while partition-u ran on YARN, this JVM read the blocks from HDFS for refine-u
+    JsonNode refine;
+    try (var in = fs.open(new Path(out, "u-refined/_refine.json"))) {
+      refine = JsonFiles.MAPPER.readTree(in);
+    }
+    assertTrue(refine.get("blocksReadEarly").asBoolean(), refine.toString());
   }
 }
