@@ -317,9 +317,17 @@ public final class PipelineTool extends ParsaTool {
       if (i <= warmUntil) {
         RpcSecurity.warmUpInBackground();
       }
-      if (s.name.equals("partition-u") && refinesInMemory(steps, i) && preloads) {
-        // in-memory refine-u reads the blocks and builds its graph while partition-u runs (it waits only for the U)
-        Preload.startIfRoom(conf, new Path(blocks), k, RefineUTool.heapLimit(conf));
+      Step refineStep = s.name.equals("partition-u") && preloads ? refinesInMemory(steps, i) : null;
+      if (refineStep != null) {
+        // in-memory refine-u reads the blocks, builds its graph and places the multilevel seeds while partition-u runs
+        // (they do not depend on the U); options it refuses are left to it to report
+        RefineUTool.Seeds plan = null;
+        try {
+          plan = RefineUTool.seeds(refineStep.args);
+        } catch (org.apache.commons.cli.ParseException | RuntimeException e) {
+          plan = null;
+        }
+        Preload.startIfRoom(conf, new Path(blocks), k, RefineUTool.heapLimit(conf), plan);
       }
       long t0 = System.nanoTime();
       System.err.println(tag + " running: parsa " + s.name + " " + String.join(" ", s.args));
@@ -419,16 +427,16 @@ public final class PipelineTool extends ParsaTool {
    */
   public static final String PRELOAD = "parsa.pipeline.refine-u.preload";
 
-  /** Whether a refine-u step comes after step {@code i} and may run in memory (not {@code --mode mapreduce}). */
-  private static boolean refinesInMemory(List<Step> steps, int i) {
+  /** The refine-u step after step {@code i} if it may run in memory (not {@code --mode mapreduce}), else null. */
+  private static Step refinesInMemory(List<Step> steps, int i) {
     for (int j = i + 1; j < steps.size(); j++) {
       Step s = steps.get(j);
       if (s.name.equals("refine-u")) {
         int m = s.args.indexOf("--mode");
-        return m < 0 || !s.args.get(m + 1).equals("mapreduce");
+        return m < 0 || !s.args.get(m + 1).equals("mapreduce") ? s : null;
       }
     }
-    return false;
+    return null;
   }
 
   private static List<String> args(String... a) {

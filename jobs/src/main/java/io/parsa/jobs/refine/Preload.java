@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What in-memory refine-u reads and builds before it needs the U, started early: the pipeline starts it while
- * partition-u runs (on YARN the client JVM only waits then; embedded, partition-u leaves a core idle through its
- * initialisation stage), and refine-u takes it instead of reading the blocks again: the decoded blocks, the rows
- * over dense key ids and the input-order start. It is taken only for the same blocks directory and k, and only if
+ * partition-u runs (on YARN the client JVM only waits then), and refine-u takes it instead of reading the blocks again:
+ * the decoded blocks, the rows over dense key ids, the input-order start and, on graphs (short rows), the multilevel
+ * seeds placed and refined. It is taken only for the same blocks directory and k, and only if
  * every block file is still the one read (the same list of paths, each with the same length and modification time);
  * otherwise, or if the early read failed, refine-u reads as it always does.
  */
@@ -32,8 +32,12 @@ public final class Preload {
   /** At most one preload waits to be taken, in this JVM. */
   private static final AtomicReference<Preload> OFFERED = new AtomicReference<>();
 
-  /** What was read and built. */
-  record Read(List<Block> blocks, RowKeyGraph graph, int[][] orderStart) {
+  /**
+   * What was read and built; with a plan, the multilevel seeds it gives where refine-u starts with them (else
+   * null).
+   */
+  record Read(List<Block> blocks, RowKeyGraph graph, int[][] orderStart, RefineUTool.Seeds plan,
+      List<RefineUTool.Candidate> seeds) {
   }
 
   private final Path blocksDir;
@@ -49,12 +53,17 @@ public final class Preload {
   }
 
   /**
-   * Starts reading {@code blocksDir} for refine-u at {@code k} parts on one background thread, where ingest's
-   * statistics say refine-u would run in memory with room to spare: its estimated heap at most half of {@code
-   * maxHeap} (the step running meanwhile needs its own). Returns whether it started; a preload not yet taken is
-   * dropped.
+   * Starts reading {@code blocksDir} for refine-u at {@code k} parts on a background thread, where ingest's statistics
+   * say refine-u would run in memory with room to spare: its estimated heap at most half of {@code maxHeap} (the step
+   * running meanwhile needs its own). With refine-u's {@code plan} (may be null) it then places and refines the
+   * multilevel seeds where refine-u would start with them (short rows, or {@code --multilevel on}), which do not
+   * depend on the U. Returns whether it started; a preload not yet taken is dropped.
    */
-  public static boolean startIfRoom(Configuration conf, Path blocksDir, int k, long maxHeap) throws IOException {
+  public static boolean startIfRoom(Configuration conf, Path blocksDir, int k, long maxHeap, RefineUTool.Seeds plan)
+      throws IOException {
+    if (plan != null && plan.k() != k) {
+      throw new IllegalArgumentException("a plan for k = " + plan.k() + " with k = " + k);
+    }
     FileSystem fs = blocksDir.getFileSystem(conf);
     Path dir = fs.makeQualified(blocksDir);
     List<Path> paths = BlockFiles.list(fs, dir);
@@ -73,7 +82,11 @@ public final class Preload {
       for (int b = 0; b < paths.size(); b++) {
         blocks.add(RefineUTool.readBlock(fs, paths.get(b), counted, b));
       }
-      return new Read(blocks, RowKeyGraph.of(blocks), URefinement.inputOrderStart(k, blocks));
+      RowKeyGraph graph = RowKeyGraph.of(blocks);
+      int[][] order = URefinement.inputOrderStart(k, blocks);
+      List<RefineUTool.Candidate> seeds = plan == null ? null
+          : RefineUTool.seedsAhead(conf, fs, dir, plan, blocks, graph);
+      return new Read(blocks, graph, order, plan, seeds);
     });
     Preload p = new Preload(dir, k, statuses, task);
     Preload old = OFFERED.getAndSet(p);

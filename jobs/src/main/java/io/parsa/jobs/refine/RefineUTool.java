@@ -359,11 +359,25 @@ public class RefineUTool extends ParsaTool {
         .addOption(flag("overwrite", "replace an existing output"));
   }
 
-  @Override
-  protected int run(CommandLine cl) throws Exception {
-    Path blocksDir = new Path(required(cl, "blocks"));
-    Path uDir = new Path(required(cl, "u-assignment"));
-    Path out = new Path(required(cl, "output"));
+  /**
+   * What the multilevel seeds of a run depend on besides the blocks: k, the rounds per phase, the schedule, the max
+   * guard and room, {@code --multilevel} and the number of seeds. Equal plans on the same blocks give the same seeds.
+   */
+  public record Seeds(int k, int rounds, double[] schedule, Guard guard, String multilevel, int count) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Seeds x && k == x.k && rounds == x.rounds && Arrays.equals(schedule, x.schedule)
+          && guard.equals(x.guard) && multilevel.equals(x.multilevel) && count == x.count;
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(k, rounds, Arrays.hashCode(schedule), guard, multilevel, count);
+    }
+  }
+
+  /** The seeds' plan of refine-u's options (usage errors as the step itself reports them). */
+  private static Seeds seeds(CommandLine cl) {
     required(cl, "k");
     int k = intOpt(cl, "k", 0, 2);
     int rounds = intOpt(cl, "rounds", DEFAULT_ROUNDS, 0);
@@ -374,6 +388,29 @@ public class RefineUTool extends ParsaTool {
     if (room > 0 && !guard.max()) {
       throw new UsageException("--max-working-set is room the max guard allows; it cannot go with --no-max-guard");
     }
+    String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
+    int count = intOpt(cl, "multilevel-seeds", DEFAULT_MULTILEVEL_SEEDS, 1);
+    return new Seeds(k, rounds, schedule, guard, multilevel, count);
+  }
+
+  /** The seeds' plan of a refine-u command line ({@code args}, as the step takes them). */
+  public static Seeds seeds(List<String> args) throws org.apache.commons.cli.ParseException {
+    return seeds(new org.apache.commons.cli.DefaultParser().parse(new RefineUTool().options(),
+        args.toArray(new String[0])));
+  }
+
+  @Override
+  protected int run(CommandLine cl) throws Exception {
+    Path blocksDir = new Path(required(cl, "blocks"));
+    Path uDir = new Path(required(cl, "u-assignment"));
+    Path out = new Path(required(cl, "output"));
+    Seeds seeds = seeds(cl);
+    int k = seeds.k();
+    int rounds = seeds.rounds();
+    Objective objective = Objective.of(choiceOpt(cl, "objective", Objective.BALANCED.id(), Objective.ids()));
+    double[] schedule = seeds.schedule();
+    long room = seeds.guard().room();
+    Guard guard = seeds.guard();
     List<String> starts = new ArrayList<>();
     for (String st : cl.getOptionValue("starts", DEFAULT_STARTS).split(",")) {
       String t = st.trim();
@@ -384,8 +421,8 @@ public class RefineUTool extends ParsaTool {
         starts.add(t);
       }
     }
-    String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
-    int multilevelSeeds = intOpt(cl, "multilevel-seeds", DEFAULT_MULTILEVEL_SEEDS, 1);
+    String multilevel = seeds.multilevel();
+    int multilevelSeeds = seeds.count();
     boolean explicitCycles = cl.hasOption("vcycles") || cl.hasOption("capped-vcycles");
     int vcycles = intOpt(cl, "vcycles", DEFAULT_VCYCLES, 0);
     int cappedVcycles = intOpt(cl, "capped-vcycles", DEFAULT_CAPPED_VCYCLES, 0);
@@ -516,10 +553,17 @@ public class RefineUTool extends ParsaTool {
     String multilevelReason = multilevelReason(multilevel, weighted && !cyclesFit, -1, -1, rows, nonZeros);
     boolean multilevelFirst = multilevelReason.startsWith("run");
     List<Map<String, Object>> notRefined = new ArrayList<>();
+    boolean seedsAhead = false;
     if (multilevelFirst) {
       // the seeds first; the other starts on the threads the seeds leave, the leader's capped V-cycles beside them
+      List<Candidate> ahead = early != null && seeds.equals(early.plan()) ? early.seeds() : null;
+      seedsAhead = ahead != null;
+      if (ahead != null) {
+        LOG.info("refine-u: the multilevel start(s) {} were placed and refined while partition-u ran",
+            String.join(", ", ahead.stream().map(c -> c.start).toList()));
+      }
       MultilevelFirst first = multilevelFirst(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
-          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective);
+          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective, ahead);
       candidates.addAll(first.candidates());
       notRefined.addAll(first.notRefined());
       LOG.info("refine-u: multilevel start: {}", multilevelReason);
@@ -597,6 +641,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
       stats.put("blocksReadEarly", early != null);
+      stats.put("multilevelSeedsAhead", seedsAhead);
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
       stats.put("multilevel", multilevelReason);
@@ -627,7 +672,8 @@ public class RefineUTool extends ParsaTool {
     }
     LOG.info("refine-u: {} rows refined in {} s (read {} s{}) -> {}; {}", rows,
         String.format("%.2f", refineSec), String.format("%.2f", loadSec),
-        early != null ? ", the blocks read while partition-u ran" : "", out, ref.summary());
+        early == null ? "" : early.seeds() != null ? ", waiting for the blocks read and the seeds placed while"
+            + " partition-u ran" : ", waiting for the blocks read while partition-u ran", out, ref.summary());
     return 0;
   }
 
@@ -719,7 +765,7 @@ public class RefineUTool extends ParsaTool {
   }
 
   /** One refined start. */
-  private static final class Candidate {
+  static final class Candidate {
     final String start;
     /** What is kept of the refinement (its per-key counts are dropped, so starts never share the heap). */
     final Result ref;
@@ -1154,6 +1200,24 @@ public class RefineUTool extends ParsaTool {
     return runAll(mlThreads, seeds);
   }
 
+  /**
+   * The multilevel seeds a run of {@code plan} on these blocks refines first (short rows, or {@code --multilevel on}),
+   * placed and refined before the U is known (the pipeline's {@link Preload}); null where that run would not start
+   * with them.
+   */
+  static List<Candidate> seedsAhead(Configuration conf, FileSystem fs, Path blocksDir, Seeds plan, List<Block> blocks,
+      RowKeyGraph graph) throws Exception {
+    boolean weighted = blocks.stream().anyMatch(Block::weighted);
+    boolean cyclesFit = !weighted || RowWeights.integral(blocks);
+    long rows = blocks.stream().mapToLong(Block::numRows).sum();
+    long nonZeros = blocks.stream().mapToLong(Block::numEdges).sum();
+    if (!multilevelReason(plan.multilevel(), weighted && !cyclesFit, -1, -1, rows, nonZeros).startsWith("run")) {
+      return null;
+    }
+    return multilevelStarts(conf, fs, blocksDir, plan.k(), plan.count(), blocks, graph, plan.schedule(), plan.rounds(),
+        plan.guard());
+  }
+
   /** Runs {@code tasks} on a pool of {@code threads} start threads; their results in the tasks' order. */
   private static List<Candidate> runAll(int threads, List<Callable<Candidate>> tasks) throws Exception {
     ExecutorService pool = pool(threads, "refine-u-start");
@@ -1192,20 +1256,30 @@ public class RefineUTool extends ParsaTool {
   private static MultilevelFirst multilevelFirst(Configuration conf, FileSystem fs, Path blocksDir, int k,
       int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard,
       List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int postCycles,
-      Objective objective) throws Exception {
+      Objective objective, List<Candidate> ahead) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     ExecutorService pool = pool(mlThreads, "refine-u-start");
     try {
       CompletionService<Candidate> seeds = new ExecutorCompletionService<>(pool);
       List<Future<Candidate>> seedRuns = new ArrayList<>();
-      for (int i = 0; i < multilevelSeeds; i++) {
+      for (int i = 0; ahead == null && i < multilevelSeeds; i++) {
         final int seedIndex = i;
         seedRuns.add(seeds.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
             roundThreads(mlThreads))));
       }
-      Candidate[] ml = new Candidate[multilevelSeeds];
+      Candidate[] ml = ahead != null ? ahead.toArray(new Candidate[0]) : new Candidate[multilevelSeeds];
       Map<String, Future<Candidate>> early = new LinkedHashMap<>();
-      for (int done = 0; done < multilevelSeeds; done++) {
+      if (ahead != null && mlThreads > 1) {
+        // the seeds placed before the U: the other starts they do not rule out begin at once
+        long bestAhead = ahead.stream().mapToLong(c -> c.ref.sumTrafficIfHome()).min().orElse(-1);
+        for (String start : toRun) {
+          if (!farAbove(start, rawTSum, bestAhead)) {
+            early.put(start, pool.submit(() -> refineStart(start, k, blocks, graph, preCycles, parts, orderStart,
+                schedule, rounds, guard, roundThreads(mlThreads))));
+          }
+        }
+      }
+      for (int done = 0; ahead == null && done < multilevelSeeds; done++) {
         Future<Candidate> f = seeds.take();
         Candidate seed = joined(f);
         ml[seedRuns.indexOf(f)] = seed;

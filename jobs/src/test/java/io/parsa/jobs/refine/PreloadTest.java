@@ -59,7 +59,7 @@ class PreloadTest {
     Path blocks = ingest();
     FileSystem fs = FileSystem.getLocal(conf);
     List<Path> files = BlockFiles.list(fs, blocks);
-    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40));
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     Preload.Read r = Preload.take(fs, blocks, files, 4);
     assertNotNull(r);
     assertNull(Preload.take(fs, blocks, files, 4), "taken once");
@@ -86,19 +86,19 @@ class PreloadTest {
     Path blocks = ingest();
     FileSystem fs = FileSystem.getLocal(conf);
     List<Path> files = BlockFiles.list(fs, blocks);
-    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40));
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     assertNull(Preload.take(fs, blocks, files, 8), "another k");
 
-    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40));
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     assertNull(Preload.take(fs, blocks, files.subList(0, 2), 4), "another list of files");
 
-    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40));
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     FileStatus st = fs.getFileStatus(files.get(1));
     fs.setTimes(files.get(1), st.getModificationTime() + 5_000, -1);
     assertNull(Preload.take(fs, blocks, files, 4), "a block rewritten since it was read");
 
     // data whose refinement would take more than half the heap is not read early
-    assertFalse(Preload.startIfRoom(conf, blocks, 4, 1L << 10));
+    assertFalse(Preload.startIfRoom(conf, blocks, 4, 1L << 10, null));
     assertNull(Preload.take(fs, blocks, files, 4));
   }
 
@@ -113,7 +113,7 @@ class PreloadTest {
         "--k", "4", "--rounds", "3"};
     Path plain = new Path(tmp.resolve("plain").toString());
     assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", plain.toString())));
-    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40));
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     Path early = new Path(tmp.resolve("early").toString());
     assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", early.toString())));
     JsonNode a = JsonFiles.MAPPER.readTree(new File(plain.toString(), "_refine.json"));
@@ -125,6 +125,45 @@ class PreloadTest {
     assertEquals(partsA, RefineUToolTest.readParts(fs, early));
   }
 
+  /**
+   * The sample's rows are short (14 keys on average): refine-u starts with the multilevel seeds, which the preload
+   * places and refines ahead of the U; the same U as without, and only for the same plan.
+   */
+  @Test
+  void theMultilevelSeedsPlacedAheadGiveTheSameU() throws Exception {
+    Path blocks = ingest();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path u = new Path(tmp.resolve("u").toString());
+    assertEquals(0, ParsaCli.runStep(conf, "partition-u", "--blocks", blocks.toString(), "--output", u.toString(),
+        "--k", "4", "--workers", "1", "--mode", "embedded"));
+    List<String> refine = List.of("--blocks", blocks.toString(), "--u-assignment",
+        new Path(u, "u-assignment").toString(), "--k", "4", "--rounds", "3", "--capped-vcycles", "1");
+    Path plain = new Path(tmp.resolve("plain").toString());
+    assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", plain.toString())));
+    JsonNode a = JsonFiles.MAPPER.readTree(new File(plain.toString(), "_refine.json"));
+    assertTrue(a.get("multilevel").asText().startsWith("run: short rows"), a.toString());
+
+    RefineUTool.Seeds plan = RefineUTool.seeds(refine);
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, plan));
+    Path ahead = new Path(tmp.resolve("ahead").toString());
+    assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", ahead.toString())));
+    JsonNode b = JsonFiles.MAPPER.readTree(new File(ahead.toString(), "_refine.json"));
+    assertTrue(b.get("blocksReadEarly").asBoolean(), b.toString());
+    assertTrue(b.get("multilevelSeedsAhead").asBoolean(), b.toString());
+    assertEquals(a.get("start"), b.get("start"));
+    assertEquals(RefineUToolTest.readParts(fs, plain), RefineUToolTest.readParts(fs, ahead));
+
+    // seeds of another plan (one more round per phase) are not used; the blocks still are
+    assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40,
+        RefineUTool.seeds(List.of("--k", "4", "--rounds", "4", "--capped-vcycles", "1"))));
+    Path other = new Path(tmp.resolve("other").toString());
+    assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", other.toString())));
+    JsonNode c = JsonFiles.MAPPER.readTree(new File(other.toString(), "_refine.json"));
+    assertTrue(c.get("blocksReadEarly").asBoolean(), c.toString());
+    assertFalse(c.get("multilevelSeedsAhead").asBoolean(), c.toString());
+    assertEquals(RefineUToolTest.readParts(fs, plain), RefineUToolTest.readParts(fs, other));
+  }
+
   @Test
   void thePipelineReadsEarlyWhenAskedAndRefusesAnUnknownSetting() throws Exception {
     File out = tmp.resolve("run").toFile();
@@ -134,6 +173,7 @@ class PreloadTest {
         "--k", "4", "--output", out.getAbsolutePath(), "--blocks", "2", "--workers", "1", "--mode", "embedded"));
     JsonNode refine = JsonFiles.MAPPER.readTree(new File(out, "u-refined/_refine.json"));
     assertTrue(refine.get("blocksReadEarly").asBoolean(), refine.toString());
+    assertTrue(refine.get("multilevelSeedsAhead").asBoolean(), refine.toString());
     // embedded by default it does not (partition-u's workers take the cores)
     File out2 = tmp.resolve("run2").toFile();
     assertEquals(0, ParsaCli.runStep(TestData.localConf(), "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format",
@@ -148,6 +188,10 @@ class PreloadTest {
     assertNotEquals(0, ParsaCli.runStep(c, "pipeline", "--input", SAMPLE.getAbsolutePath(), "--format", "libsvm",
         "--k", "4", "--output", bad.getAbsolutePath()));
     assertFalse(bad.exists() && new File(bad, "blocks").exists(), "refused before any step wrote");
+  }
+
+  private static String[] concat(List<String> a, String... b) {
+    return concat(a.toArray(new String[0]), b);
   }
 
   private static String[] concat(String[] a, String... b) {
