@@ -321,7 +321,7 @@ public final class PipelineTool extends ParsaTool {
       if (refineStep != null) {
         // in-memory refine-u reads the blocks, builds its graph and places the multilevel seeds while partition-u runs
         // (they do not depend on the U); options it refuses are left to it to report
-        RefineUTool.Seeds plan = null;
+        RefineUTool.Seeds plan;
         try {
           plan = RefineUTool.seeds(refineStep.args);
         } catch (org.apache.commons.cli.ParseException | RuntimeException e) {

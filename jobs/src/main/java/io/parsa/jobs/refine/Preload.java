@@ -57,13 +57,24 @@ public final class Preload {
    * say refine-u would run in memory with room to spare: its estimated heap at most half of {@code maxHeap} (the step
    * running meanwhile needs its own). With refine-u's {@code plan} (may be null) it then places and refines the
    * multilevel seeds where refine-u would start with them (short rows, or {@code --multilevel on}), which do not
-   * depend on the U. Returns whether it started; a preload not yet taken is dropped.
+   * depend on the U. Returns whether it started (not where the blocks could not be listed: refine-u reports that);
+   * a preload not yet taken is dropped.
    */
-  public static boolean startIfRoom(Configuration conf, Path blocksDir, int k, long maxHeap, RefineUTool.Seeds plan)
-      throws IOException {
+  public static boolean startIfRoom(Configuration conf, Path blocksDir, int k, long maxHeap, RefineUTool.Seeds plan) {
     if (plan != null && plan.k() != k) {
       throw new IllegalArgumentException("a plan for k = " + plan.k() + " with k = " + k);
     }
+    try {
+      return start(conf, blocksDir, k, maxHeap, plan);
+    } catch (IOException e) {
+      LOG.debug("refine-u's blocks not read ahead: {}", e.toString());
+      discard();
+      return false;
+    }
+  }
+
+  private static boolean start(Configuration conf, Path blocksDir, int k, long maxHeap, RefineUTool.Seeds plan)
+      throws IOException {
     FileSystem fs = blocksDir.getFileSystem(conf);
     Path dir = fs.makeQualified(blocksDir);
     List<Path> paths = BlockFiles.list(fs, dir);

@@ -470,8 +470,8 @@ public class RefineUTool extends ParsaTool {
     // ingest's counts, where the blocks have them, size each block's arrays once
     BlockStats counted = BlockStats.read(fs, blocksDir, blockFiles.size()).stats;
     // the pipeline may have read the blocks while partition-u ran
-    Preload.Read early = Preload.take(fs, blocksDir, blockFiles, k);
-    Loaded loaded = early != null ? new Loaded(readAssignment(fs, uDir, k), early.blocks())
+    Preload.Read preloaded = Preload.take(fs, blocksDir, blockFiles, k);
+    Loaded loaded = preloaded != null ? new Loaded(readAssignment(fs, uDir, k), preloaded.blocks())
         : load(fs, uDir, k, blockFiles, counted);
     Long2IntOpenHashMap partOf = loaded.partOf();
     List<Block> blocks = loaded.blocks();
@@ -502,7 +502,7 @@ public class RefineUTool extends ParsaTool {
 
     long t1 = System.nanoTime();
     // the rows over dense key ids, built once and read by every start, V-cycle and T_sum check
-    RowKeyGraph graph = early != null ? early.graph() : RowKeyGraph.of(blocks);
+    RowKeyGraph graph = preloaded != null ? preloaded.graph() : RowKeyGraph.of(blocks);
     boolean weighted = blocks.stream().anyMatch(Block::weighted);
     // V-cycles weigh rows in integers: weighted rows of other weights get the swap rounds alone
     boolean cyclesFit = !weighted || RowWeights.integral(blocks);
@@ -535,7 +535,7 @@ public class RefineUTool extends ParsaTool {
     long[] rawTSum = {-1, -1};
     toRun.addAll(starts);
     int[][] orderStart = !toRun.contains(START_ORDER) ? null
-        : early != null ? early.orderStart() : URefinement.inputOrderStart(k, blocks);
+        : preloaded != null ? preloaded.orderStart() : URefinement.inputOrderStart(k, blocks);
     if (!cl.hasOption("starts") && toRun.contains(START_GIVEN) && toRun.contains(START_ORDER)) {
       // an input order that shows no locality at all (its T_sum no lower than the given start's) does not refine past
       // the given start, with or without V-cycles (docs/quality.md §12 and §24: reuters21578 and ego-twitter), and
@@ -556,7 +556,7 @@ public class RefineUTool extends ParsaTool {
     boolean seedsAhead = false;
     if (multilevelFirst) {
       // the seeds first; the other starts on the threads the seeds leave, the leader's capped V-cycles beside them
-      List<Candidate> ahead = early != null && seeds.equals(early.plan()) ? early.seeds() : null;
+      List<Candidate> ahead = preloaded != null && seeds.equals(preloaded.plan()) ? preloaded.seeds() : null;
       seedsAhead = ahead != null;
       if (ahead != null) {
         LOG.info("refine-u: the multilevel start(s) {} were placed and refined while partition-u ran",
@@ -640,7 +640,7 @@ public class RefineUTool extends ParsaTool {
       }
       stats.put("workingSets", ref.workingSets());
       stats.put("readSeconds", loadSec);
-      stats.put("blocksReadEarly", early != null);
+      stats.put("blocksReadEarly", preloaded != null);
       stats.put("multilevelSeedsAhead", seedsAhead);
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
@@ -672,7 +672,7 @@ public class RefineUTool extends ParsaTool {
     }
     LOG.info("refine-u: {} rows refined in {} s (read {} s{}) -> {}; {}", rows,
         String.format("%.2f", refineSec), String.format("%.2f", loadSec),
-        early == null ? "" : early.seeds() != null ? ", waiting for the blocks read and the seeds placed while"
+        preloaded == null ? "" : preloaded.seeds() != null ? ", waiting for the blocks read and the seeds placed while"
             + " partition-u ran" : ", waiting for the blocks read while partition-u ran", out, ref.summary());
     return 0;
   }
