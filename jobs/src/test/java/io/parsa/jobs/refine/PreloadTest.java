@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,13 @@ class PreloadTest {
 
   private static final File SAMPLE = new File("../examples/sample.libsvm.gz");
 
+  private FileSystem fs;
+
+  @BeforeEach
+  void localFileSystem() throws Exception {
+    fs = FileSystem.getLocal(conf);
+  }
+
   @AfterEach
   void dropLeftovers() {
     Preload.discard();
@@ -54,10 +62,18 @@ class PreloadTest {
     return blocks;
   }
 
+  /** partition-u's U of {@code blocks} at k = 4, and refine-u's arguments for it with {@code more}. */
+  private String[] refineArgs(Path blocks, String... more) throws Exception {
+    Path u = new Path(tmp.resolve("u").toString());
+    assertEquals(0, ParsaCli.runStep(conf, "partition-u", "--blocks", blocks.toString(), "--output", u.toString(),
+        "--k", "4", "--workers", "1", "--mode", "embedded"));
+    return concat(new String[] {"--blocks", blocks.toString(), "--u-assignment",
+        new Path(u, "u-assignment").toString(), "--k", "4"}, more);
+  }
+
   @Test
   void takenForTheSameFilesAndKTheSameBlocksGraphAndInputOrderStart() throws Exception {
     Path blocks = ingest();
-    FileSystem fs = FileSystem.getLocal(conf);
     List<Path> files = BlockFiles.list(fs, blocks);
     assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     Preload.Read r = Preload.take(fs, blocks, files, 4);
@@ -84,7 +100,6 @@ class PreloadTest {
   @Test
   void notTakenForOtherFilesAnotherKOrAFileChangedSince() throws Exception {
     Path blocks = ingest();
-    FileSystem fs = FileSystem.getLocal(conf);
     List<Path> files = BlockFiles.list(fs, blocks);
     assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
     assertNull(Preload.take(fs, blocks, files, 8), "another k");
@@ -105,12 +120,7 @@ class PreloadTest {
   @Test
   void refineUFromTheBlocksReadEarlyGivesTheSameU() throws Exception {
     Path blocks = ingest();
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path u = new Path(tmp.resolve("u").toString());
-    assertEquals(0, ParsaCli.runStep(conf, "partition-u", "--blocks", blocks.toString(), "--output", u.toString(),
-        "--k", "4", "--workers", "1", "--mode", "embedded"));
-    String[] refine = {"--blocks", blocks.toString(), "--u-assignment", new Path(u, "u-assignment").toString(),
-        "--k", "4", "--rounds", "3"};
+    String[] refine = refineArgs(blocks, "--rounds", "3");
     Path plain = new Path(tmp.resolve("plain").toString());
     assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", plain.toString())));
     assertTrue(Preload.startIfRoom(conf, blocks, 4, 1L << 40, null));
@@ -132,12 +142,7 @@ class PreloadTest {
   @Test
   void theMultilevelSeedsPlacedAheadGiveTheSameU() throws Exception {
     Path blocks = ingest();
-    FileSystem fs = FileSystem.getLocal(conf);
-    Path u = new Path(tmp.resolve("u").toString());
-    assertEquals(0, ParsaCli.runStep(conf, "partition-u", "--blocks", blocks.toString(), "--output", u.toString(),
-        "--k", "4", "--workers", "1", "--mode", "embedded"));
-    List<String> refine = List.of("--blocks", blocks.toString(), "--u-assignment",
-        new Path(u, "u-assignment").toString(), "--k", "4", "--rounds", "3", "--capped-vcycles", "1");
+    List<String> refine = List.of(refineArgs(blocks, "--rounds", "3", "--capped-vcycles", "1"));
     Path plain = new Path(tmp.resolve("plain").toString());
     assertEquals(0, ParsaCli.runStep(conf, "refine-u", concat(refine, "--output", plain.toString())));
     JsonNode a = JsonFiles.MAPPER.readTree(new File(plain.toString(), "_refine.json"));
