@@ -99,11 +99,7 @@ public final class Preload {
           : RefineUTool.seedsAhead(conf, fs, dir, plan, blocks, graph);
       return new Read(blocks, graph, order, plan, seeds);
     });
-    Preload p = new Preload(dir, k, statuses, task);
-    Preload old = OFFERED.getAndSet(p);
-    if (old != null) {
-      old.task.cancel(true);
-    }
+    offer(new Preload(dir, k, statuses, task));
     Thread t = new Thread(task, "refine-u-preload");
     t.setDaemon(true);
     t.start();
@@ -112,7 +108,12 @@ public final class Preload {
 
   /** Drops the preload not taken, if any (its thread stops where it can). */
   public static void discard() {
-    Preload old = OFFERED.getAndSet(null);
+    offer(null);
+  }
+
+  /** Puts {@code p} (or nothing) in the slot; the preload it replaces, if any, is cancelled. */
+  private static void offer(Preload p) {
+    Preload old = OFFERED.getAndSet(p);
     if (old != null) {
       old.task.cancel(true);
     }
