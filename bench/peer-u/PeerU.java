@@ -1,43 +1,50 @@
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.parsa.avro.GraphRow;
 import io.parsa.yarn.io.AssignmentFiles;
 import io.parsa.yarn.io.BlockFiles;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.BufferedReader;
+import java.io.File;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
- * Helpers of bench/peer-u/run. {@code PeerU import BLOCKS IDS PARTS K OUT}: a peer's partition as a u-assignment of
- * the product. IDS holds the row id of
- * the peer's vertex i on line i (the hypergraph's numbering), PARTS the peer's part of vertex i on line i (hMetis
- * partition file). Writes one assignment file per block, aligned with the blocks, as partition-u does; fails on an id
- * given twice, a part outside [0, K), a row of the blocks without a part or a vertex that is no row.
+ * Helpers of bench/peer-u/run.
+ *
+ * <p>{@code PeerU import BLOCKS IDS PARTS K OUT}: a peer's partition as a u-assignment of the product. IDS holds the row
+ * id of the peer's vertex i on line i (the hypergraph's numbering), PARTS the peer's part of vertex i on line i (an
+ * hMetis partition file). Writes one assignment file per block, aligned with the blocks as partition-u's are; fails on
+ * files of different lengths, an id given twice, a part outside [0, K), a row of the blocks without a part or a vertex
+ * that is no row.
+ *
+ * <p>{@code PeerU figures REPORT}: the placed figures of a metrics report on one line.
  */
 public final class PeerU {
   public static void main(String[] a) throws Exception {
     if (a.length == 2 && a[0].equals("figures")) {
       figures(a[1]);
     } else if (a.length == 6 && a[0].equals("import")) {
-      importU(java.util.Arrays.copyOfRange(a, 1, 6));
+      importU(Arrays.copyOfRange(a, 1, 6));
     } else {
       System.err.println("usage: PeerU import BLOCKS IDS PARTS K OUT | PeerU figures REPORT.json");
       System.exit(2);
     }
   }
 
-  /**
-   * {@code PeerU figures REPORT}: the placed figures of a metrics report on one line: M_max T_max T_sum, rows a part
-   * (min-max), non-zeros a part (min-max), the non-zeros of all rows.
-   */
+  /** M_max T_max T_sum, rows a part (min-max), non-zeros a part (min-max), the non-zeros of all rows. */
   static void figures(String report) throws Exception {
-    com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper()
-        .readTree(new java.io.File(report));
-    com.fasterxml.jackson.databind.JsonNode p = r.path("placed");
+    JsonNode r = new ObjectMapper().readTree(new File(report));
+    JsonNode p = r.path("placed");
     System.out.println(p.path("maxWorkingSet").asLong() + " " + p.path("maxTraffic").asLong() + " "
         + p.path("sumTraffic").asLong() + " " + p.path("minRows").asLong() + "-" + p.path("maxRows").asLong() + " "
         + p.path("minNonZeros").asLong() + "-" + p.path("maxNonZeros").asLong() + " " + r.path("nonZeros").asLong());
@@ -47,14 +54,14 @@ public final class PeerU {
     int k = Integer.parseInt(args[3]);
     Long2IntOpenHashMap part = new Long2IntOpenHashMap();
     part.defaultReturnValue(-1);
-    try (BufferedReader ids = Files.newBufferedReader(Path.of(args[1]));
-         BufferedReader parts = Files.newBufferedReader(Path.of(args[2]))) {
+    try (BufferedReader ids = Files.newBufferedReader(Paths.get(args[1]));
+         BufferedReader parts = Files.newBufferedReader(Paths.get(args[2]))) {
       int line = 0;
       for (String id = ids.readLine(); id != null; id = ids.readLine()) {
         line++;
         String p = parts.readLine();
         if (p == null) {
-          throw new IllegalArgumentException(args[2] + ": " + (line - 1) + " lines, but " + args[1] + " has more");
+          throw new IllegalArgumentException(args[2] + " has " + (line - 1) + " lines, " + args[1] + " more");
         }
         int q = Integer.parseInt(p.trim());
         if (q < 0 || q >= k) {
@@ -64,17 +71,19 @@ public final class PeerU {
           throw new IllegalArgumentException(args[1] + " line " + line + ": row id " + id + " given twice");
         }
       }
+      if (parts.readLine() != null) {
+        throw new IllegalArgumentException(args[2] + " has more lines than the " + line + " of " + args[1]);
+      }
     }
-    Configuration conf = new Configuration();
-    org.apache.hadoop.fs.Path blocks = new org.apache.hadoop.fs.Path(args[0]);
-    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(args[4]);
-    FileSystem fs = blocks.getFileSystem(conf);
-    List<org.apache.hadoop.fs.Path> files = BlockFiles.list(fs, blocks);
+    Path blocks = new Path(args[0]);
+    Path out = new Path(args[4]);
+    FileSystem fs = blocks.getFileSystem(new Configuration());
+    List<Path> files = BlockFiles.list(fs, blocks);
     long rows = 0;
     fs.mkdirs(out);
     for (int b = 0; b < files.size(); b++) {
-      it.unimi.dsi.fastutil.longs.LongArrayList ids = new it.unimi.dsi.fastutil.longs.LongArrayList();
-      it.unimi.dsi.fastutil.ints.IntArrayList parts = new it.unimi.dsi.fastutil.ints.IntArrayList();
+      LongArrayList ids = new LongArrayList();
+      IntArrayList parts = new IntArrayList();
       try (DataFileStream<GraphRow> in = new DataFileStream<>(fs.open(files.get(b)),
           new SpecificDatumReader<>(GraphRow.class))) {
         for (GraphRow r : in) {
@@ -93,7 +102,7 @@ public final class PeerU {
       throw new IllegalArgumentException(part.size() + " ids of " + args[1] + " are no rows of " + blocks
           + " (e.g. " + part.keySet().iterator().nextLong() + ")");
     }
-    fs.create(new org.apache.hadoop.fs.Path(out, "_SUCCESS")).close();
+    fs.create(new Path(out, "_SUCCESS")).close();
     System.out.println(rows + " rows in " + files.size() + " assignment files");
   }
 }
