@@ -129,6 +129,10 @@ public final class MultilevelPartitioner {
   private long mCap = Long.MAX_VALUE;
   /** {@link #holdCap(boolean)}. */
   private boolean holdCap;
+  /** Whether coarsening keeps to the rows' communities ({@link #communities(boolean)}). */
+  private boolean communities;
+  /** The communities of the finest level of the run under way, or null. */
+  private int[] fineCommunity;
   private final Consumer<String> log;
   private int threads = 1;
   /**
@@ -196,6 +200,15 @@ public final class MultilevelPartitioner {
    */
   public MultilevelPartitioner growOnly(boolean growOnly) {
     this.growOnly = growOnly;
+    return this;
+  }
+
+  /**
+   * Coarsens within the rows' communities ({@link Communities}, found once per graph and shared), and within parts in
+   * a V-cycle, until they are contracted, then across them (docs/quality.md §67); off by default.
+   */
+  public MultilevelPartitioner communities(boolean on) {
+    communities = on;
     return this;
   }
 
@@ -618,10 +631,17 @@ public final class MultilevelPartitioner {
       long max = givenMax >= 0 ? givenMax : Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
     }
+    if (communities) {
+      long tc = System.nanoTime();
+      fineCommunity = g.communities(settings.maxNetSize());
+      log(String.format(Locale.ROOT, "multilevel: %,d communities of rows (%.2f s)",
+          Arrays.stream(fineCommunity).max().orElse(-1) + 1, secs(tc)));
+    }
     try {
       return run(fine, given, t0, true);
     } finally {
       mCap = Long.MAX_VALUE;
+      fineCommunity = null;
     }
   }
 
@@ -740,22 +760,30 @@ public final class MultilevelPartitioner {
     int maxWeight = (int) Math.max(1, Math.ceil(1.5 * total / limit));
     int[] restrict = given;
     double minShrink = given == null ? MIN_SHRINK : VCYCLE_MIN_SHRINK;
+    // rows cluster within their community (and, in a V-cycle, their part) until the communities are contracted
+    int[] community = fineCommunity != null && fineCommunity.length == fine.n ? fineCommunity : null;
     while (levels.get(levels.size() - 1).n > limit) {
       Level cur = levels.get(levels.size() - 1);
-      Level next = coarsen(cur, levels.size(), maxWeight, restrict, rnd);
-      log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d",
-          levels.size(), next.n, next.numNets, next.vStart[next.n], maxWeight));
+      int[] groups = restrict;
+      int numGroups = k;
+      if (community != null) {
+        groups = new int[cur.n];
+        numGroups = restrict == null ? groupsOf(community, null, groups) : groupsOf(community, restrict, groups);
+      }
+      Level next = coarsen(cur, levels.size(), maxWeight, groups, numGroups, rnd);
+      log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d%s",
+          levels.size(), next.n, next.numNets, next.vStart[next.n], maxWeight,
+          community == null ? "" : String.format(Locale.ROOT, " (within %,d communities)", numGroups)));
       if (next.n > (1 - minShrink) * cur.n) {
+        if (community != null) {
+          community = null; // the communities are contracted: on across them
+          continue;
+        }
         break;
       }
       levels.add(next);
-      if (restrict != null) {
-        int[] coarse = new int[next.n];
-        for (int v = 0; v < cur.n; v++) {
-          coarse[next.fineToCoarse[v]] = restrict[v];
-        }
-        restrict = coarse;
-      }
+      restrict = coarser(restrict, cur.n, next);
+      community = coarser(community, cur.n, next);
     }
     Level coarsest = levels.get(levels.size() - 1);
     log(String.format(Locale.ROOT, "multilevel: %d levels, %,d -> %,d vertices, nets %,d -> %,d (%.2f s)",
@@ -839,6 +867,59 @@ public final class MultilevelPartitioner {
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
     return st;
+  }
+
+  /**
+   * Numbers the groups of rows of the same community and, if {@code part} is not null, the same part (0, 1, … in
+   * order of first appearance, part by part) into {@code out}; returns their count. Memory O(rows + communities).
+   */
+  private int groupsOf(int[] community, int[] part, int[] out) {
+    int n = community.length;
+    int communities = 0;
+    for (int c : community) {
+      communities = Math.max(communities, c + 1);
+    }
+    int[] seenIn = new int[communities];
+    Arrays.fill(seenIn, -1);
+    int[] id = new int[communities];
+    int count = 0;
+    if (part == null) {
+      for (int v = 0; v < n; v++) {
+        int c = community[v];
+        if (seenIn[c] < 0) {
+          seenIn[c] = 0;
+          id[c] = count++;
+        }
+        out[v] = id[c];
+      }
+      return count;
+    }
+    int[] partStart = new int[k + 1];
+    int[] byPart = groupBy(n, part, partStart);
+    for (int p = 0; p < k; p++) {
+      for (int i = partStart[p]; i < partStart[p + 1]; i++) {
+        int v = byPart[i];
+        int c = community[v];
+        if (seenIn[c] != p) {
+          seenIn[c] = p;
+          id[c] = count++;
+        }
+        out[v] = id[c];
+      }
+    }
+    return count;
+  }
+
+  /** The group of every vertex of {@code next} (the coarser level of a level of n vertices), or null for null. */
+  private static int[] coarser(int[] group, int n, Level next) {
+    if (group == null) {
+      return null;
+    }
+    int[] coarse = new int[next.n];
+    for (int v = 0; v < n; v++) {
+      coarse[next.fineToCoarse[v]] = group[v];
+    }
+    return coarse;
   }
 
   private long capOf(long total, double eps) {
@@ -1115,11 +1196,17 @@ public final class MultilevelPartitioner {
    * {@link #setThreads} threads, so the result does not depend on the number of threads.
    */
   private Level coarsen(Level h, int index, int maxWeight, int[] restrict, SplittableRandom rnd) {
+    return coarsen(h, index, maxWeight, restrict, k, rnd);
+  }
+
+  /** The same with {@code restrict} holding {@code groups} groups (0..groups−1) instead of k parts. */
+  private Level coarsen(Level h, int index, int maxWeight, int[] restrict, int groups, SplittableRandom rnd) {
     int n = h.n;
     int[] cluster = new int[n];
     if (restrict == null) {
       new Clusterer(h, maxWeight, null, cluster, null, null).level(permutation(n, rnd), rnd);
     } else {
+      int k = groups; // the parts of a V-cycle, or the groups of communities
       int[] partStart = new int[k + 1];
       int[] byPart = groupBy(h.n, restrict, partStart);
       int[] localId = new int[n];

@@ -18,6 +18,8 @@ public final class RowKeyGraph {
   private final int[] rowKeys;
   private final int numKeys;
   private volatile Transposed byKey;
+  private volatile int[] communities;
+  private int communitiesNetSize;
 
   /**
    * @param blockStart first global row of every block, and the row count at the end
@@ -65,6 +67,26 @@ public final class RowKeyGraph {
       }
     }
     return t;
+  }
+
+  /**
+   * The community of every row ({@link Communities#of}, keys of more than {@code maxNetSize} rows left out, seed 1),
+   * found at the first call and shared afterwards by every start and V-cycle over this graph.
+   */
+  int[] communities(int maxNetSize) {
+    int[] c = communities;
+    if (c == null || communitiesNetSize != maxNetSize) {
+      synchronized (this) {
+        c = communities;
+        if (c == null || communitiesNetSize != maxNetSize) {
+          Transposed t = byKey();
+          c = Communities.of(numRows, numKeys, t.start(), t.rows(), maxNetSize, 1);
+          communitiesNetSize = maxNetSize;
+          communities = c;
+        }
+      }
+    }
+    return c;
   }
 
   /** The blocks' rows, renumbering keys densely in order of first appearance. */

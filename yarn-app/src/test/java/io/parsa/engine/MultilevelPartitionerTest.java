@@ -447,6 +447,39 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * Coarsening within communities (and, in a V-cycle, within parts): a fresh partition finds the planted groups with
+   * rows balanced within one, the log says how many communities it kept to, and a capped V-cycle from a random
+   * balanced placement keeps the balance and M_max and lowers the connectivity, as without communities.
+   */
+  @Test
+  void withinCommunitiesFindsThePlantedGroupsAndVCyclesHold() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    int k = 8;
+    int rows = 4000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, 2 * k, 200, 6, 0.3, 4, groupOf);
+    List<String> lines = new ArrayList<>();
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), lines::add)
+        .communities(true);
+    int[][] parts = ml.partition(blocks);
+    assertBalancedAndComplete(k, blocks, parts);
+    long found = connectivity(k, blocks, parts);
+    long random = connectivity(k, blocks, PlacementEvaluator.randomPlacement(k, blocks, 3));
+    assertTrue(found * 4 < random, "within communities " + found + " vs random " + random);
+    assertTrue(lines.stream().anyMatch(l -> l.contains("communities of rows")), lines.toString());
+    assertTrue(lines.stream().anyMatch(l -> l.contains("(within ")), lines.toString());
+    int[][] from = PlacementEvaluator.randomPlacement(k, blocks, 5);
+    // a random placement balanced within one: row i of the shuffled order to part i mod k
+    int n = 0;
+    for (int[] p : from) {
+      for (int r = 0; r < p.length; r++) {
+        p[r] = n++ % k;
+      }
+    }
+    assertCappedVCycleHolds(ml, k, blocks, from);
+  }
+
+  /**
    * A capped V-cycle over rows of many keys that no part can take without crossing the working-set cap (what FM
    * stops re-rating within a pass): rows stay balanced and complete, the largest working set does not grow beyond
    * the final balancing's few rows, and the connectivity still falls.
