@@ -645,6 +645,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
       stats.put("multilevel", multilevelReason);
+      stats.put("communities", communities(graph)); // V-cycles and multilevel starts coarsened within communities
       if (!notRefined.isEmpty()) {
         stats.put("startsNotRefined", notRefined);
       }

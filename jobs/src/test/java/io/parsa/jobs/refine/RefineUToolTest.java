@@ -277,6 +277,7 @@ class RefineUToolTest {
     JsonNode fast = JsonFiles.read(fs, new Path(dir, "u-0/_refine.json"), JsonNode.class);
     JsonNode all = JsonFiles.read(fs, new Path(dir, "u-2/_refine.json"), JsonNode.class);
     assertTrue(fast.get("multilevel").asText().startsWith("run: short rows"), fast.toString());
+    assertTrue(fast.get("communities").asBoolean(), "short rows coarsen within communities: " + fast);
     JsonNode skipped = fast.get("startsNotRefined");
     assertTrue(skipped != null && skipped.size() >= 1, fast.toString());
     List<String> refined = new ArrayList<>();
