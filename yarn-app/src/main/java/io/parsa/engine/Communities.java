@@ -124,8 +124,9 @@ public final class Communities {
 
   /**
    * Moves nodes to the neighbouring community of the largest modularity gain, in a random order from {@code rnd}
-   * each pass, until a pass moves fewer than a thousandth of the nodes or {@link #MAX_PASSES} passes ran; returns
-   * every node's community.
+   * each pass, until a pass moves fewer than 1 % of the nodes or {@link #MAX_PASSES} passes ran; returns every node's
+   * community. (Stopping at 0.1 % took cnr-2000's Louvain 4 s instead of 2.4 s for placements of the same quality
+   * over eight seeds.)
    */
   private static int[] localMoving(Graph g, SplittableRandom rnd) {
     int n = g.n();
@@ -184,7 +185,7 @@ public final class Communities {
           moved++;
         }
       }
-      if (moved < Math.max(1, n / 1000)) {
+      if (moved < Math.max(1, n / 100)) {
         break;
       }
     }

@@ -1419,9 +1419,9 @@ public class RefineUTool extends ParsaTool {
    */
   /**
    * Whether the multilevel runs over {@code graph} coarsen within the rows' communities: where rows are short
-   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are. On cnr-2000 the capped V-cycles within
-   * communities end 7 % lower in T_sum and 18 % in T_max over eight seeds, on ego-twitter the same; the text sets'
-   * long rows are not measured with them (docs/quality.md §67).
+   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are: on cnr-2000 refine-u ends 5 % lower in T_sum and
+   * 12 % in T_max over eight seeds, on ego-twitter within its spread; on the text sets' long rows they cost time and
+   * gain nothing (docs/quality.md §67).
    */
   static boolean communities(RowKeyGraph graph) {
     int rows = graph.numRows();
