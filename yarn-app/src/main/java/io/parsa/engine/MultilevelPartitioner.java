@@ -131,6 +131,8 @@ public final class MultilevelPartitioner {
   private boolean holdCap;
   /** Whether coarsening keeps to the rows' communities ({@link #communities(boolean)}). */
   private boolean communities;
+  /** Whether a V-cycle's levels are capped one vertex above ⌈n/k⌉ ({@link #tightCaps(boolean)}). */
+  private boolean tightCaps;
   /** The communities of the finest level of the run under way, or null. */
   private int[] fineCommunity;
   private final Consumer<String> log;
@@ -209,6 +211,15 @@ public final class MultilevelPartitioner {
    */
   public MultilevelPartitioner communities(boolean on) {
     communities = on;
+    return this;
+  }
+
+  /**
+   * In a V-cycle of unit rows, caps every level's parts at ⌈n/k⌉ plus the level's heaviest vertex instead of (1 + ε)
+   * n/k, so that the exact balance at the finest level has few rows to move (docs/quality.md §68); off by default.
+   */
+  public MultilevelPartitioner tightCaps(boolean on) {
+    tightCaps = on;
     return this;
   }
 
@@ -822,6 +833,15 @@ public final class MultilevelPartitioner {
       // the finest level's counts go on to the swap rounds as they are
       st = new State(l >= 2 && mergeNets ? mergeIdenticalNets(finer) : finer, part, true, l >= 2);
       long levelCap = cap;
+      if (given != null && tightCaps && rowWeights == null) {
+        // a V-cycle with tight caps: a part may hold at most one vertex of this level above ⌈n/k⌉, so the exact
+        // balance at the end has a few rows to move instead of up to ε·n/k per part (docs/quality.md §68)
+        int wmax = 0;
+        for (int v = 0; v < finer.n; v++) {
+          wmax = Math.max(wmax, finer.weight[v]);
+        }
+        levelCap = Math.min(cap, (total + k - 1) / k + wmax);
+      }
       if (given == null) {
         // a fresh partition: the allowed imbalance shrinks level by level towards the finest one (ε·l/L, and ε/2L
         // there), so the final exact balancing has little left to undo (on cnr-2000 it had cost 25–35 % of the

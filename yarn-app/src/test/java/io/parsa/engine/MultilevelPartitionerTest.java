@@ -477,6 +477,11 @@ class MultilevelPartitionerTest {
       }
     }
     assertCappedVCycleHolds(ml, k, blocks, from);
+    // with tight caps as well: the same guarantees
+    assertCappedVCycleHolds(ml.tightCaps(true), k, blocks, from);
+    int[][] tight = ml.partition(blocks, from);
+    assertBalancedAndComplete(k, blocks, tight);
+    assertTrue(connectivity(k, blocks, tight) < connectivity(k, blocks, from), "a tight V-cycle lowers connectivity");
   }
 
   /**

@@ -850,7 +850,8 @@ public class RefineUTool extends ParsaTool {
       boolean roomed = guard.roomUsed(res.maxWorkingSet()); // a room is held exactly (below)
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .holdCap(roomed).communities(communities(graph));
+          .holdCap(roomed).communities(communities(graph))
+          .tightCaps(communities(graph));
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -956,7 +957,7 @@ public class RefineUTool extends ParsaTool {
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
           cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
-          .communities(communities(graph));
+          .communities(communities(graph)).tightCaps(communities(graph));
       double[] window = weights == null ? null : weights.window(weights.loads(cur.parts()));
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -1418,10 +1419,11 @@ public class RefineUTool extends ParsaTool {
    * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
    */
   /**
-   * Whether the multilevel runs over {@code graph} coarsen within the rows' communities: where rows are short
-   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are: on cnr-2000 refine-u ends 5 % lower in T_sum and
-   * 12 % in T_max over eight seeds, on ego-twitter within its spread; on the text sets' long rows they cost time and
-   * gain nothing (docs/quality.md §67).
+   * Whether the multilevel runs over {@code graph} coarsen within the rows' communities, and its V-cycles cap every
+   * level's parts one vertex above ⌈n/k⌉ ({@link MultilevelPartitioner#tightCaps}): where rows are short
+   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are: on cnr-2000 refine-u ends 8 % lower in T_sum and
+   * 12 % in T_max over eight seeds, on ego-twitter within its spread; on the text sets' long rows either costs time or
+   * T_sum (docs/quality.md §67, §68).
    */
   static boolean communities(RowKeyGraph graph) {
     int rows = graph.numRows();
