@@ -645,7 +645,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("refineSeconds", refineSec);
       stats.put("start", best.start);
       stats.put("multilevel", multilevelReason);
-      stats.put("communities", communities(graph)); // V-cycles and multilevel starts coarsened within communities
+      stats.put("communities", communities(graph, k)); // multilevel runs within communities, tight V-cycle caps
       if (!notRefined.isEmpty()) {
         stats.put("startsNotRefined", notRefined);
       }
@@ -850,8 +850,8 @@ public class RefineUTool extends ParsaTool {
       boolean roomed = guard.roomUsed(res.maxWorkingSet()); // a room is held exactly (below)
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .holdCap(roomed).communities(communities(graph))
-          .tightCaps(communities(graph));
+          .holdCap(roomed).communities(communities(graph, k))
+          .tightCaps(communities(graph, k));
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -957,7 +957,7 @@ public class RefineUTool extends ParsaTool {
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
           cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
-          .communities(communities(graph)).tightCaps(communities(graph));
+          .communities(communities(graph, k)).tightCaps(communities(graph, k));
       double[] window = weights == null ? null : weights.window(weights.loads(cur.parts()));
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -1421,14 +1421,18 @@ public class RefineUTool extends ParsaTool {
   /**
    * Whether the multilevel runs over {@code graph} coarsen within the rows' communities, and its V-cycles cap every
    * level's parts one vertex above ⌈n/k⌉ ({@link MultilevelPartitioner#tightCaps}): where rows are short
-   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are: on cnr-2000 refine-u ends 8 % lower in T_sum and
-   * 12 % in T_max over eight seeds, on ego-twitter within its spread; on the text sets' long rows either costs time or
-   * T_sum (docs/quality.md §67, §68).
+   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are, and k is at most {@link #COMMUNITIES_MAX_K}: on
+   * cnr-2000 at k = 16 refine-u ends 8 % lower in T_sum and 12 % in T_max over eight seeds, on ego-twitter within its
+   * spread; at k = 32, 64 and 256 cnr-2000's T_sum was 1–5 % higher with them, and on the text sets' long rows they
+   * cost time or T_sum (docs/quality.md §67, §68).
    */
-  static boolean communities(RowKeyGraph graph) {
+  static boolean communities(RowKeyGraph graph, int k) {
     int rows = graph.numRows();
-    return rows > 0 && graph.rowStart()[rows] / (double) rows <= SHORT_ROWS;
+    return k <= COMMUNITIES_MAX_K && rows > 0 && graph.rowStart()[rows] / (double) rows <= SHORT_ROWS;
   }
+
+  /** The largest k at which graphs' multilevel runs keep to communities and tight caps ({@link #communities}). */
+  static final int COMMUNITIES_MAX_K = 16;
 
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
       double[] schedule, int rounds, Guard guard, int roundThreads) {
@@ -1437,7 +1441,7 @@ public class RefineUTool extends ParsaTool {
     long tm = System.nanoTime();
     MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
-        .communities(communities(graph));
+        .communities(communities(graph, k));
     RowWeights weights = RowWeights.of(blocks, graph, k);
     double[] window = weights == null ? null : weights.freshWindow();
     if (weights != null) {

@@ -255,6 +255,34 @@ class RefineUToolTest {
         + withVc[1] + ", swap rounds only: " + without[0] + "/" + without[1]);
   }
 
+  /** Communities and tight V-cycle caps are for short rows (graphs) up to k = 16, where they were measured better. */
+  @Test
+  void communitiesForShortRowsUpToSixteenParts() {
+    // 10 rows of 3 keys (short) and 10 rows of 60 keys (long)
+    int[] shortStart = new int[11];
+    int[] shortKeys = new int[30];
+    int[] longStart = new int[11];
+    int[] longKeys = new int[600];
+    for (int r = 0; r < 10; r++) {
+      shortStart[r + 1] = 3 * (r + 1);
+      longStart[r + 1] = 60 * (r + 1);
+      for (int j = 0; j < 3; j++) {
+        shortKeys[3 * r + j] = (r + j) % 12;
+      }
+      for (int j = 0; j < 60; j++) {
+        longKeys[60 * r + j] = r + j;
+      }
+    }
+    io.parsa.engine.RowKeyGraph shortRows = new io.parsa.engine.RowKeyGraph(10, new int[] {0, 10}, shortStart,
+        shortKeys, 12);
+    io.parsa.engine.RowKeyGraph longRows = new io.parsa.engine.RowKeyGraph(10, new int[] {0, 10}, longStart, longKeys,
+        70);
+    assertTrue(RefineUTool.communities(shortRows, 16));
+    assertTrue(RefineUTool.communities(shortRows, 4));
+    assertFalse(RefineUTool.communities(shortRows, RefineUTool.COMMUNITIES_MAX_K + 1));
+    assertFalse(RefineUTool.communities(longRows, 16));
+  }
+
   /**
    * Short rows run the multilevel start first; with the default starts, the given start (round robin over communities,
    * its T_sum far above the multilevel start's) is then not refined, and says so in the report. {@code --starts
