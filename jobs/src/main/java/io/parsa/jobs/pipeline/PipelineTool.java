@@ -103,8 +103,8 @@ public final class PipelineTool extends ParsaTool {
         + " working set (default: --effort's)"));
     o.addOption(opt("max-working-set", "KEYS", "refine-u's room per machine: its connectivity rounds and capped V-cycles"
         + " may grow a working set up to KEYS to lower the total traffic (default: none, the largest never rises;"
-        + " docs/quality.md §59: --objective total --refine-schedule 3,1 --capped-vcycles 12 --refine-rounds 20"
-        + " --max-working-set 17400 met all three targets on ego-twitter)"));
+        + " docs/quality.md §59, §68: --objective total --refine-schedule 3,1 --capped-vcycles 12 --refine-rounds 20"
+        + " --max-working-set 17421 meets all three targets on ego-twitter)"));
     o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
         + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
