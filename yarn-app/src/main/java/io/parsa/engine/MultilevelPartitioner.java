@@ -779,7 +779,7 @@ public final class MultilevelPartitioner {
       int numGroups = k;
       if (community != null) {
         groups = new int[cur.n];
-        numGroups = restrict == null ? groupsOf(community, null, groups) : groupsOf(community, restrict, groups);
+        numGroups = groupsOf(community, restrict, groups);
       }
       Level next = coarsen(cur, levels.size(), maxWeight, groups, numGroups, rnd);
       log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d%s",
@@ -895,6 +895,10 @@ public final class MultilevelPartitioner {
    */
   private int groupsOf(int[] community, int[] part, int[] out) {
     int n = community.length;
+    if (part == null) {
+      System.arraycopy(community, 0, out, 0, n);
+      return Communities.renumber(out);
+    }
     int communities = 0;
     for (int c : community) {
       communities = Math.max(communities, c + 1);
@@ -903,17 +907,6 @@ public final class MultilevelPartitioner {
     Arrays.fill(seenIn, -1);
     int[] id = new int[communities];
     int count = 0;
-    if (part == null) {
-      for (int v = 0; v < n; v++) {
-        int c = community[v];
-        if (seenIn[c] < 0) {
-          seenIn[c] = 0;
-          id[c] = count++;
-        }
-        out[v] = id[c];
-      }
-      return count;
-    }
     int[] partStart = new int[k + 1];
     int[] byPart = groupBy(n, part, partStart);
     for (int p = 0; p < k; p++) {

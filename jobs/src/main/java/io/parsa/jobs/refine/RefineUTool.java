@@ -842,6 +842,7 @@ public class RefineUTool extends ParsaTool {
     List<Map<String, Object>> log = new ArrayList<>(c.log);
     Result res = c.ref;
     RowWeights weights = RowWeights.of(blocks, graph, k);
+    boolean graphMode = communities(graph, k);
     for (int cycle = 1; cycle <= cycles; cycle++) {
       stopIfCancelled(start);
       // a V-cycle that may not raise any working set above the largest, then connectivity rounds
@@ -850,8 +851,7 @@ public class RefineUTool extends ParsaTool {
       boolean roomed = guard.roomUsed(res.maxWorkingSet()); // a room is held exactly (below)
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .holdCap(roomed).communities(communities(graph, k))
-          .tightCaps(communities(graph, k));
+          .holdCap(roomed).communities(graphMode).tightCaps(graphMode);
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -954,10 +954,11 @@ public class RefineUTool extends ParsaTool {
     Start cur = new Start(parts, null);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     RowWeights weights = n > 0 ? RowWeights.of(blocks, graph, k) : null;
+    boolean graphMode = communities(graph, k);
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
           cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
-          .communities(communities(graph, k)).tightCaps(communities(graph, k));
+          .communities(graphMode).tightCaps(graphMode);
       double[] window = weights == null ? null : weights.window(weights.loads(cur.parts()));
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -1415,10 +1416,6 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
-   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
-   */
-  /**
    * Whether the multilevel runs over {@code graph} coarsen within the rows' communities, and its V-cycles cap every
    * level's parts one vertex above ⌈n/k⌉ ({@link MultilevelPartitioner#tightCaps}): where rows are short
    * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are, and k is at most {@link #COMMUNITIES_MAX_K}: on
@@ -1434,6 +1431,10 @@ public class RefineUTool extends ParsaTool {
   /** The largest k at which graphs' multilevel runs keep to communities and tight caps ({@link #communities}). */
   static final int COMMUNITIES_MAX_K = 16;
 
+  /**
+   * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
+   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
+   */
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
       double[] schedule, int rounds, Guard guard, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
