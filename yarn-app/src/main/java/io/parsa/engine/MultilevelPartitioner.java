@@ -4,6 +4,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrays;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -131,6 +132,8 @@ public final class MultilevelPartitioner {
   private boolean holdCap;
   /** Whether coarsening keeps to the rows' communities ({@link #communities(boolean)}). */
   private boolean communities;
+  /** Whether a run of unit rows ends with FM at exact balance ({@link #exactFm(boolean)}). */
+  private boolean exactFm;
   /** Whether a V-cycle's levels are capped one vertex above ⌈n/k⌉ ({@link #tightCaps(boolean)}). */
   private boolean tightCaps;
   /** The communities of the finest level of the run under way, or null. */
@@ -220,6 +223,15 @@ public final class MultilevelPartitioner {
    */
   public MultilevelPartitioner tightCaps(boolean on) {
     tightCaps = on;
+    return this;
+  }
+
+  /**
+   * Ends a run of unit rows with FM passes at exact balance ({@link #exactFm(State, long, long, int)}) instead of
+   * passes that only move rows into the n mod k parts with room (docs/quality.md §69); off by default.
+   */
+  public MultilevelPartitioner exactFm(boolean on) {
+    exactFm = on;
     return this;
   }
 
@@ -695,6 +707,27 @@ public final class MultilevelPartitioner {
   }
 
   /**
+   * FM passes at exact balance on rows, for tests: {@code part} (balanced within one) is refined in place, no move
+   * lifting a working set above {@code workingSetCap}; returns every part's working set, then the connectivity.
+   */
+  long[] exactFm(RowKeyGraph g, int[] part, long workingSetCap, int passes) {
+    long saved = mCap;
+    mCap = workingSetCap;
+    try {
+      State st = new State(fineLevel(g), part, true);
+      int n = g.numRows();
+      if (passes > 0) {
+        exactFm(st, (n + k - 1) / k, n / k, passes);
+      }
+      long[] out = Arrays.copyOf(st.m, k + 1);
+      out[k] = st.connectivity();
+      return out;
+    } finally {
+      mCap = saved;
+    }
+  }
+
+  /**
    * Applies the moves {@code rows[i]} → {@code targets[i]} in order to {@code part} (a copy) through one refinement
    * state, with or without the gain cache (kept throughout), and returns every row's best move afterwards (gain
    * &lt;&lt; 32 | target, or Long.MIN_VALUE), with bit 62 of the word set where the row is a boundary row, then every
@@ -872,7 +905,11 @@ public final class MultilevelPartitioner {
       balanceWeights(st, ceil, floor);
     }
     refine(st, ceil, floor, settings.refineRounds(), rnd);
-    fm(st, ceil, floor, settings.fmPasses());
+    if (exactFm && rowWeights == null) {
+      exactFm(st, ceil, floor, settings.fmPasses());
+    } else {
+      fm(st, ceil, floor, settings.fmPasses());
+    }
     if (holdCap && mCap != Long.MAX_VALUE && rowWeights == null) {
       long over = Arrays.stream(st.m).max().orElse(0);
       if (over > mCap) {
@@ -1844,6 +1881,11 @@ public final class MultilevelPartitioner {
       return countKeys(v, part[v]);
     }
 
+    /** The keys of v that no other vertex of its part holds. */
+    int sole(int v) {
+      return cache != null ? cache.sole(v) : countKeys(v, part[v]);
+    }
+
     /** {@link PartHits#count} of v's nets (by weight) as if v were in part {@code own}, into hits. */
     private int countKeys(int v, int own) {
       return counter.count(h.vNets, h.vStart[v], h.vStart[v + 1], bits, cnt, own * h.numNets, hits, h.netWeight);
@@ -1894,6 +1936,11 @@ public final class MultilevelPartitioner {
      * target; the lighter part on a tie), or {@link #NO_MOVE}.
      */
     long bestMove(int v, long cap, long lower) {
+      return bestMove(v, cap, lower, false);
+    }
+
+    /** {@link #bestMove(int, long, long)}, with {@code anyPart} to every part with room, holding v's keys or not. */
+    long bestMove(int v, long cap, long lower, boolean anyPart) {
       int a = part[v];
       if (weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
@@ -1911,7 +1958,7 @@ public final class MultilevelPartitioner {
       capped = 0;
       for (int b = 0; b < k; b++) {
         int hb = cache != null ? cache.hits(v, b) : hits[b];
-        if (hb > 0 && b != a) {
+        if ((hb > 0 || anyPart) && b != a) {
           targets++;
           best = better(best, v, b, hb, lose, deg, cap);
         }
@@ -1924,7 +1971,25 @@ public final class MultilevelPartitioner {
      * {@code best} or the move of v to b (not v's own part), whichever gains more (the lighter target on a tie), b
      * holding {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
      */
-    private long better(long best, int v, int b, int hb, int lose, int deg, long cap) {
+    long moveTo(int v, int t, long cap, long lower) {
+      int a = part[v];
+      if (t == a || weight[a] - h.weight[v] < lower) {
+        return NO_MOVE;
+      }
+      int lose;
+      int ht;
+      if (cache != null) {
+        cache.saved(h.vStart[v + 1] - h.vStart[v]);
+        lose = cache.sole(v);
+        ht = cache.hits(v, t);
+      } else {
+        lose = countKeys(v, a);
+        ht = hits[t];
+      }
+      return better(NO_MOVE, v, t, ht, lose, h.degree(v), cap);
+    }
+
+        private long better(long best, int v, int b, int hb, int lose, int deg, long cap) {
       if (m[b] + h.internal[v] + deg - hb > mCap) {
         capped++;
         return best;
@@ -1977,6 +2042,32 @@ public final class MultilevelPartitioner {
    * the gains of every neighbour at once had taken half of refine-u's time on news20.
    */
   private void fm(State st, long cap, long lower, int passes) {
+    fm(st, cap, lower, passes, Long.MAX_VALUE);
+  }
+
+  /**
+   * FM passes at exact balance on unit rows, every part at {@code floor}..{@code ceil} rows (⌊n/k⌋..⌈n/k⌉) before and
+   * after: where every part but n mod k is full, single moves under the caps are nearly all refused, so a move here may
+   * lift a part one row above {@code ceil} or leave one a row below {@code floor}, and the moves after it must restore
+   * the balance; a pass keeps its best balanced prefix (docs/quality.md §69).
+   */
+  private void exactFm(State st, long ceil, long floor, int passes) {
+    fm(st, ceil + 1, floor - 1, passes, ceil);
+  }
+
+  /**
+   * {@link #fm(State, long, long, int)}, or with {@code strictCeil} below {@code Long.MAX_VALUE} at exact balance
+   * ({@link #exactFm}: {@code cap} = strictCeil + 1, {@code lower} = the floor − 1). Then the rows are queued by part;
+   * after a move that left one part above strictCeil, the next move takes a row out of it into a part below
+   * strictCeil, and after one that left a part below the floor, the next brings a row into it from a part above the
+   * floor: the best such move by its gain among the queue's best-rated rows of the source parts and the rows that add
+   * the fewest keys wherever they go (they may move where no part holds their keys). Where no such move exists, the
+   * moves since the last balanced prefix are undone (their rows stay locked for the pass) and the pass goes on. So a
+   * pass makes chains of moves that keep the balance at their end: a swap, a rotation through three parts, a loss
+   * repaid by the next move.
+   */
+  private void fm(State st, long cap, long lower, int passes, long strictCeil) {
+    boolean exact = strictCeil != Long.MAX_VALUE;
     Level h = st.h;
     int[] part = st.part;
     int n = h.n;
@@ -1997,56 +2088,179 @@ public final class MultilevelPartitioner {
     Arrays.fill(cappedIn, -1);
     int stamp = 0;
     // one queue for all passes, sized for every vertex once (it had grown by doubling from empty in every pass)
-    LongHeapPriorityQueue heap = new LongHeapPriorityQueue(n);
+    // exact: one queue per part, its rows' bounds (a row is queued in its own part, and moves once per pass)
+    LongHeapPriorityQueue[] heaps = new LongHeapPriorityQueue[exact ? k : 1];
+    for (int q = 0; q < heaps.length; q++) {
+      heaps[q] = new LongHeapPriorityQueue(exact ? Math.max(16, n / k) : n);
+    }
+    IntArrayList deferred = new IntArrayList();
+    // exact: every part's rows that add the fewest keys wherever they go, cheapest first (moves that restore the
+    // balance may take them where no part holds their keys), and the rows undone in a pass, locked until its end
+    int[] cheapRows = exact ? new int[n] : null;
+    int[] cheapStart = exact ? new int[k + 1] : null;
+    int[] cheapNext = exact ? new int[k] : null;
+    int[] movedGain = exact ? new int[n] : null;
+    IntArrayList undone = new IntArrayList();
+    long floor = lower + 1; // exact: the parts' floor (a move may leave one part a vertex below it)
     for (int pass = 0; pass < passes; pass++) {
-      heap.clear();
+      for (LongHeapPriorityQueue q : heaps) {
+        q.clear();
+      }
       Arrays.fill(bound, NO_BOUND);
       for (int v = 0; v < n; v++) {
         if (st.boundary(v)) {
-          long g = st.bestMove(v, cap, lower);
+          // exact: bounds of moves into any part by weight (parts above the cap now may have room later in the pass)
+          long g = st.bestMove(v, exact ? Long.MAX_VALUE : cap, lower);
           if (g != NO_MOVE) {
             bound[v] = gainOf(g);
-            heap.enqueue(key(bound[v], v));
+            heaps[exact ? part[v] : 0].enqueue(key(bound[v], v));
           } else if (st.onlyCapped) {
             cappedIn[v] = pass;
           }
         }
       }
+      if (exact) {
+        cheapest(st, cheapRows, cheapStart);
+      }
       int moves = 0;
       int bestPrefix = 0;
       long run = 0;
       long best = 0;
-      while (!heap.isEmpty() && moves - bestPrefix < stall) {
-        long top = heap.dequeueLong();
-        int v = (int) top;
-        if (locked[v] || gainFromKey(top) != bound[v]) {
-          continue; // moved already, or a newer bound of v is queued
-        }
-        long g = st.bestMove(v, cap, lower);
-        if (g == NO_MOVE) {
-          bound[v] = NO_BOUND;
-          if (st.onlyCapped) {
-            cappedIn[v] = pass;
+      int lastBalanced = 0; // exact: the latest prefix with every part in balance
+      int over = -1; // exact: the part above strictCeil, if any
+      int under = -1; // exact: the part below floor, if any
+      if (exact) {
+        System.arraycopy(cheapStart, 0, cheapNext, 0, k);
+      }
+      while (moves - bestPrefix < stall) {
+        int v;
+        long g;
+        if (over >= 0 || under >= 0) {
+          // the next move must take a row out of the part above strictCeil into one below it, or else into the part
+          // below the floor from one above it: the best such move by its gain, found by the queues' bounds
+          g = NO_MOVE;
+          v = -1;
+          deferred.clear();
+          while (true) {
+            LongHeapPriorityQueue heap = null;
+            for (int q = 0; q < k; q++) {
+              boolean source = over >= 0 ? q == over : q != under && st.weight[q] > floor;
+              if (source && !heaps[q].isEmpty() && (heap == null || heaps[q].firstLong() < heap.firstLong())) {
+                heap = heaps[q];
+              }
+            }
+            if (heap == null || (v >= 0 && gainFromKey(heap.firstLong()) <= gainOf(g))
+                || deferred.size() >= FORCED_TRIES) {
+              break;
+            }
+            long top = heap.dequeueLong();
+            int u = (int) top;
+            if (locked[u] || gainFromKey(top) != bound[u]) {
+              continue;
+            }
+            long gu = over >= 0 ? st.bestMove(u, strictCeil, lower, true) : st.moveTo(u, under, strictCeil, floor);
+            if (gu != NO_MOVE && (v < 0 || gainOf(gu) > gainOf(g))) {
+              v = u;
+              g = gu;
+            }
+            deferred.add(u);
           }
-          continue;
+          // and the cheapest rows of the source parts, wherever their keys are
+          for (int q = 0; q < k; q++) {
+            if (over >= 0 ? q != over : q == under || st.weight[q] <= floor) {
+              continue;
+            }
+            int tried = 0;
+            for (int i = cheapNext[q]; i < cheapStart[q + 1] && tried < CHEAP_TRIES; i++) {
+              int u = cheapRows[i];
+              if (locked[u] || part[u] != q) {
+                if (i == cheapNext[q]) {
+                  cheapNext[q]++;
+                }
+                continue;
+              }
+              tried++;
+              long gu = over >= 0 ? st.bestMove(u, strictCeil, lower, true) : st.moveTo(u, under, strictCeil, floor);
+              if (gu != NO_MOVE && (v < 0 || gainOf(gu) > gainOf(g))) {
+                v = u;
+                g = gu;
+              }
+            }
+          }
+          for (int i = 0; i < deferred.size(); i++) {
+            int u = deferred.getInt(i);
+            if (u != v) {
+              long gr = st.bestMove(u, Long.MAX_VALUE, lower); // queued again by its bound under any cap
+              bound[u] = gr == NO_MOVE ? NO_BOUND : gainOf(gr);
+              if (gr != NO_MOVE) {
+                heaps[part[u]].enqueue(key(bound[u], u));
+              }
+            }
+          }
+          if (v < 0) {
+            // the moves since the last balance are undone (their rows stay locked in this pass) and the pass goes on
+            for (int i = moves - 1; i >= lastBalanced; i--) {
+              st.move(movedV[i], movedFrom[i]);
+              run -= movedGain[i];
+              undone.add(movedV[i]);
+            }
+            moves = lastBalanced;
+            over = -1;
+            under = -1;
+            continue;
+          }
+        } else {
+          LongHeapPriorityQueue heap = heaps[0];
+          for (int q = 1; q < heaps.length; q++) {
+            if (!heaps[q].isEmpty() && (heap.isEmpty() || heaps[q].firstLong() < heap.firstLong())) {
+              heap = heaps[q];
+            }
+          }
+          if (heap.isEmpty()) {
+            break;
+          }
+          long top = heap.dequeueLong();
+          v = (int) top;
+          if (locked[v] || gainFromKey(top) != bound[v]) {
+            continue; // moved already, or a newer bound of v is queued
+          }
+          g = st.bestMove(v, cap, lower);
+          if (g == NO_MOVE) {
+            bound[v] = NO_BOUND;
+            if (st.onlyCapped) {
+              cappedIn[v] = pass;
+            }
+            continue;
+          }
+          int gain = gainOf(g);
+          if (gain < gainFromKey(top) && !heap.isEmpty() && gain < gainFromKey(heap.firstLong())) {
+            bound[v] = gain;
+            heap.enqueue(key(gain, v));
+            continue;
+          }
         }
         int gain = gainOf(g);
-        if (gain < gainFromKey(top) && !heap.isEmpty() && gain < gainFromKey(heap.firstLong())) {
-          bound[v] = gain;
-          heap.enqueue(key(gain, v));
-          continue;
-        }
         int a = part[v];
         int b = targetOf(g);
         locked[v] = true;
         movedV[moves] = v;
         movedFrom[moves] = a;
+        if (exact) {
+          movedGain[moves] = gain;
+        }
         moves++;
         run += gain;
         st.move(v, b);
-        if (run > best) {
-          best = run;
-          bestPrefix = moves;
+        if (exact) {
+          over = heaviest(st.weight, strictCeil);
+          under = lightest(st.weight, floor);
+        }
+        if (over < 0 && under < 0) {
+          lastBalanced = moves;
+          if (run > best) {
+            best = run;
+            bestPrefix = moves;
+          }
         }
         bound[v] = NO_BOUND;
         stamp++;
@@ -2085,13 +2299,13 @@ public final class MultilevelPartitioner {
             long gu = st.bestMove(u, cap, lower);
             bound[u] = gu == NO_MOVE ? NO_BOUND : gainOf(gu);
             if (gu != NO_MOVE) {
-              heap.enqueue(key(bound[u], u));
+              heaps[exact ? part[u] : 0].enqueue(key(bound[u], u));
             } else if (st.onlyCapped) {
               cappedIn[u] = pass;
             }
           } else {
             bound[u] += bump[u];
-            heap.enqueue(key(bound[u], u));
+            heaps[exact ? part[u] : 0].enqueue(key(bound[u], u));
           }
         }
       }
@@ -2101,13 +2315,69 @@ public final class MultilevelPartitioner {
       for (int i = 0; i < moves; i++) {
         locked[movedV[i]] = false;
       }
+      for (int i = 0; i < undone.size(); i++) {
+        locked[undone.getInt(i)] = false;
+      }
+      undone.clear();
       if (best == 0) {
         break;
       }
     }
   }
 
+  /**
+   * Up to {@link #CHEAP_ROWS} rows of every part that add the fewest keys wherever they move (their keys less those
+   * only they hold in their part), cheapest first: part p's in {@code rows[start[p] .. start[p + 1])}.
+   */
+  private void cheapest(State st, int[] rows, int[] start) {
+    Level h = st.h;
+    int n = h.n;
+    long[] byCost = new long[n];
+    for (int v = 0; v < n; v++) {
+      int cost = h.degree(v) + h.internal[v] - st.sole(v);
+      byCost[v] = ((long) st.part[v] << 40) | ((long) Math.max(0, cost) << 20 & 0xFFFFF00000L) | v;
+    }
+    LongArrays.parallelQuickSort(byCost);
+    Arrays.fill(start, 0);
+    int filled = 0;
+    int i = 0;
+    for (int p = 0; p < k; p++) {
+      start[p] = filled;
+      int taken = 0;
+      while (i < n && (int) (byCost[i] >>> 40) == p) {
+        if (taken++ < CHEAP_ROWS) {
+          rows[filled++] = (int) (byCost[i] & 0xFFFFF);
+        }
+        i++;
+      }
+    }
+    start[k] = filled;
+  }
+
+  /** The heaviest part above {@code ceil}, or -1. */
+  private int heaviest(long[] weight, long ceil) {
+    int p = argMax(weight);
+    return weight[p] > ceil ? p : -1;
+  }
+
+  /** The lightest part below {@code floor}, or -1. */
+  private int lightest(long[] weight, long floor) {
+    int p = 0;
+    for (int q = 1; q < k; q++) {
+      if (weight[q] < weight[p]) {
+        p = q;
+      }
+    }
+    return weight[p] < floor ? p : -1;
+  }
+
   private static final long NO_MOVE = Long.MIN_VALUE;
+  /** Rows of a part kept as the cheapest to move anywhere in an exact {@link #fm} pass. */
+  private static final int CHEAP_ROWS = 512;
+  /** Of those, at most this many of a part are rated for a move that restores the balance. */
+  private static final int CHEAP_TRIES = 8;
+  /** At most this many rows are rated for a move that restores the balance in an exact {@link #fm} pass. */
+  private static final int FORCED_TRIES = 64;
   /** No gain bound queued for a vertex in {@link #fm}. */
   private static final int NO_BOUND = Integer.MIN_VALUE;
   /** A fresh partition's coarsening stops when a level has fewer than this share of vertices less than the one before. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -482,6 +483,62 @@ class MultilevelPartitionerTest {
     int[][] tight = ml.partition(blocks, from);
     assertBalancedAndComplete(k, blocks, tight);
     assertTrue(connectivity(k, blocks, tight) < connectivity(k, blocks, from), "a tight V-cycle lowers connectivity");
+  }
+
+  /**
+   * FM at exact balance ({@code fm} with a strict ceiling): from rows placed within one of n/k, on planted groups and
+   * on random rows, with and without a working-set cap at the start's M_max, every pass keeps every row placed and
+   * the part sizes within one, never raises the connectivity, keeps every working set within the cap, and on the
+   * planted groups (where n = 16·k, so every part is full and no single move is allowed) lowers the connectivity by
+   * chains of moves.
+   */
+  @Test
+  void fmAtExactBalanceKeepsEveryPartWithinOneAndLowersConnectivity() {
+    SplittableRandom rnd = new SplittableRandom(17);
+    for (int trial = 0; trial < 24; trial++) {
+      int k = 2 + rnd.nextInt(15);
+      boolean plantedRows = trial % 2 == 0;
+      int n = plantedRows ? 16 * k * (10 + rnd.nextInt(20)) : k + rnd.nextInt(600);
+      RowKeyGraph g;
+      if (plantedRows) {
+        int[] groupOf = new int[n];
+        g = RowKeyGraph.of(planted(rnd, n, k, 40, 5, 0.3, 1, groupOf));
+      } else {
+        g = randomRows(rnd, n, 20 + rnd.nextInt(200), 12);
+      }
+      int[] part = new int[n];
+      for (int r = 0; r < n; r++) {
+        part[r] = r % k;
+      }
+      for (int r = n - 1; r > 0; r--) { // shuffled: every part keeps its count
+        int j = rnd.nextInt(r + 1);
+        int t = part[r];
+        part[r] = part[j];
+        part[j] = t;
+      }
+      MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), null);
+      long[] before = ml.exactFm(g, part, Long.MAX_VALUE, 0);
+      boolean capped = trial % 4 >= 2;
+      long cap = capped ? Arrays.stream(before, 0, k).max().getAsLong() : Long.MAX_VALUE;
+      int[] after = part.clone();
+      long[] figures = ml.exactFm(g, after, cap, 4);
+      int[] size = new int[k];
+      for (int p : after) {
+        assertTrue(p >= 0 && p < k, "trial " + trial + ": part " + p);
+        size[p]++;
+      }
+      for (int p = 0; p < k; p++) {
+        assertTrue(size[p] == n / k || size[p] == (n + k - 1) / k, "trial " + trial + ": part " + p + " has "
+            + size[p] + " rows of " + n + ", k = " + k);
+      }
+      assertTrue(figures[k] <= before[k], "trial " + trial + ": connectivity " + before[k] + " -> " + figures[k]);
+      for (int p = 0; p < k && capped; p++) {
+        assertTrue(figures[p] <= cap, "trial " + trial + ": working set " + figures[p] + " above the cap " + cap);
+      }
+      if (plantedRows) {
+        assertTrue(figures[k] < before[k], "trial " + trial + ": connectivity " + before[k] + " not lowered");
+      }
+    }
   }
 
   /**

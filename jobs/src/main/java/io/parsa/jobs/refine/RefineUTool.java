@@ -851,7 +851,7 @@ public class RefineUTool extends ParsaTool {
       boolean roomed = guard.roomUsed(res.maxWorkingSet()); // a room is held exactly (below)
       MultilevelPartitioner mp = new MultilevelPartitioner(k, s.withSeed(s.seed() + 100 + cycle),
           cycleLog(start, "capped V-cycle " + cycle)).setThreads(roundThreads).setWorkspace(WORKSPACE.get())
-          .holdCap(roomed).communities(graphMode).tightCaps(graphMode);
+          .holdCap(roomed).communities(graphMode).tightCaps(graphMode).exactFm(graphMode);
       double[] window = weights == null ? null : weights.window(res.loads());
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -958,7 +958,7 @@ public class RefineUTool extends ParsaTool {
     for (int c = 0; c < n; c++) {
       MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + c),
           cycleLog(start, "V-cycle " + (c + 1))).setThreads(threads).setWorkspace(WORKSPACE.get())
-          .communities(graphMode).tightCaps(graphMode);
+          .communities(graphMode).tightCaps(graphMode).exactFm(graphMode);
       double[] window = weights == null ? null : weights.window(weights.loads(cur.parts()));
       if (weights != null) {
         weights.applyTo(mp, window);
@@ -1417,11 +1417,13 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * Whether the multilevel runs over {@code graph} coarsen within the rows' communities, and its V-cycles cap every
-   * level's parts one vertex above ⌈n/k⌉ ({@link MultilevelPartitioner#tightCaps}): where rows are short
-   * ({@link #SHORT_ROWS} keys or fewer on average), as graphs' are, and k is at most {@link #COMMUNITIES_MAX_K}: on
-   * cnr-2000 at k = 16 refine-u ends 8 % lower in T_sum and 12 % in T_max over eight seeds, on ego-twitter within its
-   * spread; at k = 32, 64 and 256 cnr-2000's T_sum was 1–5 % higher with them, and on the text sets' long rows they
-   * cost time or T_sum (docs/quality.md §67, §68).
+   * level's parts one vertex above ⌈n/k⌉ ({@link MultilevelPartitioner#tightCaps}), and every run ends with FM at
+   * exact balance ({@link MultilevelPartitioner#exactFm}): where rows are short ({@link #SHORT_ROWS} keys or fewer on
+   * average), as graphs' are, and k is at most {@link #COMMUNITIES_MAX_K}: on cnr-2000 at k = 16 refine-u ends 8 %
+   * lower in T_sum and 12 % in T_max over eight seeds with the first two, 2 % lower in T_sum with the third; on
+   * ego-twitter within its spread; at k = 32, 64 and 256 cnr-2000's T_sum was 1–5 % higher with the first two, and on
+   * the text sets' long rows they cost time or T_sum (the third: news20 1 % lower T_sum for 17 % more time) (docs/quality.md
+   * §67–69).
    */
   static boolean communities(RowKeyGraph graph, int k) {
     int rows = graph.numRows();
@@ -1442,7 +1444,7 @@ public class RefineUTool extends ParsaTool {
     long tm = System.nanoTime();
     MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
-        .communities(communities(graph, k));
+        .communities(communities(graph, k)).exactFm(communities(graph, k));
     RowWeights weights = RowWeights.of(blocks, graph, k);
     double[] window = weights == null ? null : weights.freshWindow();
     if (weights != null) {
