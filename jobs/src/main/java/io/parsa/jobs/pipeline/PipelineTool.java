@@ -98,13 +98,13 @@ public final class PipelineTool extends ParsaTool {
         + " and traffic and the total traffic on balance), max (the busiest machine), total (the total traffic)"));
     o.addOption(opt("refine-schedule", "P[,P..]", "refine-u's phases (its --schedule): exponent p of each phase of"
         + " swap rounds, large p the largest working sets, 1 the total (default: the objective's; docs/quality.md"
-        + " §59: 3,1 with --objective total and --max-working-set met all three targets on ego-twitter)"));
+        + " §59, §69: 3.2,1 with --objective total and --max-working-set met all three targets on ego-twitter)"));
     o.addOption(opt("capped-vcycles", "N", "refine-u's V-cycles after its swap rounds that may not raise the largest"
         + " working set (default: --effort's)"));
     o.addOption(opt("max-working-set", "KEYS", "refine-u's room per machine: its connectivity rounds and capped V-cycles"
         + " may grow a working set up to KEYS to lower the total traffic (default: none, the largest never rises;"
-        + " docs/quality.md §59, §68: --objective total --refine-schedule 3,1 --capped-vcycles 12 --refine-rounds 20"
-        + " --max-working-set 17421 meets all three targets on ego-twitter)"));
+        + " docs/quality.md §59, §69: --objective total --refine-schedule 3.2,1 --capped-vcycles 12 --refine-rounds"
+        + " 20 --max-working-set 17421 meets all three targets on ego-twitter)"));
     o.addOption(opt("refine-mode", "M", "where refine-u runs: auto (default: in the pipeline's JVM when the data fits"
         + " its heap, else as MapReduce rounds), memory, mapreduce"));
     o.addOption(opt("reducers", "R", "partition-v sweeper shares (default 1, the paper's single sweep)"));
