@@ -4,7 +4,6 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.longs.LongArrays;
 import it.unimi.dsi.fastutil.longs.LongHeapPriorityQueue;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -1968,8 +1967,8 @@ public final class MultilevelPartitioner {
     }
 
     /**
-     * {@code best} or the move of v to b (not v's own part), whichever gains more (the lighter target on a tie), b
-     * holding {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
+     * The move of v to part t (gain &lt;&lt; 32 | t), t holding v's keys or not, if t has room under {@code cap} and
+     * the working-set cap and v's part keeps {@code lower} or more; else {@link #NO_MOVE}.
      */
     long moveTo(int v, int t, long cap, long lower) {
       int a = part[v];
@@ -1989,7 +1988,11 @@ public final class MultilevelPartitioner {
       return better(NO_MOVE, v, t, ht, lose, h.degree(v), cap);
     }
 
-        private long better(long best, int v, int b, int hb, int lose, int deg, long cap) {
+    /**
+     * {@code best} or the move of v to b (not v's own part), whichever gains more (the lighter target on a tie), b
+     * holding {@code hb} of v's {@code deg} keys; b only if it has room under {@code cap} and the working-set cap.
+     */
+    private long better(long best, int v, int b, int hb, int lose, int deg, long cap) {
       if (m[b] + h.internal[v] + deg - hb > mCap) {
         capped++;
         return best;
@@ -2327,28 +2330,34 @@ public final class MultilevelPartitioner {
 
   /**
    * Up to {@link #CHEAP_ROWS} rows of every part that add the fewest keys wherever they move (their keys less those
-   * only they hold in their part), cheapest first: part p's in {@code rows[start[p] .. start[p + 1])}.
+   * only they hold in their part, counted up to {@link #CHEAP_COST}), cheapest first: part p's in {@code rows[start[p]
+   * .. start[p + 1])}. A counting sort by part and cost: O(n + k·CHEAP_COST).
    */
   private void cheapest(State st, int[] rows, int[] start) {
     Level h = st.h;
     int n = h.n;
-    long[] byCost = new long[n];
+    int buckets = CHEAP_COST + 1;
+    int[] cost = new int[n];
+    int[] first = new int[k * buckets + 1];
     for (int v = 0; v < n; v++) {
-      int cost = h.degree(v) + h.internal[v] - st.sole(v);
-      byCost[v] = ((long) st.part[v] << 40) | ((long) Math.max(0, cost) << 20 & 0xFFFFF00000L) | v;
+      cost[v] = Math.min(CHEAP_COST, Math.max(0, h.degree(v) + h.internal[v] - st.sole(v)));
+      first[st.part[v] * buckets + cost[v] + 1]++;
     }
-    LongArrays.parallelQuickSort(byCost);
-    Arrays.fill(start, 0);
+    for (int i = 1; i < first.length; i++) {
+      first[i] += first[i - 1];
+    }
+    int[] order = new int[n];
+    for (int v = 0; v < n; v++) {
+      order[first[st.part[v] * buckets + cost[v]]++] = v;
+    }
+    // first[p·buckets + c] now ends bucket (p, c); part p's rows start where part p − 1's last bucket ends
     int filled = 0;
-    int i = 0;
     for (int p = 0; p < k; p++) {
       start[p] = filled;
-      int taken = 0;
-      while (i < n && (int) (byCost[i] >>> 40) == p) {
-        if (taken++ < CHEAP_ROWS) {
-          rows[filled++] = (int) (byCost[i] & 0xFFFFF);
-        }
-        i++;
+      int from = p == 0 ? 0 : first[p * buckets - 1];
+      int to = Math.min(first[p * buckets + buckets - 1], from + CHEAP_ROWS);
+      for (int i = from; i < to; i++) {
+        rows[filled++] = order[i];
       }
     }
     start[k] = filled;
@@ -2374,6 +2383,8 @@ public final class MultilevelPartitioner {
   private static final long NO_MOVE = Long.MIN_VALUE;
   /** Rows of a part kept as the cheapest to move anywhere in an exact {@link #fm} pass. */
   private static final int CHEAP_ROWS = 512;
+  /** Keys a move adds counted up to this many when the cheapest rows are chosen (above it the order is arbitrary). */
+  private static final int CHEAP_COST = 255;
   /** Of those, at most this many of a part are rated for a move that restores the balance. */
   private static final int CHEAP_TRIES = 8;
   /** At most this many rows are rated for a move that restores the balance in an exact {@link #fm} pass. */
