@@ -1421,9 +1421,9 @@ public class RefineUTool extends ParsaTool {
    * exact balance ({@link MultilevelPartitioner#exactFm}): where rows are short ({@link #SHORT_ROWS} keys or fewer on
    * average), as graphs' are, and k is at most {@link #COMMUNITIES_MAX_K}: on cnr-2000 at k = 16 refine-u ends 8 %
    * lower in T_sum and 12 % in T_max over eight seeds with the first two, 2 % lower in T_sum with the third; on
-   * ego-twitter within its spread; at k = 32, 64 and 256 cnr-2000's T_sum was 1–5 % higher with the first two, and on
-   * the text sets' long rows they cost time or T_sum (the third: news20 1 % lower T_sum for 17 % more time) (docs/quality.md
-   * §67–69).
+   * ego-twitter within its spread; at k = 32, 64 and 256 cnr-2000's T_sum was 1–5 % higher with the first two, and
+   * on the text sets' long rows they cost time or T_sum (the third: news20 1 % lower T_sum for 17 % more refine-u
+   * time) (docs/quality.md §67–69).
    */
   static boolean communities(RowKeyGraph graph, int k) {
     int rows = graph.numRows();
@@ -1442,9 +1442,10 @@ public class RefineUTool extends ParsaTool {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
+    boolean graphMode = communities(graph, k);
     MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
-        .communities(communities(graph, k)).exactFm(communities(graph, k));
+        .communities(graphMode).exactFm(graphMode);
     RowWeights weights = RowWeights.of(blocks, graph, k);
     double[] window = weights == null ? null : weights.freshWindow();
     if (weights != null) {
