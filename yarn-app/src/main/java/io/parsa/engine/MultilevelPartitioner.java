@@ -1975,17 +1975,16 @@ public final class MultilevelPartitioner {
       if (t == a || weight[a] - h.weight[v] < lower) {
         return NO_MOVE;
       }
-      int lose;
-      int ht;
-      if (cache != null) {
-        cache.saved(h.vStart[v + 1] - h.vStart[v]);
-        lose = cache.sole(v);
-        ht = cache.hits(v, t);
-      } else {
-        lose = countKeys(v, a);
-        ht = hits[t];
-      }
-      return better(NO_MOVE, v, t, ht, lose, h.degree(v), cap);
+      int lose = count(v);
+      return better(NO_MOVE, v, t, hits[t], lose, h.degree(v), cap);
+    }
+
+    /**
+     * The move of v that restores exact balance ({@link #fm(State, long, long, int, long)}): out of part {@code over}
+     * (if ≥ 0) into any part below {@code ceil}, else into part {@code under} from a part above {@code floor}.
+     */
+    long restoring(int v, int over, int under, long ceil, long floor) {
+      return over >= 0 ? bestMove(v, ceil, floor - 1, true) : moveTo(v, under, ceil, floor);
     }
 
     /**
@@ -2161,7 +2160,7 @@ public final class MultilevelPartitioner {
             if (locked[u] || gainFromKey(top) != bound[u]) {
               continue;
             }
-            long gu = over >= 0 ? st.bestMove(u, strictCeil, lower, true) : st.moveTo(u, under, strictCeil, floor);
+            long gu = st.restoring(u, over, under, strictCeil, floor);
             if (gu != NO_MOVE && (v < 0 || gainOf(gu) > gainOf(g))) {
               v = u;
               g = gu;
@@ -2183,7 +2182,7 @@ public final class MultilevelPartitioner {
                 continue;
               }
               tried++;
-              long gu = over >= 0 ? st.bestMove(u, strictCeil, lower, true) : st.moveTo(u, under, strictCeil, floor);
+              long gu = st.restoring(u, over, under, strictCeil, floor);
               if (gu != NO_MOVE && (v < 0 || gainOf(gu) > gainOf(g))) {
                 v = u;
                 g = gu;
