@@ -64,6 +64,14 @@ public final class MultilevelPartitioner {
       return new Settings(maxNetSize, coarsestPerPart, vcyclePerPart, imbalance, initialTries, refineRounds, fmPasses,
           s);
     }
+
+    /**
+     * The same settings with a fresh partition coarsened to {@code perPart}·k vertices: fewer, heavier coarse vertices
+     * (no vertex weighs more than 1.5 · n / (perPart · k) rows, so a whole community of a graph may contract).
+     */
+    public Settings withCoarsestPerPart(int perPart) {
+      return new Settings(maxNetSize, perPart, vcyclePerPart, imbalance, initialTries, refineRounds, fmPasses, seed);
+    }
   }
 
   /** One level: vertices with weights, their nets (keys), and the nets' pins. */

@@ -67,6 +67,13 @@ public class RefineUTool extends ParsaTool {
    */
   private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
+  /**
+   * Coarsest level of a multilevel start on graphs (where it coarsens within communities), in vertices per part: 5
+   * instead of the engine's 10, so a coarse vertex may weigh up to 30 % of a part and a large community contracts
+   * whole. Over sixteen seeds on cnr-2000 T_sum 14,375 → 13,477 (docs/quality.md §70).
+   */
+  static final int GRAPH_COARSEST_PER_PART = 5;
+
   /** Default number of rounds per phase. */
   public static final int DEFAULT_ROUNDS = 10;
   /** Default exponent schedule: max-weighted rounds (p = 8), then connectivity rounds (p = 1), both guarded. */
@@ -1440,9 +1447,12 @@ public class RefineUTool extends ParsaTool {
   private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
       double[] schedule, int rounds, Guard guard, int roundThreads) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
-    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
     long tm = System.nanoTime();
     boolean graphMode = communities(graph, k);
+    MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
+    if (graphMode) {
+      d = d.withCoarsestPerPart(GRAPH_COARSEST_PER_PART);
+    }
     MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
         line -> LOG.info("refine-u: start '{}': {}", name, line)).setWorkspace(WORKSPACE.get()).growOnly(true)
         .communities(graphMode).exactFm(graphMode);
