@@ -165,6 +165,35 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * A fresh partition coarsened to 5 vertices per part instead of 10 (refine-u's every other multilevel start on
+   * graphs): its coarse vertices may weigh twice as much (1.5·n/(5k) rows, as its log says), its coarsest level is no
+   * larger, and within communities it still finds the planted groups, rows balanced within one and every row placed.
+   */
+  @Test
+  void fewerCoarsestVerticesPerPartAllowHeavierVerticesAndFindThePlantedGroups() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    int k = 4;
+    int rows = 2000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, k, 300, 12, 0.3, 5, groupOf);
+    int[] coarsest = new int[2];
+    int i = 0;
+    for (int perPart : new int[] {10, 5}) {
+      List<String> lines = new ArrayList<>();
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults().withCoarsestPerPart(perPart);
+      assertEquals(perPart, s.coarsestPerPart());
+      MultilevelPartitioner ml = new MultilevelPartitioner(k, s, lines::add).communities(true);
+      assertFindsPlantedGroups(ml, k, blocks, groupOf, 1.05, 5, 5);
+      int maxWeight = (int) Math.ceil(1.5 * rows / (perPart * k));
+      assertTrue(lines.stream().anyMatch(l -> l.contains("level 1:") && l.contains(
+          String.format(java.util.Locale.ROOT, "max weight %,d", maxWeight))), lines.toString());
+      String summary = lines.stream().filter(l -> l.contains(" levels, ")).findFirst().orElseThrow();
+      coarsest[i++] = Integer.parseInt(summary.replaceAll(".* -> ([0-9,]+) vertices.*", "$1").replace(",", ""));
+    }
+    assertTrue(coarsest[1] <= coarsest[0], Arrays.toString(coarsest));
+  }
+
+  /**
    * The distributed start's two halves in one JVM: clusters of planted groups stay within one group, under the weight
    * cap, far fewer than the rows; and the clusters, placed as weighted vertices with the union of their rows' keys,
    * give every row its cluster's part with parts within the partitioner's weight tolerance (plus a cluster) and under

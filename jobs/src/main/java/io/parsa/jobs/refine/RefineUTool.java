@@ -68,9 +68,12 @@ public class RefineUTool extends ParsaTool {
   private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
 
   /**
-   * Coarsest level of a multilevel start on graphs (where it coarsens within communities), in vertices per part: 5
-   * instead of the engine's 10, so a coarse vertex may weigh up to 30 % of a part and a large community contracts
-   * whole. Over sixteen seeds on cnr-2000 T_sum 14,375 → 13,477 (docs/quality.md §70).
+   * Coarsest level, in vertices per part, of every other multilevel start on graphs (where they coarsen within
+   * communities): 'multilevel', 'multilevel-3', … coarsen to 5 vertices per part, so a coarse vertex may weigh up to
+   * 30 % of a part and a large community contracts whole; 'multilevel-2', … keep the engine's 10. The two kinds win on
+   * different seeds: over eight seeds on cnr-2000 T_sum 14,104 with 10 for both, 13,494 with 5 for both, 13,592 with
+   * one of each, and on ego-twitter 209,027 / 207,063 / 206,521, where the room preset's T_sum (187,488) comes from a
+   * start of 10 (with 5 for both it gave 189,426–192,542: docs/quality.md §70).
    */
   static final int GRAPH_COARSEST_PER_PART = 5;
 
@@ -1450,7 +1453,7 @@ public class RefineUTool extends ParsaTool {
     long tm = System.nanoTime();
     boolean graphMode = communities(graph, k);
     MultilevelPartitioner.Settings d = MultilevelPartitioner.Settings.defaults();
-    if (graphMode) {
+    if (graphMode && seedIndex % 2 == 0) {
       d = d.withCoarsestPerPart(GRAPH_COARSEST_PER_PART);
     }
     MultilevelPartitioner mp = new MultilevelPartitioner(k, d.withSeed(d.seed() + 7919L * seedIndex),
