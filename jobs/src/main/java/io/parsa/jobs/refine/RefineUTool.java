@@ -360,7 +360,8 @@ public class RefineUTool extends ParsaTool {
             + " of parts, the clusters placed in one reducer, then balanced in groups), by the same rule"))
         .addOption(opt("multilevel-seeds", "N", "multilevel starts, each from its own seed, when the multilevel"
             + " start runs (default " + DEFAULT_MULTILEVEL_SEEDS + "; on graphs every other one coarsens to "
-            + GRAPH_COARSEST_PER_PART + " vertices per part instead of 10)"))
+            + GRAPH_COARSEST_PER_PART + " vertices per part instead of "
+            + MultilevelPartitioner.Settings.defaults().coarsestPerPart() + ")"))
         .addOption(opt("mode", "M", "where the refinement runs: memory (this JVM: swap rounds, V-cycles, starts),"
             + " mapreduce (distributed, from the given or the input-order start: group cycles, MapReduce jobs whose"
             + " reducers each refine the rows of a group of parts, see --group-size and --distributed-rounds), auto"
