@@ -8,6 +8,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -186,7 +187,7 @@ class MultilevelPartitionerTest {
       assertFindsPlantedGroups(ml, k, blocks, groupOf, 1.05, 5, 5);
       int maxWeight = (int) Math.ceil(1.5 * rows / (perPart * k));
       assertTrue(lines.stream().anyMatch(l -> l.contains("level 1:") && l.contains(
-          String.format(java.util.Locale.ROOT, "max weight %,d", maxWeight))), lines.toString());
+          String.format(Locale.ROOT, "max weight %,d", maxWeight))), lines.toString());
       String summary = lines.stream().filter(l -> l.contains(" levels, ")).findFirst().orElseThrow();
       coarsest[i++] = Integer.parseInt(summary.replaceAll(".* -> ([0-9,]+) vertices.*", "$1").replace(",", ""));
     }
