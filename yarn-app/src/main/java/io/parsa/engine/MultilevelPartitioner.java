@@ -390,7 +390,14 @@ public final class MultilevelPartitioner {
    * together ({@link #partitionWeighted}).
    */
   public int[] clusters(RowKeyGraph g, int targetVertices, int maxWeight) {
-    return clusters(fineLevel(g), targetVertices, maxWeight);
+    int[] community = null;
+    if (communities) {
+      long tc = System.nanoTime();
+      community = g.communities(settings.maxNetSize());
+      log(String.format(Locale.ROOT, "clusters: %,d communities of rows (%.2f s)",
+          Arrays.stream(community).max().orElse(-1) + 1, secs(tc)));
+    }
+    return clusters(fineLevel(g), targetVertices, maxWeight, community);
   }
 
   /**
@@ -402,10 +409,15 @@ public final class MultilevelPartitioner {
   public int[] clustersWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal,
       int targetVertices, int maxWeight) {
     return clusters(new Level(weight.length, weight, vStart, vNets, numNets, internal,
-        RowKeyGraph.transpose(vStart, vNets, numNets)), targetVertices, maxWeight);
+        RowKeyGraph.transpose(vStart, vNets, numNets)), targetVertices, maxWeight, null);
   }
 
-  private int[] clusters(Level fine, int targetVertices, int maxWeight) {
+  /**
+   * The clusters of {@link #clusters(RowKeyGraph, int, int)}; where {@code community} is given (a community of every
+   * vertex of {@code fine}), vertices join only clusters of their own community until a level no longer shrinks
+   * within them, then across them, as a fresh partition's coarsening does.
+   */
+  private int[] clusters(Level fine, int targetVertices, int maxWeight, int[] community) {
     SplittableRandom rnd = new SplittableRandom(settings.seed());
     Level cur = fine;
     int[] clusterOf = new int[fine.n];
@@ -414,10 +426,22 @@ public final class MultilevelPartitioner {
     }
     int index = 1;
     while (cur.n > Math.max(1, targetVertices)) {
-      Level next = coarsen(cur, index++, Math.max(1, maxWeight), null, rnd);
+      Level next;
+      if (community != null) {
+        int[] groups = new int[cur.n];
+        next = coarsen(cur, index, Math.max(1, maxWeight), groups, groupsOf(community, null, groups), rnd);
+      } else {
+        next = coarsen(cur, index, Math.max(1, maxWeight), null, rnd);
+      }
       if (next.n > (1 - MIN_SHRINK) * cur.n) {
+        if (community != null) {
+          community = null; // the communities are contracted: on across them
+          continue;
+        }
         break;
       }
+      index++;
+      community = coarser(community, cur.n, next);
       for (int v = 0; v < clusterOf.length; v++) {
         clusterOf[v] = next.fineToCoarse[clusterOf[v]];
       }

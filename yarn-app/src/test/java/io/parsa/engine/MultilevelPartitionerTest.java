@@ -478,6 +478,54 @@ class MultilevelPartitionerTest {
   }
 
   /**
+   * The distributed start's clusters within communities: on planted groups that share keys across groups, where the
+   * clusters aimed at fit within the rows' communities, every cluster's rows are of one community (clustering across
+   * them, on the same rows, puts rows of different communities together), no cluster is above the weight cap, there
+   * are far fewer clusters than rows, and the log says how many communities there were.
+   */
+  @Test
+  void clustersWithinCommunitiesNeverSpanTwo() {
+    SplittableRandom rnd = new SplittableRandom(29);
+    int rows = 3000;
+    int[] groupOf = new int[rows];
+    List<Block> blocks = planted(rnd, rows, 12, 150, 5, 0.6, 3, groupOf);
+    RowKeyGraph g = RowKeyGraph.of(blocks);
+    int[] community = g.communities(MultilevelPartitioner.Settings.defaults().maxNetSize());
+    int maxWeight = 60;
+    List<String> lines = new ArrayList<>();
+    int[] within = new MultilevelPartitioner(8, MultilevelPartitioner.Settings.defaults(), lines::add)
+        .communities(true).clusters(g, rows / 16, maxWeight);
+    int[] across = new MultilevelPartitioner(8, MultilevelPartitioner.Settings.defaults(), null)
+        .clusters(g, rows / 16, maxWeight);
+    assertEquals(0, mixedRows(within, community), "rows clustered with another community's");
+    assertTrue(mixedRows(across, community) > 0, "clusters across communities: none spans two");
+    int c = Arrays.stream(within).max().getAsInt() + 1;
+    assertTrue(c <= rows / 4, c + " clusters of " + rows + " rows");
+    int[] weight = new int[c];
+    for (int v : within) {
+      weight[v]++;
+    }
+    assertTrue(Arrays.stream(weight).min().getAsInt() >= 1, "cluster ids dense");
+    assertTrue(Arrays.stream(weight).max().getAsInt() <= maxWeight, Arrays.toString(weight));
+    assertTrue(lines.stream().anyMatch(l -> l.contains("communities of rows")), lines.toString());
+  }
+
+  /** Rows of a cluster whose group differs from the cluster's most common group. */
+  private static int mixedRows(int[] cluster, int[] group) {
+    int c = Arrays.stream(cluster).max().getAsInt() + 1;
+    int groups = Arrays.stream(group).max().getAsInt() + 1;
+    int[][] count = new int[c][groups];
+    for (int v = 0; v < cluster.length; v++) {
+      count[cluster[v]][group[v]]++;
+    }
+    int mixed = 0;
+    for (int[] perGroup : count) {
+      mixed += Arrays.stream(perGroup).sum() - Arrays.stream(perGroup).max().getAsInt();
+    }
+    return mixed;
+  }
+
+  /**
    * Coarsening within communities (and, in a V-cycle, within parts): a fresh partition finds the planted groups with
    * rows balanced within one, the log says how many communities it kept to, and a capped V-cycle from a random
    * balanced placement keeps the balance and M_max and lowers the connectivity, as without communities.

@@ -41,6 +41,13 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
    * weighs its rows.
    */
   public static final String WEIGHT_UNIT = "parsa.refine.multilevel.weight-unit";
+  /**
+   * Whether a group's rows of unit weight cluster within their communities first where the in-memory multilevel runs
+   * do (short rows, k ≤ 16: {@link RefineUTool#communities}); default true. Weighted rows cluster across them: clusters
+   * as heavy as the weight cap in rows left the placement's weights outside the window the balance cycles could
+   * reach.
+   */
+  public static final String COMMUNITIES = "parsa.refine.multilevel.communities";
   /** Named output: every row's cluster. */
   public static final String MEMBERS = "members";
   /** Where a chunk's number starts in a cluster id's low half (so a chunk numbers fewer than 2^24 clusters). */
@@ -76,11 +83,14 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   private Clustering clustering;
   private int chunks;
   private double weightUnit;
+  /** {@link #COMMUNITIES}. */
+  private boolean communities;
 
   @Override
   protected void setup(Context context) {
     Configuration conf = context.getConfiguration();
     groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
+    communities = conf.getBoolean(COMMUNITIES, true);
     clustering = Clustering.of(conf);
     chunks = Math.max(1, conf.getInt(GroupMapper.CHUNKS, 1));
     weightUnit = conf.getDouble(WEIGHT_UNIT, 0);
@@ -111,10 +121,12 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
       }
     } else {
       List<Block> blocks = List.of(block);
+      RowKeyGraph graph = RowKeyGraph.of(blocks);
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * groupKey.get()),
           line -> LOG.debug("group {}: {}", group.get(), line))
-          .clusters(RowKeyGraph.of(blocks), (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
+          .communities(communities && weightUnit == 0 && RefineUTool.communities(graph, groupOf.length))
+          .clusters(graph, (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
     }
     int clusters = 0;
     for (int c : clusterOf) {

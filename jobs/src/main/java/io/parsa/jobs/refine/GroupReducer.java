@@ -54,8 +54,8 @@ public class GroupReducer extends Reducer<IntWritable, GroupRow, IntWritable, Mo
   public static final String ROOM = "parsa.refine.group.room";
   /**
    * Whether a group's V-cycle brings a part its final row balancing lifted above the cap back within it
-   * ({@link io.parsa.engine.MultilevelPartitioner#holdCap}): set where the user gave a room, which every cycle after
-   * the max-weighted rounds holds exactly (default false).
+   * ({@link io.parsa.engine.MultilevelPartitioner#holdCap}): set for the V-cycles after the rounds, and where the user
+   * gave a room, which every cycle after the max-weighted rounds holds exactly (default false).
    */
   public static final String HOLD_CAP = "parsa.refine.group.hold.cap";
   /** How far above {@link #CAP} a group's largest working set may end (the V-cycle's final row balancing). */

@@ -1235,7 +1235,9 @@ public final class MrRefinement {
         if (roomed) {
           c.setLong(GroupReducer.ROOM, room);
         }
-        c.setBoolean(GroupReducer.HOLD_CAP, room > 0 && !phase.equals("before"));
+        // after the rounds a V-cycle's final row balancing that lifts a working set above the cap moves rows back
+        // within it, so that the cycle is not dropped for it (docs/quality.md §71); with room, the rounds' too
+        c.setBoolean(GroupReducer.HOLD_CAP, phase.equals("after") || room > 0 && !phase.equals("before"));
         c.setDouble(GroupReducer.SLACK, slack);
         c.setLong(GroupReducer.SEED, 1000L + seedCycle);
         c.setInt(GroupReducer.ROUNDS, rounds);
