@@ -42,10 +42,12 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
    */
   public static final String WEIGHT_UNIT = "parsa.refine.multilevel.weight-unit";
   /**
-   * Whether a group's rows of unit weight cluster within their communities first where the in-memory multilevel runs
-   * do (short rows, k ≤ 16: {@link RefineUTool#communities}); default true. Weighted rows cluster across them: clusters
-   * as heavy as the weight cap in rows left the placement's weights outside the window the balance cycles could
-   * reach.
+   * Whether the rows of unit weight cluster within their communities first where the in-memory multilevel runs do
+   * (short rows, k ≤ 16: {@link RefineUTool#communities}) and one task clusters all of them (a group of every part, in
+   * one chunk); default true. A group of some of the parts sees fragments of the communities (partition-u's parts
+   * have no locality): on cnr-2000 in groups of 4 of 16 parts clustering within them ended at T_sum 15,806 against
+   * 12,910 (docs/quality.md §71). Weighted rows cluster across them: clusters as heavy as the weight cap in rows left
+   * the placement's weights outside the window the balance cycles could reach.
    */
   public static final String COMMUNITIES = "parsa.refine.multilevel.communities";
   /** Named output: every row's cluster. */
@@ -125,7 +127,8 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * groupKey.get()),
           line -> LOG.debug("group {}: {}", group.get(), line))
-          .communities(communities && weightUnit == 0 && RefineUTool.communities(graph, groupOf.length))
+          .communities(communities && weightUnit == 0 && chunks == 1 && parts.length == groupOf.length
+              && RefineUTool.communities(graph, groupOf.length))
           .clusters(graph, (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
     }
     int clusters = 0;

@@ -359,7 +359,9 @@ public final class MrRefinement {
    * With {@code keep}, the refined assignment is given up where the result of the V-cycles before the rounds (or the
    * start, where those did not measure better than it) measures better by the balanced rule
    * ({@link Measure#measuresBetterThan}: the phases keep what lowers their own objective, and a p = 8 phase can trade
-   * more T_sum for M_max than the balanced objective gains); for {@code --objective balanced}.
+   * more T_sum for M_max than the balanced objective gains); for {@code --objective balanced}. Not where that result
+   * holds a working set above the given start's M_max and the refined one does not: refine-u does not give back the
+   * largest working set partition-u reached (a multilevel start's own M_max can be above it).
    */
   public MrRefinement keepBetterStart(boolean keep) {
     this.keepBetterStart = keep;
@@ -422,6 +424,7 @@ public final class MrRefinement {
     }
     long t0 = System.nanoTime();
     Measure cur = count(u0);
+    long givenMaxWorkingSet = cur.maxWorkingSet();
     long n = Arrays.stream(cur.rows).sum();
     String start = RefineUTool.START_GIVEN;
     List<Map<String, Object>> starts = new ArrayList<>();
@@ -578,7 +581,14 @@ public final class MrRefinement {
         && !allPartsInAGroup ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
     Measure end = verified(cur);
     startU = null; // from here on discarded by choice
-    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end)) {
+    // the fallback never leaves the largest working set above the given start's where the end brought it within
+    boolean fallbackHolds = chosen.maxWorkingSet() <= givenMaxWorkingSet || end.maxWorkingSet() > givenMaxWorkingSet;
+    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end) && !fallbackHolds) {
+      LOG.info("{}: the refinement ended at M_max {}, T_sum {}; {} (M_max {}, T_sum {}) measures better but holds a"
+          + " working set above the given start's M_max {}: the end is kept", step, end.maxWorkingSet(),
+          end.sumTraffic(), fallbackWhat, chosen.maxWorkingSet(), chosen.sumTraffic(), givenMaxWorkingSet);
+    }
+    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end) && fallbackHolds) {
       // the start, measured again (its counts may be gone): the count job must find what it measured before
       Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
           chosen.weights, chosen.pairs));
