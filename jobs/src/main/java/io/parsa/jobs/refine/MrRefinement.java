@@ -581,14 +581,15 @@ public final class MrRefinement {
         && !allPartsInAGroup ? DEFAULT_COARSE_GROUP_CYCLES : 0), true, rounds, log);
     Measure end = verified(cur);
     startU = null; // from here on discarded by choice
-    // the fallback never leaves the largest working set above the given start's where the end brought it within
-    boolean fallbackHolds = chosen.maxWorkingSet() <= givenMaxWorkingSet || end.maxWorkingSet() > givenMaxWorkingSet;
-    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end) && !fallbackHolds) {
+    boolean fallBack = keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end);
+    if (fallBack && chosen.maxWorkingSet() > givenMaxWorkingSet && end.maxWorkingSet() <= givenMaxWorkingSet) {
+      // the fallback never leaves the largest working set above the given start's where the end brought it within
       LOG.info("{}: the refinement ended at M_max {}, T_sum {}; {} (M_max {}, T_sum {}) measures better but holds a"
           + " working set above the given start's M_max {}: the end is kept", step, end.maxWorkingSet(),
           end.sumTraffic(), fallbackWhat, chosen.maxWorkingSet(), chosen.sumTraffic(), givenMaxWorkingSet);
+      fallBack = false;
     }
-    if (keepBetterStart && !end.u.equals(chosen.u) && chosen.measuresBetterThan(end) && fallbackHolds) {
+    if (fallBack) {
       // the start, measured again (its counts may be gone): the count job must find what it measured before
       Measure back = verified(new Measure(chosen.u, null, chosen.rows, chosen.workingSets, chosen.keys,
           chosen.weights, chosen.pairs));
