@@ -390,14 +390,7 @@ public final class MultilevelPartitioner {
    * together ({@link #partitionWeighted}).
    */
   public int[] clusters(RowKeyGraph g, int targetVertices, int maxWeight) {
-    int[] community = null;
-    if (communities) {
-      long tc = System.nanoTime();
-      community = g.communities(settings.maxNetSize());
-      log(String.format(Locale.ROOT, "clusters: %,d communities of rows (%.2f s)",
-          Arrays.stream(community).max().orElse(-1) + 1, secs(tc)));
-    }
-    return clusters(fineLevel(g), targetVertices, maxWeight, community);
+    return clusters(fineLevel(g), targetVertices, maxWeight, communities ? communitiesOf(g, "clusters") : null);
   }
 
   /**
@@ -686,10 +679,7 @@ public final class MultilevelPartitioner {
       mCap = (long) Math.floor(max * (1 + workingSetSlack));
     }
     if (communities) {
-      long tc = System.nanoTime();
-      fineCommunity = g.communities(settings.maxNetSize());
-      log(String.format(Locale.ROOT, "multilevel: %,d communities of rows (%.2f s)",
-          Arrays.stream(fineCommunity).max().orElse(-1) + 1, secs(tc)));
+      fineCommunity = communitiesOf(g, "multilevel");
     }
     try {
       return run(fine, given, t0, true);
@@ -697,6 +687,15 @@ public final class MultilevelPartitioner {
       mCap = Long.MAX_VALUE;
       fineCommunity = null;
     }
+  }
+
+  /** The community of every row of {@code g}, logged under {@code what} with their count and time. */
+  private int[] communitiesOf(RowKeyGraph g, String what) {
+    long tc = System.nanoTime();
+    int[] community = g.communities(settings.maxNetSize());
+    log(String.format(Locale.ROOT, "%s: %,d communities of rows (%.2f s)", what,
+        Arrays.stream(community).max().orElse(-1) + 1, secs(tc)));
+    return community;
   }
 
   /**
