@@ -153,7 +153,7 @@ class ReproduciblePlacementTest {
 
   /**
    * Rows placed differently from an undisturbed run when worker 1 hangs on its third block, before pulling it or
-   * (with {@code afterPush}) after pushing it, is killed after 2 s, and its replacement is slower than the run: worker
+   * (with {@code afterPush}) after pushing it, is killed after 5 s, and its replacement is slower than the run: worker
    * 0, waiting at the next wave's pull gate, has to run the block again itself.
    */
   private static long differingAfterALostWorker(String name, long seed, boolean afterPush) throws Exception {
@@ -165,7 +165,9 @@ class ReproduciblePlacementTest {
     lost.setInt(ParsaYarnConfig.TEST_HANG_WORKER_ID, 1);
     lost.setInt(ParsaYarnConfig.TEST_HANG_AFTER_BLOCKS, 2);
     lost.setBoolean(ParsaYarnConfig.TEST_HANG_AFTER_PUSH, afterPush);
-    lost.setLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, 2_000);
+    // 5 s: worker 0 must reach the next wave's pull gate before the hung worker is declared lost (with 2 s a
+    // loaded machine once let it arrive after, so it fetched the requeued block without a gate release)
+    lost.setLong(ParsaYarnConfig.AM_LIVENESS_TIMEOUT_MS, 5_000);
     lost.setLong(ParsaYarnConfig.TEST_WORKER_REPLACEMENT_DELAY_MS, 600_000);
     Path out = new Path(base, "b");
     TreeMap<Long, Integer> recovered = placement(lost, blocks, out, "2");
