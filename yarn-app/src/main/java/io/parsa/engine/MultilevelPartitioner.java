@@ -254,6 +254,19 @@ public final class MultilevelPartitioner {
     return this;
   }
 
+  /** {@link #descend(boolean)}. */
+  private boolean descend;
+
+  /**
+   * Whether a V-cycle from a given placement whose largest working set is above the cap brings the parts within it
+   * level by level on the way down, as far as moves of whole coarse vertices can ({@link #holdCap(State, long, long,
+   * int)} at every level before its refinement), so that a cap below the given M_max lowers it.
+   */
+  public MultilevelPartitioner descend(boolean on) {
+    this.descend = on;
+    return this;
+  }
+
   /**
    * Takes the coarse levels' nets, pins and counts and the coarsening's per-net scratch from {@code ws} instead of a
    * workspace of its own, so that the V-cycles of all partitioners of one thread reuse them; the same result either
@@ -913,11 +926,17 @@ public final class MultilevelPartitioner {
         levelCap = capOf(total, eps);
         balance(st, levelCap, floorCap);
       }
+      if (given != null) {
+        descendAt(st, l - 1, levelCap, floorCap);
+      }
       refine(st, levelCap, floorCap, settings.refineRounds(), rnd);
       fm(st, levelCap, floorCap, settings.fmPasses());
     }
     if (levels.size() == 1) {
       st = new State(fine, part, true);
+      if (given != null) {
+        descendAt(st, 0, cap, floorCap);
+      }
       refine(st, cap, floorCap, settings.refineRounds(), rnd);
     }
     if (!exact) {
@@ -954,6 +973,23 @@ public final class MultilevelPartitioner {
     log(String.format(Locale.ROOT, "multilevel: connectivity %,d before exact balance, %,d after (T_sum %,d), %.2f s"
         + " in all", before, after, 2 * after, secs(t0)));
     return st;
+  }
+
+  /**
+   * With {@link #descend}, the parts of level {@code level}'s state above the working-set cap brought within it as far
+   * as moves and swaps of its vertices can ({@link #holdCap(State, long, long, int)}, every part kept at {@code floor}
+   * ..{@code cap} weight), before the level's refinement.
+   */
+  private void descendAt(State st, int level, long cap, long floor) {
+    if (!descend || mCap == Long.MAX_VALUE || rowWeights != null) {
+      return;
+    }
+    long over = Arrays.stream(st.m).max().orElse(0);
+    if (over > mCap) {
+      int moves = holdCap(st, cap, floor, st.h.n);
+      log(String.format(Locale.ROOT, "multilevel: level %d: largest working set %,d above the cap %,d: %d vertices"
+          + " moved, now %,d", level, over, mCap, moves, Arrays.stream(st.m).max().orElse(0)));
+    }
   }
 
   /**
@@ -2633,10 +2669,15 @@ public final class MultilevelPartitioner {
    * moved.
    */
   private int holdCap(State st, long ceil, long floor) {
+    return holdCap(st, ceil, floor, 4 * k);
+  }
+
+  /** {@link #holdCap(State, long, long)} in at most {@code maxSteps} steps, vertices moved by their weights. */
+  private int holdCap(State st, long ceil, long floor, int maxSteps) {
     Level h = st.h;
     int n = h.n;
     int moves = 0;
-    for (int step = 0; step < 4 * k; step++) {
+    for (int step = 0; step < maxSteps; step++) {
       int p = argMax(st.m);
       if (st.m[p] <= mCap) {
         break;
@@ -2675,7 +2716,8 @@ public final class MultilevelPartitioner {
         int idx = (int) sorted[x];
         int v = rows.getInt(idx / k);
         int q = idx % k;
-        boolean single = st.weight[p] - 1 >= floor && st.weight[q] + 1 <= ceil;
+        int wv = h.weight[v];
+        boolean single = st.weight[p] - wv >= floor && st.weight[q] + wv <= ceil;
         st.move(v, q);
         if (single) {
           if (st.m[p] < mp && st.m[q] <= mCap) {
@@ -2693,6 +2735,11 @@ public final class MultilevelPartitioner {
         long bestCost = Long.MAX_VALUE;
         for (int j = 0; j < members[q].size(); j++) {
           int w = members[q].getInt(j);
+          long wp = st.weight[p] + h.weight[w]; // v is in q already
+          long wq = st.weight[q] - h.weight[w];
+          if (wp < floor || wp > ceil || wq < floor || wq > ceil) {
+            continue;
+          }
           int freed = st.count(w);
           int fresh = h.internal[w] + h.degree(w) - st.hits[p];
           if (fresh < room) {

@@ -696,6 +696,54 @@ class MultilevelPartitionerTest {
     }
   }
 
+  /**
+   * A descending V-cycle ({@link MultilevelPartitioner#descend}): part 0's 500 rows each hold three keys of their own
+   * and three of a pool of 40, parts 1 to 3 light rows of one key from a pool of 40 each, so part 0's working set is
+   * about 1,540 keys and the others' 40. Lowering it takes rows out of part 0 and light rows in, which no connectivity
+   * move does: a capped V-cycle at 80 % of M_max without the descent ends above the cap (its final repair is a few
+   * dozen rows), with the descent within it. Rows stay balanced within one, every row placed.
+   */
+  @Test
+  void aDescendingVCycleBringsTheLargestWorkingSetDownToItsCap() {
+    for (int seed = 1; seed <= 3; seed++) {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      int k = 4;
+      int rows = 2000;
+      long[] ids = new long[rows];
+      int[] start = new int[rows + 1];
+      List<Long> keys = new ArrayList<>();
+      int[][] given = {new int[rows]};
+      for (int r = 0; r < rows; r++) {
+        int part = r % k;
+        ids[r] = r;
+        given[0][r] = part;
+        if (part == 0) {
+          for (int d = 0; d < 3; d++) {
+            keys.add(1_000_000L + 3L * r + d);
+            keys.add((long) rnd.nextInt(40));
+          }
+        } else {
+          keys.add(part * 10_000L + rnd.nextInt(40));
+        }
+        start[r + 1] = keys.size();
+      }
+      List<Block> blocks = List.of(new Block(ids, start, keys.stream().mapToLong(Long::longValue).toArray(), null));
+      RowKeyGraph g = RowKeyGraph.of(blocks);
+      long before = maxWorkingSet(k, blocks, given);
+      long cap = (long) Math.floor(0.8 * before);
+      MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults().withSeed(seed);
+      int[][] descended = new MultilevelPartitioner(k, s, null).holdCap(true).descend(true)
+          .counted(blocks, g, given, 0.0, cap).parts();
+      int[][] plain = new MultilevelPartitioner(k, s, null).holdCap(true).counted(blocks, g, given, 0.0, cap).parts();
+      assertBalancedAndComplete(k, blocks, descended);
+      assertBalancedAndComplete(k, blocks, plain);
+      long after = maxWorkingSet(k, blocks, descended);
+      assertTrue(after <= cap, "seed " + seed + ": M_max " + before + " -> " + after + ", cap " + cap);
+      assertTrue(maxWorkingSet(k, blocks, plain) > cap, "seed " + seed + ": without the descent M_max "
+          + maxWorkingSet(k, blocks, plain) + ", cap " + cap);
+    }
+  }
+
   private static long[] workingSets(RowKeyGraph g, int[] part, int k) {
     long[] m = new long[k];
     java.util.Set<Long> held = new java.util.HashSet<>();
