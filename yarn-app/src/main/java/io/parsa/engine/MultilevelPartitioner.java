@@ -137,6 +137,8 @@ public final class MultilevelPartitioner {
   private long mCap = Long.MAX_VALUE;
   /** {@link #holdCap(boolean)}. */
   private boolean holdCap;
+  /** {@link #descend(boolean)}. */
+  private boolean descend;
   /** Whether coarsening keeps to the rows' communities ({@link #communities(boolean)}). */
   private boolean communities;
   /** Whether a run of unit rows ends with FM at exact balance ({@link #exactFm(boolean)}). */
@@ -253,9 +255,6 @@ public final class MultilevelPartitioner {
     this.holdCap = on;
     return this;
   }
-
-  /** {@link #descend(boolean)}. */
-  private boolean descend;
 
   /**
    * Whether a V-cycle from a given placement whose largest working set is above the cap brings the parts within it
@@ -2661,8 +2660,9 @@ public final class MultilevelPartitioner {
 
   /**
    * Brings the parts above {@link #mCap} within it by moving rows, keeping every part at {@code floor}..{@code ceil}
-   * rows. For the fullest part, its rows that free keys there are rated by the keys a move adds to another part net of
-   * those it frees (the change of Σ M_i, as the connectivity changes), for every part that stays within the cap; the
+   * rows (by weight: at a coarse level, its vertices' weights). For the fullest part, its rows that free keys there
+   * are rated by the keys a move adds to another part net of those it frees (the change of Σ M_i, as the
+   * connectivity changes), for every part that stays within the cap; the
    * cheapest moves are tried first, directly where both parts' sizes allow it, else swapped with the row of the target
    * part that costs the least the other way. A move is kept where the fullest part's working set falls and the
    * target's stays within the cap. Stops where every part is within the cap or no such move is left; returns the rows
