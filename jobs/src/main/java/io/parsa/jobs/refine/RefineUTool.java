@@ -813,16 +813,19 @@ public class RefineUTool extends ParsaTool {
    */
   private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, Start from,
       double[] schedule, int rounds, Guard guard, boolean floorInMaxPhases, int roundThreads) {
-    return refine(start, k, blocks, graph, from, schedule, rounds, guard, floorInMaxPhases, roundThreads,
-        new ArrayList<>());
+    long t0 = System.nanoTime();
+    return refine(start, k, blocks, graph, from.refinement(k, blocks, graph, schedule[0], guard), schedule, rounds,
+        floorInMaxPhases, roundThreads, new ArrayList<>(), t0);
   }
 
-  /** The same, its rounds logged after what {@code log} holds already. */
-  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, Start from,
-      double[] schedule, int rounds, Guard guard, boolean floorInMaxPhases, int roundThreads,
-      List<Map<String, Object>> log) {
-    long t0 = System.nanoTime();
-    URefinement ref = from.refinement(k, blocks, graph, schedule[0], guard);
+  /**
+   * The same from a refinement built already ({@link Start#refinement}: a start's counts are taken over once, so the
+   * caller that measured the start hands its refinement on), its rounds logged after what {@code log} holds, its time
+   * counted from {@code t0}.
+   */
+  private static Candidate refine(String start, int k, List<Block> blocks, RowKeyGraph graph, URefinement ref,
+      double[] schedule, int rounds, boolean floorInMaxPhases, int roundThreads, List<Map<String, Object>> log,
+      long t0) {
     ref.setThreads(roundThreads);
     ref.setWorkspace(WORKSPACE.get());
     LOG.info("refine-u: start '{}': {} rows, {} blocks, k={}, {}", start, ref.sizes().length == 0 ? 0
@@ -1483,10 +1486,12 @@ public class RefineUTool extends ParsaTool {
           + " given start", name, Arrays.toString(window));
     }
     List<Map<String, Object>> log = new ArrayList<>();
+    long t0 = System.nanoTime();
     // on graphs (where it was measured) with a max-weighted phase to come, unit rows, the max guard on
-    Start start = descent && graphMode && weights == null && guard.max() && schedule.length > 0 && schedule[0] > 1
-        ? descend(name, k, blocks, graph, new Start(from), guard, d, graphMode, log) : new Start(from);
-    return refine(name, k, blocks, graph, start, schedule, rounds, guard, false, roundThreads, log);
+    URefinement ref = descent && graphMode && weights == null && guard.max() && schedule.length > 0 && schedule[0] > 1
+        ? descend(name, k, blocks, graph, new Start(from), guard, schedule[0], d, graphMode, log)
+        : new Start(from).refinement(k, blocks, graph, schedule[0], guard);
+    return refine(name, k, blocks, graph, ref, schedule, rounds, false, roundThreads, log, t0);
   }
 
   /**
@@ -1522,16 +1527,18 @@ public class RefineUTool extends ParsaTool {
    * than its M_max falls. The connectivity start's few huge working sets come down this way at a smaller cost in T_sum
    * than by the max-weighted swap rounds alone, which then go on from the last step kept: on ego-twitter over four
    * pipeline seeds M_max −2.8 %, T_max −1.7 %, T_sum −1.5 % (docs/quality.md §72). Only where the start's working
-   * sets are uneven ({@link #DESCENT_UNEVEN}). Every step is logged into {@code log}.
+   * sets are uneven ({@link #DESCENT_UNEVEN}). Every step is logged into {@code log}. Returns the refinement (at
+   * {@code exponent}) of the last step kept, or of {@code start}, for the swap rounds to go on with.
    */
-  private static Start descend(String name, int k, List<Block> blocks, RowKeyGraph graph, Start start, Guard guard,
-      MultilevelPartitioner.Settings settings, boolean graphMode, List<Map<String, Object>> log) {
-    URefinement cur = start.refinement(k, blocks, graph, 1, guard);
+  private static URefinement descend(String name, int k, List<Block> blocks, RowKeyGraph graph, Start start,
+      Guard guard, double exponent, MultilevelPartitioner.Settings settings, boolean graphMode,
+      List<Map<String, Object>> log) {
+    URefinement cur = start.refinement(k, blocks, graph, exponent, guard);
     double mean = Arrays.stream(cur.workingSets()).sum() / (double) k;
     if (cur.maxWorkingSet() <= DESCENT_UNEVEN * mean) {
       LOG.info("refine-u: start '{}': no descent: M_max {} is within {} times the mean working set {}", name,
           cur.maxWorkingSet(), DESCENT_UNEVEN, Math.round(mean));
-      return start;
+      return cur;
     }
     for (int step = 1; step <= DESCENT_MAX_STEPS; step++) {
       stopIfCancelled(name);
@@ -1547,7 +1554,7 @@ public class RefineUTool extends ParsaTool {
           line -> LOG.info("refine-u: start '{}' descent {}: {}", name, n, line.replace("multilevel: ", "")))
           .setWorkspace(WORKSPACE.get()).holdCap(true).descend(true).communities(graphMode).exactFm(graphMode);
       Start next = new Start(mp.counted(blocks, graph, start.parts(), 0.0, cap));
-      URefinement after = next.refinement(k, blocks, graph, 1, guard);
+      URefinement after = next.refinement(k, blocks, graph, exponent, guard);
       double fall = 1 - after.maxWorkingSet() / (double) mMax;
       double rise = after.sumTrafficIfHome() / (double) Math.max(1, cur.sumTrafficIfHome()) - 1;
       boolean kept = fall >= 0.01 && rise < fall;
@@ -1572,7 +1579,7 @@ public class RefineUTool extends ParsaTool {
       start = next;
       cur = after;
     }
-    return start;
+    return cur;
   }
 
   /**
