@@ -423,22 +423,54 @@ public final class MultilevelPartitioner {
    * within them, then across them, as a fresh partition's coarsening does.
    */
   private int[] clusters(Level fine, int targetVertices, int maxWeight, int[] community) {
-    SplittableRandom rnd = new SplittableRandom(settings.seed());
-    Level cur = fine;
     int[] clusterOf = new int[fine.n];
     for (int v = 0; v < clusterOf.length; v++) {
       clusterOf[v] = v;
     }
+    // only the level being coarsened is held (a clustering task's heap is small): every kept level is composed at once
+    coarsenLevels(fine, Math.max(1, targetVertices), Math.max(1, maxWeight), null, community, MIN_SHRINK,
+        new SplittableRandom(settings.seed()), (next, index, communities, kept) -> {
+          if (kept) {
+            for (int v = 0; v < clusterOf.length; v++) {
+              clusterOf[v] = next.fineToCoarse[clusterOf[v]];
+            }
+          }
+        });
+    return clusterOf;
+  }
+
+  /** What {@link #coarsenLevels} shows of every level it builds. */
+  private interface LevelSink {
+    /**
+     * {@code next}, level number {@code index}, coarsened within {@code communities} groups of communities (0: across
+     * them); {@code kept}: whether it shrank enough to be a level, else it is dropped.
+     */
+    void level(Level next, int index, int communities, boolean kept);
+  }
+
+  /**
+   * The coarsening of a fresh partition, a V-cycle and the distributed start's clusters: from {@code fine} while
+   * more than {@code limit} vertices remain, no vertex heavier than {@code maxWeight}, each cluster within one part
+   * of {@code restrict} (if given) and, where {@code community} is given, within one community until a level
+   * shrinks by less than {@code minShrink}, then across communities until one does again. Every level built goes to
+   * {@code sink}, numbered from 1. Returns every vertex's part of {@code restrict} at the coarsest level (null where
+   * none was given).
+   */
+  private int[] coarsenLevels(Level fine, int limit, int maxWeight, int[] restrict, int[] community,
+      double minShrink, SplittableRandom rnd, LevelSink sink) {
+    Level cur = fine;
     int index = 1;
-    while (cur.n > Math.max(1, targetVertices)) {
-      Level next;
+    while (cur.n > limit) {
+      int[] groups = restrict;
+      int numGroups = k;
       if (community != null) {
-        int[] groups = new int[cur.n];
-        next = coarsen(cur, index, Math.max(1, maxWeight), groups, groupsOf(community, null, groups), rnd);
-      } else {
-        next = coarsen(cur, index, Math.max(1, maxWeight), null, rnd);
+        groups = new int[cur.n];
+        numGroups = groupsOf(community, restrict, groups);
       }
-      if (next.n > (1 - MIN_SHRINK) * cur.n) {
+      Level next = coarsen(cur, index, maxWeight, groups, numGroups, rnd);
+      boolean kept = next.n <= (1 - minShrink) * cur.n;
+      sink.level(next, index, community == null ? 0 : numGroups, kept);
+      if (!kept) {
         if (community != null) {
           community = null; // the communities are contracted: on across them
           continue;
@@ -446,13 +478,11 @@ public final class MultilevelPartitioner {
         break;
       }
       index++;
+      restrict = coarser(restrict, cur.n, next);
       community = coarser(community, cur.n, next);
-      for (int v = 0; v < clusterOf.length; v++) {
-        clusterOf[v] = next.fineToCoarse[clusterOf[v]];
-      }
       cur = next; // its nets live in workspace slots of its own level number
     }
-    return clusterOf;
+    return restrict;
   }
 
   /**
@@ -844,33 +874,17 @@ public final class MultilevelPartitioner {
     long total = fine.totalWeight();
     int limit = Math.max(2 * k, (given == null ? settings.coarsestPerPart() : settings.vcyclePerPart()) * k);
     int maxWeight = (int) Math.max(1, Math.ceil(1.5 * total / limit));
-    int[] restrict = given;
-    double minShrink = given == null ? MIN_SHRINK : VCYCLE_MIN_SHRINK;
     // rows cluster within their community (and, in a V-cycle, their part) until the communities are contracted
     int[] community = fineCommunity != null && fineCommunity.length == fine.n ? fineCommunity : null;
-    while (levels.get(levels.size() - 1).n > limit) {
-      Level cur = levels.get(levels.size() - 1);
-      int[] groups = restrict;
-      int numGroups = k;
-      if (community != null) {
-        groups = new int[cur.n];
-        numGroups = groupsOf(community, restrict, groups);
-      }
-      Level next = coarsen(cur, levels.size(), maxWeight, groups, numGroups, rnd);
-      log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d%s",
-          levels.size(), next.n, next.numNets, next.vStart[next.n], maxWeight,
-          community == null ? "" : String.format(Locale.ROOT, " (within %,d communities)", numGroups)));
-      if (next.n > (1 - minShrink) * cur.n) {
-        if (community != null) {
-          community = null; // the communities are contracted: on across them
-          continue;
-        }
-        break;
-      }
-      levels.add(next);
-      restrict = coarser(restrict, cur.n, next);
-      community = coarser(community, cur.n, next);
-    }
+    int[] restrict = coarsenLevels(fine, limit, maxWeight, given, community,
+        given == null ? MIN_SHRINK : VCYCLE_MIN_SHRINK, rnd, (next, index, communities, kept) -> {
+          log(String.format(Locale.ROOT, "multilevel: level %d: %,d vertices, %,d nets, %,d pins, max weight %,d%s",
+              index, next.n, next.numNets, next.vStart[next.n], maxWeight,
+              communities == 0 ? "" : String.format(Locale.ROOT, " (within %,d communities)", communities)));
+          if (kept) {
+            levels.add(next);
+          }
+        });
     Level coarsest = levels.get(levels.size() - 1);
     log(String.format(Locale.ROOT, "multilevel: %d levels, %,d -> %,d vertices, nets %,d -> %,d (%.2f s)",
         levels.size(), fine.n, coarsest.n, fine.numNets, coarsest.numNets, secs(t0)));
