@@ -1309,6 +1309,57 @@ class MrRefinementTest {
   }
 
   /**
+   * Where no two parts' rows fit a reducer, a multilevel start placed as clusters may get connectivity rounds (p = 1)
+   * before it is measured against the given start (-D start-rounds=on: always): they are logged as the start's, the
+   * start is measured after them (never at a higher T_sum than placed), and the usual guarantees hold. By default
+   * (auto) only a start that measures worse as placed gets them: this one measures better, and has none.
+   */
+  @Test
+  void aMultilevelStartPlacedByFlowsGetsConnectivityRoundsBeforeItIsMeasured() throws Exception {
+    Configuration flows = new Configuration(conf);
+    flows.set(MrRefinement.BALANCE, "flows");
+    flows.set(MrRefinement.START_ROUNDS, "on");
+    MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-start-rounds", 1200, false, "swaps");
+    List<JsonNode> ours = new ArrayList<>();
+    JsonNode lastKept = run.ml();
+    for (JsonNode r : run.report().get("rounds")) {
+      if (r.path("start").asText().equals("multilevel")) {
+        ours.add(r);
+        assertEquals(1.0, r.get("exponent").asDouble(), r.toString());
+        if (r.path("kept").asBoolean()) {
+          lastKept = r;
+        }
+      }
+    }
+    assertFalse(ours.isEmpty(), run.report().toString());
+    assertTrue(lastKept.get("sumTraffic").asLong() <= run.ml().get("sumTraffic").asLong(),
+        run.ml() + " -> " + lastKept);
+    JsonNode measured = null;
+    for (JsonNode st : run.report().get("starts")) {
+      if (st.get("start").asText().equals("multilevel")) {
+        measured = st;
+      }
+    }
+    assertNotNull(measured, run.report().toString());
+    assertEquals(lastKept.get("sumTraffic").asLong(), measured.get("sumTraffic").asLong(), measured.toString());
+    assertEquals(lastKept.get("maxWorkingSet").asLong(), measured.get("maxWorkingSet").asLong(), measured.toString());
+
+    Configuration auto = new Configuration(flows);
+    auto.set(MrRefinement.START_ROUNDS, "auto");
+    MultilevelRun without = multilevelStartOnScrambledCommunities(auto, "mr-start-rounds-auto", 1200, false, "swaps");
+    JsonNode given = without.report().get("starts").get(0);
+    assertEquals("given", given.get("start").asText(), given.toString());
+    double mMin = Math.min(given.get("maxWorkingSet").asDouble(), without.ml().get("maxWorkingSet").asDouble());
+    double tMin = Math.min(given.get("sumTraffic").asDouble(), without.ml().get("sumTraffic").asDouble());
+    assertTrue(without.ml().get("maxWorkingSet").asDouble() / mMin + without.ml().get("sumTraffic").asDouble() / tMin
+        < given.get("maxWorkingSet").asDouble() / mMin + given.get("sumTraffic").asDouble() / tMin,
+        "the start measures better as placed: " + without.ml() + " vs " + given);
+    for (JsonNode r : without.report().get("rounds")) {
+      assertFalse(r.has("start"), r.toString());
+    }
+  }
+
+  /**
    * Coarse group cycles (four by default where the multilevel start ran; two here) after the coarse V-cycle, in pairs
    * (-D coarse-group-size=2): each
    * cycle groups the parts anew and refines a group's first-level clusters among its parts in a placing task of the
