@@ -407,6 +407,11 @@ public final class MrRefinement {
       throw new io.parsa.common.UsageException("-D " + BALANCE + " must be auto, groups or flows, got '" + balance
           + "'");
     }
+    String startRounds = conf.get(START_ROUNDS, "auto");
+    if (!List.of("auto", "on", "off").contains(startRounds)) {
+      throw new io.parsa.common.UsageException("-D " + START_ROUNDS + " must be auto, on or off, got '" + startRounds
+          + "'");
+    }
     if (conf.getInt(CHUNKS, 0) < 0 || conf.getInt(CHUNKS, 0) > CoarsenReducer.MAX_CHUNKS) {
       throw new io.parsa.common.UsageException("-D " + CHUNKS + " must be 0 (fitted) to " + CoarsenReducer.MAX_CHUNKS
           + ", got " + conf.get(CHUNKS));
@@ -505,7 +510,6 @@ public final class MrRefinement {
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       flowsRegime = flows && !useGroups;
       Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
-      String startRounds = conf.get(START_ROUNDS, "auto");
       if (ml != null && flowsRegime && weightWindow == null && rounds > 0 && (startRounds.equals("on")
           || (startRounds.equals("auto") && !ml.measuresBetterThan(cur)))) {
         LOG.info("{}: multilevel start as placed: M_max {}, T_sum {} against the '{}' start's {}, {}: {}", step,
@@ -619,10 +623,10 @@ public final class MrRefinement {
   }
 
   /**
-   * The connectivity chunk rounds (p = 1) of a multilevel start placed as clusters ({@link #START_ROUNDS}), before it
-   * is measured against the other start: its rows moved as whole clusters and then one by one only by the balance
-   * flows, where the in-memory start refines every level down to the rows. Their entries in {@code log} name the
-   * start.
+   * The connectivity rounds (p = 1: the refinement's own chunk rounds, or swap rounds with {@code --distributed-rounds
+   * swaps}) of a multilevel start placed as clusters ({@link #START_ROUNDS}), before it is measured against the other
+   * start: its rows moved as whole clusters and then one by one only by the balance flows, where the in-memory start
+   * refines every level down to the rows. Their entries in {@code log} name the start.
    */
   private Measure startRounds(Measure ml, Path u0, long n, int rounds, List<Map<String, Object>> log)
       throws Exception {
@@ -1793,6 +1797,7 @@ public final class MrRefinement {
    * worse on cnr-2000, docs/quality.md §33).
    */
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
+  static final int DEFAULT_COARSE_VCYCLES = 1;
 
   /**
    * When a multilevel start of unit rows placed where not even two parts fit a reducer (the flows regime) gets
@@ -1800,10 +1805,9 @@ public final class MrRefinement {
    * "auto" (default) where it measures worse than that start as placed, "on" always, "off" never. With 8 MiB reducers
    * they took ego-twitter's start (dropped until then) from T_sum 298,474 to 203,608, and the refinement's end over
    * three pipeline seeds from 13,788 / 242,265 (M_max / T_sum) to 12,978 / 226,383; on cnr-2000, where the start won
-   * as placed, rounds there ended 2.7 % higher in M_max over four seeds (docs/quality.md §73).
+   * as placed under five seeds, rounds there ended 2.0 % higher in M_max and 0.5 % in T_sum (docs/quality.md §73).
    */
   public static final String START_ROUNDS = "parsa.refine.multilevel.start-rounds";
-  static final int DEFAULT_COARSE_VCYCLES = 1;
   /**
    * Coarse group cycles at the end of the distributed refinement ({@code -D}, default {@link
    * #DEFAULT_COARSE_GROUP_CYCLES} where the distributed multilevel start ran and no group of rows held all parts, none

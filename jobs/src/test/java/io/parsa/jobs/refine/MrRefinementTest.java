@@ -1513,7 +1513,10 @@ class MrRefinementTest {
     assertEquals(1, MrRefinement.furtherWeight(1, 0.01, 10, k, 1_000));
   }
 
-  /** A balance or chunk setting the distributed start does not know is a usage error, named before any job runs. */
+  /**
+   * A balance, chunk or start-rounds setting the distributed start does not know is a usage error, named before any
+   * job runs.
+   */
   @Test
   void unknownBalanceOrChunksAreUsageErrors() throws Exception {
     Configuration badBalance = new Configuration(conf);
@@ -1522,6 +1525,9 @@ class MrRefinementTest {
     Configuration badChunks = new Configuration(conf);
     badChunks.setInt(MrRefinement.CHUNKS, -2);
     assertUsageError(badChunks, "mr-refine-bad-chunks", true, "must be 0 (fitted) to 256, got -2");
+    Configuration badRounds = new Configuration(conf);
+    badRounds.set(MrRefinement.START_ROUNDS, "true");
+    assertUsageError(badRounds, "mr-refine-bad-start-rounds", true, "start-rounds must be auto, on or off, got 'true'");
   }
 
   /**
