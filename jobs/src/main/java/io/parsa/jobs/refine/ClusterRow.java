@@ -10,7 +10,8 @@ import org.apache.hadoop.io.WritableUtils;
  * One cluster of rows on its way from the clustering of its group ({@link CoarsenReducer}) to the reducer that
  * places all clusters ({@link PlaceReducer}): its id (group · 2^32 + number in the group), its weight (rows), the
  * distinct keys of its rows, ascending and written as gaps, and how many more keys its rows hold that no other
- * cluster holds ({@code unlisted}: left out by {@link SharedKeys}, since no placement can cut them).
+ * cluster holds ({@code unlisted}: left out by {@link SharedKeys}, since no placement can cut them; where only a sample
+ * of the shared keys is listed, a count in units of the sample that also covers those left out).
  */
 public final class ClusterRow implements Writable {
 

@@ -197,10 +197,10 @@ public final class MrRefinement {
     LISTED_PINS,
     /** Error (shared-keys merge job): pieces of a cluster without its header, or a cluster read twice. */
     PIECES_WITHOUT_CLUSTER,
-    /** Multilevel start, placement job from a key sample: keys the placing task got listed. */
-    SAMPLED_PINS,
-    /** Multilevel start, placement job from a key sample: keys left out (with SAMPLED_PINS, = the keys listed). */
+    /** Multilevel start, shared-keys holders job listing a key sample: pairs of shared keys left out of it. */
     PINS_LEFT_OUT,
+    /** Multilevel start, shared-keys merge job listing a key sample: pieces merged (= SHARED_PINS + PINS_LEFT_OUT). */
+    SHARES_MERGED,
     /** Multilevel start, a streaming balance's flow job: rows moved (= the apply job's MOVES_APPLIED). */
     FLOW_MOVES
   }
@@ -1377,8 +1377,9 @@ public final class MrRefinement {
    *   <li><b>place</b> ({@link PlaceReducer}, one reducer): all clusters, as weighted vertices holding the union of
    *       their rows' keys, coarsened further, placed and refined into k parts. Where they would not fit the placing
    *       task ({@link #PLACE_BYTES}), further levels cluster the clusters ({@link #furtherLevels}); where the top
-   *       level still does not fit, it is placed from the largest sample of its keys that fits
-   *       ({@link SharedKeys#SAMPLE}), and below {@link #MIN_SAMPLED_KEYS} per cluster the first level in groups;</li>
+   *       level still does not fit, it is placed from the largest sample of its shared keys that fits
+   *       ({@link SharedKeys#SAMPLE}; working sets counted in units of 1/rate keys), and below
+   *       {@link #MIN_SAMPLED_KEYS} per cluster the first level in groups;</li>
    *   <li><b>project</b> ({@link ProjectMapper}, with the apply job's reducer): every row to its cluster's part;</li>
    *   <li><b>balance</b>: group cycles ({@link GroupReducer#BALANCE}) over groups of parts whose rows together are
    *       within one of n/k per part ({@link #balanceGroups}), until every part has ⌊n/k⌋ or ⌈n/k⌉ rows.</li>
@@ -1540,13 +1541,21 @@ public final class MrRefinement {
       sample = 1;
     }
 
+    Path placed = levels.top();
+    long sampledPins = levels.topPins();
+    if (sample < 1) {
+      // the top level once more with only a sample of its shared keys listed, the working sets in units of 1/sample
+      // keys (SharedKeys)
+      placed = new Path(dir, "sampled");
+      sampledPins = sharedKeysOnly(levels.top(), placed, levels.topClusters(), levels.topPins(), sample);
+    }
     Path placement = new Path(dir, "placement");
     job = Jobs.newJob(conf, step, "multilevel start: place the clusters" + (inGroups ? " in groups" : ""),
         MrRefinement.class);
     c = job.getConfiguration();
     c.setInt(MrKeys.K, k);
     job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(job, new Path(levels.top(), "part-r-*"));
+    FileInputFormat.addInputPath(job, new Path(placed, "part-r-*"));
     job.setMapOutputKeyClass(IntWritable.class);
     job.setMapOutputValueClass(ClusterRow.class);
     job.setReducerClass(PlaceReducer.class);
@@ -1594,12 +1603,8 @@ public final class MrRefinement {
       job.setMapperClass(CoarsenClustersReducer.GroupOfClusterMapper.class); // every cluster to its placement group
       job.setNumReduceTasks((groups + fan - 1) / fan);
     } else {
-      if (sample < 1) {
-        c.setDouble(SharedKeys.SAMPLE, sample);
-        job.setMapperClass(SharedKeys.SampleMapper.class);
-      } else {
-        job.setMapperClass(Mapper.class);
-      }
+      job.setMapperClass(Mapper.class);
+      c.setDouble(SharedKeys.LIST_RATE, sample); // its working sets in units of 1/sample keys
       job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
     }
     job.setOutputKeyClass(LongWritable.class);
@@ -1616,10 +1621,6 @@ public final class MrRefinement {
     }
     Jobs.checkEqual(step + ": clusters placed vs clusters made", levels.topClusters(),
         Jobs.count(job, Counters.CLUSTERS_PLACED));
-    if (sample < 1) {
-      Jobs.checkEqual(step + ": keys sampled and left out vs the clusters' keys", levels.topPins(),
-          Jobs.count(job, Counters.SAMPLED_PINS) + Jobs.count(job, Counters.PINS_LEFT_OUT));
-    }
 
     Map<String, Map<String, long[]>> placedStats = PartStats.readPerTask(fs, placement);
     placement = descend(dir, placement, levels);
@@ -1733,6 +1734,10 @@ public final class MrRefinement {
     e.put("sharedKeysOnly", levels.sharedOnly());
     e.put("placedInGroups", inGroups);
     e.put("placeSample", sample);
+    e.put("placedListedPins", sampledPins);
+    if (sample < 1) {
+      e.put("placedWorkingSetsEstimated", placedWs); // the placing task's own count from the sample, in keys
+    }
     e.put("maxClusterWeight", maxClusterWeight);
     e.put("furtherMaxClusterWeight", furtherWeight);
     e.put("placedHeaviestCluster", heaviest);
@@ -2262,8 +2267,18 @@ public final class MrRefinement {
    * listed.
    */
   private long sharedKeysOnly(Path in, Path out, long numClusters, long pins) throws Exception {
+    return sharedKeysOnly(in, out, numClusters, pins, 1);
+  }
+
+  /**
+   * The same with only a sample of the shared keys listed ({@link SharedKeys#LIST_RATE} = {@code rate}), every
+   * cluster's unlisted count in units of 1/rate keys (see {@link SharedKeys}); returns the keys listed.
+   */
+  private long sharedKeysOnly(Path in, Path out, long numClusters, long pins, double rate) throws Exception {
     Path pieces = new Path(out.getParent(), out.getName() + "-pieces");
-    Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys", MrRefinement.class);
+    Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys"
+        + (rate < 1 ? String.format(", a sample of %.3f listed", rate) : ""), MrRefinement.class);
+    job.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
     job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
     job.setMapperClass(SharedKeys.HolderMapper.class);
@@ -2288,6 +2303,7 @@ public final class MrRefinement {
     LongKeyComparator.mapOutputKeys(merge);
     merge.setMapOutputValueClass(ClusterRow.class);
     merge.setReducerClass(SharedKeys.MergeReducer.class);
+    merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
     merge.setNumReduceTasks(reducers);
     merge.setOutputKeyClass(IntWritable.class);
     merge.setOutputValueClass(ClusterRow.class);
@@ -2298,6 +2314,10 @@ public final class MrRefinement {
     Jobs.checkEqual(step + ": clusters with their shared keys vs clusters", numClusters,
         Jobs.count(merge, Counters.CLUSTERS_MERGED));
     Jobs.checkEqual(step + ": shared keys listed vs sent back", shared, Jobs.count(merge, Counters.LISTED_PINS));
+    if (rate < 1) {
+      Jobs.checkEqual(step + ": pieces of a key sample merged vs sent back", shared
+          + Jobs.count(job, Counters.PINS_LEFT_OUT), Jobs.count(merge, Counters.SHARES_MERGED));
+    }
     fs.delete(pieces, true);
     return shared;
   }

@@ -30,7 +30,7 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
   public static final String PLACED_ROWS = "placedRows";
   /**
    * Part stats: working set per part as placed (exact, since every row goes with its cluster, unless placed from a key
-   * sample: {@link SharedKeys#SAMPLE}).
+   * sample, {@link SharedKeys#SAMPLE}, where they are estimates from it).
    */
   public static final String PLACED_WORKING_SET = "placedWorkingSet";
 
@@ -118,8 +118,10 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     long[] heaviest = stats.array(HEAVIEST, 1);
     // every row goes with its cluster, so a part's working set is its clusters' own keys and the nets it holds: the
     // engine's own count (in groups: parts of other groups hold none of this group's rows)
+    // (from a key sample, in units of 1/rate keys: SharedKeys)
+    double rate = conf.getDouble(SharedKeys.LIST_RATE, 1);
     for (int i = 0; i < parts.length; i++) {
-      placedWs[parts[i]] += ws[i];
+      placedWs[parts[i]] += Math.round(ws[i] / rate);
     }
     LongWritable id = new LongWritable();
     IntWritable p = new IntWritable();

@@ -1,5 +1,6 @@
 package io.parsa.jobs.refine;
 
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.hadoop.io.IntWritable;
@@ -22,7 +23,18 @@ import org.apache.hadoop.mapreduce.Reducer;
  * Counters: pairs read by the holders job = the clusters' listed keys (CLUSTER_PINS of the level); pieces written =
  * SHARED_PINS = the keys the merge job lists; clusters merged = clusters.
  *
- * <p>Where even the shared keys are too many for one placing task, {@link SampleMapper} lists a sample of them.
+ * <p>Where even the shared keys are too many for one placing task, the same two jobs list a sample of them
+ * ({@link #LIST_RATE} = r, by {@link #sampled}), and every cluster's working set is counted in units of 1/r keys, so
+ * that the sampled nets, each one key, weigh what the keys they stand for do. A shared key held by h clusters goes
+ * back to each of them as a piece naming h (listed where sampled; with no key and −h unlisted where not), and the
+ * merge job sets a cluster's unlisted count to, rounded,
+ * <pre>  r · (keys of its own + Σ over its shared keys left out 1/h) − (1 − r) · Σ over its sampled keys 1/h</pre>
+ * Summed over a part together with the sampled nets it holds (one each), that is r times the part's working set where
+ * no shared key is cut (a key shared within the part counts r over its holders, sampled or not), and each cut key adds
+ * its cut once per part beyond the first, in expectation: r · (λ − 1) over a sampled key's λ parts. The placement then
+ * holds working sets and cuts nets on one scale, with no sampling error from the keys it does not cut (before, a key
+ * left out counted whole in each of its holders, and its cut not at all). Counters, sampled: SHARED_PINS = the keys
+ * listed, PINS_LEFT_OUT = the pieces with no key, SHARES_MERGED = all pieces merged = SHARED_PINS + PINS_LEFT_OUT.
  */
 public final class SharedKeys {
 
@@ -48,31 +60,58 @@ public final class SharedKeys {
 
   /**
    * Holders job, reduce side: a key held by two or more clusters, as a piece of each of them; streamed (only the first
-   * holder is kept until a second shows up), so a key every cluster holds costs no memory.
+   * holder is kept until a second shows up), so a key every cluster holds costs no memory. Listing a sample, each piece
+   * names its key's holders, so they are kept first (a key's holders are clusters of one level, at most the clusters
+   * the placing task holds).
    */
   public static class HolderReducer extends Reducer<LongWritable, LongWritable, LongWritable, ClusterRow> {
     private final LongWritable cluster = new LongWritable();
     private final ClusterRow piece = new ClusterRow();
     private final long[] one = new long[1];
+    private final LongArrayList holders = new LongArrayList();
+    private double rate;
+
+    @Override
+    protected void setup(Context context) {
+      rate = context.getConfiguration().getDouble(LIST_RATE, 1);
+    }
 
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
         throws IOException, InterruptedException {
       one[0] = key.get();
+      if (rate < 1) {
+        holders.clear();
+        for (LongWritable c : values) {
+          holders.add(c.get());
+        }
+        int h = holders.size();
+        if (h < 2) {
+          return;
+        }
+        boolean listed = sampled(key.get(), rate);
+        for (int i = 0; i < h; i++) {
+          cluster.set(holders.getLong(i));
+          context.write(cluster, piece.set(holders.getLong(i), 0, one, listed ? 1 : 0, -h));
+        }
+        context.getCounter(listed ? MrRefinement.Counters.SHARED_PINS : MrRefinement.Counters.PINS_LEFT_OUT)
+            .increment(h);
+        return;
+      }
       long first = 0;
-      long holders = 0;
+      long count = 0;
       for (LongWritable c : values) {
-        if (++holders == 1) {
+        if (++count == 1) {
           first = c.get();
           continue;
         }
-        if (holders == 2) {
+        if (count == 2) {
           write(first, context);
         }
         write(c.get(), context);
       }
-      if (holders >= 2) {
-        context.getCounter(MrRefinement.Counters.SHARED_PINS).increment(holders);
+      if (count >= 2) {
+        context.getCounter(MrRefinement.Counters.SHARED_PINS).increment(count);
       }
     }
 
@@ -83,10 +122,17 @@ public final class SharedKeys {
   }
 
   /**
-   * The sample rate of the keys the placing task sees (a double in (0, 1]; 1 or unset: every key): see
-   * {@link SampleMapper}.
+   * The sample rate of the keys the placing task sees (a double in (0, 1]; unset: as many as fit the task), which the
+   * driver passes to the two jobs as {@link #LIST_RATE}.
    */
   public static final String SAMPLE = "parsa.refine.multilevel.place.sample";
+
+  /**
+   * The share of the shared keys the two jobs list (a double in (0, 1]; 1: every one), set by the driver on those two
+   * jobs and on the placing job that reads their output ({@link PlaceReducer}: its working sets are in units of
+   * 1/rate keys), and on no other (a user's {@link #SAMPLE} must not reach the rewrites of the levels below).
+   */
+  static final String LIST_RATE = "parsa.refine.shared-keys.list-rate";
 
   /**
    * Whether {@code key} is in the sample of rate {@code rate}: decided by a hash of the key alone, so that every
@@ -94,41 +140,6 @@ public final class SharedKeys {
    */
   static boolean sampled(long key, double rate) {
     return (it.unimi.dsi.fastutil.HashCommon.mix(key) >>> 11) * 0x1.0p-53 < rate;
-  }
-
-  /**
-   * Placement job, map side, where the clusters' keys are too many for the placing task: each cluster with only
-   * the keys of a sample ({@link #SAMPLE}, by {@link #sampled}) listed, the others counted as unlisted. The placement
-   * then cuts a sample of the nets, the same for every cluster, as an estimate of the cut of all of them; its working
-   * sets count a key left out once per cluster holding it, so they are estimates too (the caller measures the result
-   * exactly). Counters: SAMPLED_PINS + PINS_LEFT_OUT = the clusters' listed keys.
-   */
-  public static class SampleMapper extends Mapper<IntWritable, ClusterRow, IntWritable, ClusterRow> {
-    private final ClusterRow out = new ClusterRow();
-    private long[] keys = new long[16];
-    private double rate;
-
-    @Override
-    protected void setup(Context context) {
-      rate = context.getConfiguration().getDouble(SAMPLE, 1);
-    }
-
-    @Override
-    protected void map(IntWritable zero, ClusterRow c, Context context) throws IOException, InterruptedException {
-      if (keys.length < c.size()) {
-        keys = new long[Math.max(c.size(), 2 * keys.length)];
-      }
-      int n = 0;
-      for (int i = 0; i < c.size(); i++) {
-        long key = c.key(i);
-        if (sampled(key, rate)) {
-          keys[n++] = key;
-        }
-      }
-      context.write(zero, out.set(c.cluster(), c.weight(), keys, n, c.unlisted() + c.size() - n));
-      context.getCounter(MrRefinement.Counters.SAMPLED_PINS).increment(n);
-      context.getCounter(MrRefinement.Counters.PINS_LEFT_OUT).increment(c.size() - n);
-    }
   }
 
   /** Merge job, first input: each cluster's header, its weight and every key it holds counted as unlisted. */
@@ -143,11 +154,20 @@ public final class SharedKeys {
     }
   }
 
-  /** Merge job, reduce side: a cluster's header and pieces summed into the cluster with its shared keys listed. */
+  /**
+   * Merge job, reduce side: a cluster's header and pieces summed into the cluster with its shared keys listed; listing
+   * a sample ({@link #LIST_RATE} &lt; 1), its unlisted count in units of 1/r keys (see the class comment).
+   */
   public static class MergeReducer extends Reducer<LongWritable, ClusterRow, IntWritable, ClusterRow> {
     private final IntWritable zero = new IntWritable(0);
     private final ClusterRow out = new ClusterRow();
     private long[] keys = new long[16];
+    private double rate;
+
+    @Override
+    protected void setup(Context context) {
+      rate = context.getConfiguration().getDouble(LIST_RATE, 1);
+    }
 
     @Override
     protected void reduce(LongWritable cluster, Iterable<ClusterRow> pieces, Context context)
@@ -155,23 +175,36 @@ public final class SharedKeys {
       int headers = 0;
       int weight = 0;
       int unlisted = 0;
+      double leftOut = 0; // Σ 1/h over the shared keys not listed
+      double listedShares = 0; // Σ 1/h over the shared keys listed
+      long merged = 0;
       int n = 0;
       for (ClusterRow p : pieces) {
         if (p.weight() > 0) {
           headers++;
+          weight += p.weight();
+          unlisted += p.unlisted();
+          continue;
         }
-        weight += p.weight();
-        unlisted += p.unlisted();
-        for (int i = 0; i < p.size(); i++) {
-          if (n == keys.length) {
-            keys = Arrays.copyOf(keys, 2 * n);
-          }
-          keys[n++] = p.key(i);
+        unlisted--; // a shared key: the header counted it as one of the cluster's own
+        merged++;
+        if (p.size() == 0) {
+          leftOut += 1.0 / -p.unlisted();
+          continue;
         }
+        listedShares += 1.0 / -p.unlisted();
+        if (n == keys.length) {
+          keys = Arrays.copyOf(keys, 2 * n);
+        }
+        keys[n++] = p.key(0);
       }
       if (headers != 1) {
         context.getCounter(MrRefinement.Counters.PIECES_WITHOUT_CLUSTER).increment(1);
         return;
+      }
+      if (rate < 1) {
+        unlisted = (int) Math.max(0, Math.round(rate * (unlisted + leftOut) - (1 - rate) * listedShares));
+        context.getCounter(MrRefinement.Counters.SHARES_MERGED).increment(merged);
       }
       Arrays.sort(keys, 0, n);
       context.write(zero, out.set(cluster.get(), weight, keys, n, unlisted));

@@ -1706,7 +1706,7 @@ class MrRefinementTest {
   /**
    * A global placement from a sample of the clusters' keys (a third of them, by a hash of the key, so that every
    * cluster holding a key agrees): the same guarantees, with the working sets measured after the projection (the
-   * placement's own count a key left out once per cluster holding it). Then, where the clusters fit the placing task
+   * placement's own count in units of the sample, an estimate). Then, where the clusters fit the placing task
    * only with a share of their keys (a third of them, by {@code ClusterGraph.heapNeeded}), the driver itself places
    * them from the largest sample that fits after any further levels (at least two keys per cluster), not in groups.
    */
@@ -1718,6 +1718,16 @@ class MrRefinementTest {
     assertEquals(0.3, ml.get("placeSample").asDouble(), ml.toString());
     assertFalse(ml.get("placedInGroups").asBoolean(), ml.toString());
     assertEquals(1, ml.get("levels").asInt(), ml.toString());
+    assertTrue(ml.get("placedListedPins").asLong() < 0.5 * ml.get("placedClusterPins").asLong(), ml.toString());
+    // the placing task's working sets, counted in units of the sample, estimate the measured ones: their sum is off
+    // the measured Σ M_i only by the sampling of the keys the placement cuts and each cluster's rounding
+    long keys = ml.get("sumWorkingSet").asLong() - ml.get("sumTraffic").asLong() / 2;
+    long measured = ml.get("placedSumTraffic").asLong() / 2 + keys;
+    long estimated = 0;
+    for (JsonNode w : ml.get("placedWorkingSetsEstimated")) {
+      estimated += w.asLong();
+    }
+    assertEquals(measured, estimated, 0.1 * measured, "placed Σ M_i, estimated vs measured");
 
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES,
