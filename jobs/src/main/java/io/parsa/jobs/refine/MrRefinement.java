@@ -1082,6 +1082,9 @@ public final class MrRefinement {
   /** The frozen retries and frozen tries run so far: the next one's owner block is this, modulo the blocks. */
   private long frozenTries;
 
+  /** The placements from a key sample made so far: the next one draws sample number this (SharedKeys#LIST_SAMPLE). */
+  private long keySamples;
+
   /**
    * A p = 1 chunk job {@code lifted} from {@code cur} lowered Σ M_i and lifted M_max: its blocks met on the largest
    * parts (a part's working set is the union of its rows' keys, so each block's count of it is exact only while no
@@ -1367,6 +1370,12 @@ public final class MrRefinement {
   public static final String PLACE_BYTES = "parsa.refine.multilevel.place.bytes";
 
   /**
+   * Whether each placement from a key sample draws a sample of its own (boolean, default true), or all of them the
+   * same one (false; the keys' hash alone, as before §74 of docs/quality.md).
+   */
+  public static final String FRESH_SAMPLES = "parsa.refine.multilevel.place.fresh-samples";
+
+  /**
    * The distributed multilevel start (the multilevel path of Duan, Wang and Wu, §5, split so that no task holds more
    * than a group of parts or the coarse graph), from {@code cur}, whose parts only decide which rows are clustered
    * together:
@@ -1547,7 +1556,8 @@ public final class MrRefinement {
       // the top level once more with only a sample of its shared keys listed, the working sets in units of 1/sample
       // keys (SharedKeys)
       placed = new Path(dir, "sampled");
-      sampledPins = sharedKeysOnly(levels.top(), placed, levels.topClusters(), levels.topPins(), sample);
+      sampledPins = sharedKeysOnly(levels.top(), placed, levels.topClusters(), levels.topPins(), sample,
+          conf.getBoolean(FRESH_SAMPLES, true) ? keySamples++ : 0);
     }
     Path placement = new Path(dir, "placement");
     job = Jobs.newJob(conf, step, "multilevel start: place the clusters" + (inGroups ? " in groups" : ""),
@@ -2267,18 +2277,21 @@ public final class MrRefinement {
    * listed.
    */
   private long sharedKeysOnly(Path in, Path out, long numClusters, long pins) throws Exception {
-    return sharedKeysOnly(in, out, numClusters, pins, 1);
+    return sharedKeysOnly(in, out, numClusters, pins, 1, 0);
   }
 
   /**
    * The same with only a sample of the shared keys listed ({@link SharedKeys#LIST_RATE} = {@code rate}), every
-   * cluster's unlisted count in units of 1/rate keys (see {@link SharedKeys}); returns the keys listed.
+   * cluster's unlisted count in units of 1/rate keys (see {@link SharedKeys}), the sample number {@code sampleNo} of
+   * that rate ({@link SharedKeys#LIST_SAMPLE}); returns the keys listed.
    */
-  private long sharedKeysOnly(Path in, Path out, long numClusters, long pins, double rate) throws Exception {
+  private long sharedKeysOnly(Path in, Path out, long numClusters, long pins, double rate, long sampleNo)
+      throws Exception {
     Path pieces = new Path(out.getParent(), out.getName() + "-pieces");
     Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys"
         + (rate < 1 ? String.format(", a sample of %.3f listed", rate) : ""), MrRefinement.class);
     job.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
+    job.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
     job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
     FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
     job.setMapperClass(SharedKeys.HolderMapper.class);

@@ -70,10 +70,12 @@ public final class SharedKeys {
     private final long[] one = new long[1];
     private final LongArrayList holders = new LongArrayList();
     private double rate;
+    private long sample;
 
     @Override
     protected void setup(Context context) {
       rate = context.getConfiguration().getDouble(LIST_RATE, 1);
+      sample = context.getConfiguration().getLong(LIST_SAMPLE, 0);
     }
 
     @Override
@@ -89,7 +91,7 @@ public final class SharedKeys {
         if (h < 2) {
           return;
         }
-        boolean listed = sampled(key.get(), rate);
+        boolean listed = sampled(key.get(), rate, sample);
         for (int i = 0; i < h; i++) {
           cluster.set(holders.getLong(i));
           context.write(cluster, piece.set(holders.getLong(i), 0, one, listed ? 1 : 0, -h));
@@ -135,11 +137,24 @@ public final class SharedKeys {
   static final String LIST_RATE = "parsa.refine.shared-keys.list-rate";
 
   /**
+   * Which sample of each rate the two jobs list (a long, default 0; set by the driver with {@link #LIST_RATE}): each
+   * placement from a sample draws a sample of its own, so that a V-cycle does not refine against the very keys the
+   * placement before it was chosen on, whose cut looks better than the cut of the keys it did not see.
+   */
+  static final String LIST_SAMPLE = "parsa.refine.shared-keys.list-sample";
+
+  /**
    * Whether {@code key} is in the sample of rate {@code rate}: decided by a hash of the key alone, so that every
    * cluster holding it agrees, and the same in every run.
    */
   static boolean sampled(long key, double rate) {
-    return (it.unimi.dsi.fastutil.HashCommon.mix(key) >>> 11) * 0x1.0p-53 < rate;
+    return sampled(key, rate, 0);
+  }
+
+  /** The same in sample number {@code sample} of that rate (samples of one number are nested across rates). */
+  static boolean sampled(long key, double rate, long sample) {
+    long salted = sample == 0 ? key : key ^ it.unimi.dsi.fastutil.HashCommon.mix(sample * 0x9E3779B97F4A7C15L);
+    return (it.unimi.dsi.fastutil.HashCommon.mix(salted) >>> 11) * 0x1.0p-53 < rate;
   }
 
   /** Merge job, first input: each cluster's header, its weight and every key it holds counted as unlisted. */

@@ -1685,7 +1685,7 @@ class MrRefinementTest {
   /**
    * The key sample of the distributed start's placement: about the rate asked for (on consecutive ids, as ingest
    * numbers keys), the same for a key whoever asks, and nested (a key in a sample is in every larger one), so a smaller
-   * placing task sees a subset of what a larger one sees.
+   * placing task sees a subset of what a larger one sees; and each sample number a sample of its own.
    */
   @Test
   void keySamplesHaveTheirRateAndAreNested() {
@@ -1701,6 +1701,21 @@ class MrRefinementTest {
       assertEquals(rate, (double) in / n, 0.005, "share of " + n + " keys sampled at " + rate);
     }
     assertTrue(SharedKeys.sampled(12345L, 1.0) && !SharedKeys.sampled(12345L, 0.0));
+    // another sample number: the same rate and nesting, and a sample of its own (two samples at 0.1 share about 1 %
+    // of the keys, as independent ones would)
+    int both = 0;
+    int in = 0;
+    for (long key = 0; key < n; key++) {
+      boolean fresh = SharedKeys.sampled(key, 0.1, 3);
+      if (fresh) {
+        in++;
+        assertTrue(SharedKeys.sampled(key, 0.2, 3), "key " + key + " in sample 3 at 0.1 and 0.2");
+        both += SharedKeys.sampled(key, 0.1) ? 1 : 0;
+      }
+      assertEquals(SharedKeys.sampled(key, 0.1), SharedKeys.sampled(key, 0.1, 0), "sample 0 is the keys' hash alone");
+    }
+    assertEquals(0.1, (double) in / n, 0.005, "share of " + n + " keys in sample 3 at 0.1");
+    assertEquals(0.01, (double) both / n, 0.003, "share of keys in samples 0 and 3 at 0.1");
   }
 
   /**
