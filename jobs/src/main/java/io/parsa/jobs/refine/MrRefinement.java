@@ -1573,6 +1573,7 @@ public final class MrRefinement {
       c.setDouble(PlaceReducer.WINDOW, placeGroups ? Math.min(flowShare, GROUP_CYCLE_WINDOW) : flowShare);
     }
     c.setBoolean(PlaceReducer.GIVEN, vcycle);
+    c.setDouble(SharedKeys.LIST_RATE, sample); // its working sets in units of 1/sample keys (1: in keys)
     int placeGroupSize = 0;
     if (placeGroups) {
       // the most parts whose first-level clusters (with all their keys) fit a placing task, grouped anew each cycle;
@@ -1614,7 +1615,6 @@ public final class MrRefinement {
       job.setNumReduceTasks((groups + fan - 1) / fan);
     } else {
       job.setMapperClass(Mapper.class);
-      c.setDouble(SharedKeys.LIST_RATE, sample); // its working sets in units of 1/sample keys
       job.setNumReduceTasks(1); // the coarse graph in one task: 1/16 of the rows, fewer pins where rows share keys
     }
     job.setOutputKeyClass(LongWritable.class);
