@@ -1808,11 +1808,13 @@ public final class MrRefinement {
    * Coarse V-cycles after the swap rounds where the start was balanced by streaming flows (no two parts fit a reducer;
    * {@code -D}, default {@link #DEFAULT_COARSE_VCYCLES}): the refined rows clustered again per part, the clusters'
    * parts refined as weighted vertices in the placing task without lifting the largest working set, every row to its
-   * cluster's part, the flows, then connectivity swap rounds; kept while it measures better (a second one measured
-   * worse on cnr-2000, docs/quality.md §33).
+   * cluster's part, the flows, then connectivity swap rounds; kept while it measures better. A second one measured
+   * worse on cnr-2000 while every placement saw the same key sample (docs/quality.md §33); each with a sample of its
+   * own, with 8 MiB reducers, the second was kept under three of five pipeline seeds and lowered the mean T_sum by
+   * 5.8 % (§74).
    */
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
-  static final int DEFAULT_COARSE_VCYCLES = 1;
+  static final int DEFAULT_COARSE_VCYCLES = 2;
 
   /**
    * When a multilevel start of unit rows placed where not even two parts fit a reducer (the flows regime) gets
