@@ -183,6 +183,22 @@ public abstract class ParsaTool extends Configured implements Tool {
     return v;
   }
 
+  /**
+   * A {@code -D} setting restricted to a fixed set of values ({@code dflt} where unset); any other is a usage error
+   * naming the setting and the values it takes.
+   */
+  public static String choiceConf(org.apache.hadoop.conf.Configuration conf, String name, String dflt,
+      String... allowed) {
+    String v = conf.get(name, dflt);
+    if (!Arrays.asList(allowed).contains(v)) {
+      String last = allowed[allowed.length - 1];
+      String others = String.join(", ", Arrays.copyOf(allowed, allowed.length - 1));
+      throw new UsageException("-D " + name + " must be " + (others.isEmpty() ? last : others + " or " + last)
+          + ", got '" + v + "'");
+    }
+    return v;
+  }
+
   /** Option with a value. */
   protected static Option opt(String longOpt, String argName, String desc) {
     return Option.builder().longOpt(longOpt).hasArg().argName(argName).desc(desc).build();

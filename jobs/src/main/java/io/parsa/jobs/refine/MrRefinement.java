@@ -402,16 +402,8 @@ public final class MrRefinement {
    */
   Result run(Path u0, boolean orderStart, String multilevel, double[] schedule, int rounds, Groups groups)
       throws Exception {
-    String balance = conf.get(BALANCE, "auto");
-    if (!List.of("auto", "groups", "flows").contains(balance)) {
-      throw new io.parsa.common.UsageException("-D " + BALANCE + " must be auto, groups or flows, got '" + balance
-          + "'");
-    }
-    String startRounds = conf.get(START_ROUNDS, "auto");
-    if (!List.of("auto", "on", "off").contains(startRounds)) {
-      throw new io.parsa.common.UsageException("-D " + START_ROUNDS + " must be auto, on or off, got '" + startRounds
-          + "'");
-    }
+    String balance = io.parsa.common.ParsaTool.choiceConf(conf, BALANCE, "auto", "auto", "groups", "flows");
+    String startRounds = io.parsa.common.ParsaTool.choiceConf(conf, START_ROUNDS, "auto", "auto", "on", "off");
     if (conf.getInt(CHUNKS, 0) < 0 || conf.getInt(CHUNKS, 0) > CoarsenReducer.MAX_CHUNKS) {
       throw new io.parsa.common.UsageException("-D " + CHUNKS + " must be 0 (fitted) to " + CoarsenReducer.MAX_CHUNKS
           + ", got " + conf.get(CHUNKS));
