@@ -517,9 +517,26 @@ public final class MultilevelPartitioner {
    */
   public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] internal, int[] given,
       double window) {
+    return partitionWeighted(weight, vStart, vNets, numNets, null, internal, given, window);
+  }
+
+  /**
+   * As {@link #partitionWeighted(int[], int[], int[], int, int[], int[], double)} with every net weighing
+   * {@code netWeight[e]} keys (null: one each): a net that stands for several keys with the same holders, or for a
+   * sample of keys, counts that many in every working set, gain and connectivity, and in coarsening's ratings.
+   */
+  public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] netWeight,
+      int[] internal, int[] given, double window) {
     int n = weight.length;
     long t0 = System.nanoTime();
     Level fine = new Level(n, weight, vStart, vNets, numNets, internal, RowKeyGraph.transpose(vStart, vNets, numNets));
+    if (netWeight != null) {
+      if (netWeight.length < numNets) {
+        throw new IllegalArgumentException("a weight for each of the " + numNets + " nets, got " + netWeight.length);
+      }
+      fine.netWeight = netWeight;
+      fine.netDegree = weightedDegrees(n, vStart, vNets, netWeight);
+    }
     if (given != null && given.length != n) {
       throw new IllegalArgumentException("a given part for each of the " + n + " vertices, got " + given.length);
     }
@@ -1090,8 +1107,9 @@ public final class MultilevelPartitioner {
     private double[] rating;
     private int[] touched;
     /**
-     * The rating weight of every key of the group: 1/(pins − 1) for a key of 2..maxNetSize rows of the level that
-     * another row of the group also uses, else 0 (not rated: too small, too large, or no partner in the group).
+     * The rating weight of every key of the group: w/(pins − 1) for a key of 2..maxNetSize rows of the level that
+     * another row of the group also uses (w: its {@link Level#netWeight}), else 0 (not rated: too small, too large, or
+     * no partner in the group).
      */
     private double[] netWeight;
 
@@ -1178,7 +1196,8 @@ public final class MultilevelPartitioner {
       int maxNet = settings.maxNetSize();
       for (int le = 0; le < numNets; le++) {
         int size = h.netSize(netGlobal == null ? le : netGlobal[le]); // the key's rows in the whole level
-        netWeight[le] = size < 2 || size > maxNet || nStart[le + 1] - nStart[le] < 2 ? 0 : 1.0 / (size - 1);
+        netWeight[le] = size < 2 || size > maxNet || nStart[le + 1] - nStart[le] < 2 ? 0
+            : h.netWeight(netGlobal == null ? le : netGlobal[le]) / (double) (size - 1);
       }
     }
 
@@ -1260,7 +1279,7 @@ public final class MultilevelPartitioner {
             if (sz <= maxNet) {
               continue;
             }
-            double s = 1.0 / (sz - 1);
+            double s = h.netWeight(e) / (double) (sz - 1);
             int from = rnd.nextInt(sz);
             for (int i = 0; i < LARGE_NET_SCAN; i++) {
               int v = h.nPins[h.nStart[e] + (from + i) % sz];
@@ -1391,7 +1410,7 @@ public final class MultilevelPartitioner {
     for (int e = 0; e < h.numNets; e++) {
       netId[e] = pins[e] >= 2 ? numNets++ : -1;
       if (pins[e] == 1) {
-        internal[single[e]]++;
+        internal[single[e]] += h.netWeight(e);
       }
     }
     int[] vStart = new int[nc + 1];
@@ -1405,6 +1424,17 @@ public final class MultilevelPartitioner {
     Level coarse = new Level(nc, cWeight, vStart, buf, numNets, internal, RowKeyGraph.transposeInto(nc, vStart, buf,
         numNets, ws.ints("level.pinStart." + index, numNets + 2), ws.ints("level.pins." + index, vStart[nc]), counts));
     coarse.fineToCoarse = fineToCoarse;
+    if (h.netWeight != null) {
+      // weighted nets (merged keys, or a caller's) keep their weights at every coarser level
+      int[] netWeight = new int[numNets];
+      for (int e = 0; e < h.numNets; e++) {
+        if (netId[e] >= 0) {
+          netWeight[netId[e]] = h.netWeight[e];
+        }
+      }
+      coarse.netWeight = netWeight;
+      coarse.netDegree = weightedDegrees(nc, vStart, buf, netWeight);
+    }
     return coarse;
   }
 
@@ -1578,14 +1608,15 @@ public final class MultilevelPartitioner {
 
   /**
    * {@code h} with every group of nets that have the same pins merged into one net weighing as many ({@link
-   * Level#netWeight}), or {@code h} itself where that would not halve its pins. The vertices, their
+   * Level#netWeight}; nets that already weigh more count their weights), or {@code h} itself where that would not
+   * halve its pins. The vertices, their
    * weights and internal keys are the same, and every gain, working set and connectivity of an assignment is the
    * same on both, so a placement found on the merged level is the placement the level itself would have given, with
    * fewer pins to scan. A coarsest level holds many such nets: cnr-2000's 97,005 nets over 192 vertices are 2,101
    * distinct pin sets, and the initial placement's 128 tries had scanned every one of them.
    */
   static Level mergeIdenticalNets(Level h) {
-    if (h.netWeight != null || h.numNets < 2) {
+    if (h.numNets < 2) {
       return h;
     }
     int m = h.numNets;
@@ -1605,13 +1636,13 @@ public final class MultilevelPartitioner {
       int d = byHash.get(hash);
       if (d >= 0 && samePins(h, first[d], e)) {
         merged[e] = d;
-        weight[d]++;
+        weight[d] += h.netWeight(e);
         continue;
       }
       // a new pin set (a different one under the same hash, vanishingly rare, simply stays a net of its own)
       merged[e] = distinct;
       first[distinct] = e;
-      weight[distinct] = 1;
+      weight[distinct] = h.netWeight(e);
       if (d < 0) {
         byHash.put(hash, distinct);
       }
@@ -1649,6 +1680,19 @@ public final class MultilevelPartitioner {
     out.netWeight = weight;
     out.netDegree = degree;
     return out;
+  }
+
+  /** Σ of the weights of every vertex's nets ({@link Level#netDegree}). */
+  private static int[] weightedDegrees(int n, int[] vStart, int[] vNets, int[] netWeight) {
+    int[] degree = new int[n];
+    for (int v = 0; v < n; v++) {
+      int d = 0;
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        d += netWeight[vNets[t]];
+      }
+      degree[v] = d;
+    }
+    return degree;
   }
 
   private static boolean samePins(Level h, int e, int f) {

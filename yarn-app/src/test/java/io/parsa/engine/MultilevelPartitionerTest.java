@@ -294,6 +294,126 @@ class MultilevelPartitionerTest {
     assertTrue(after <= best * 1.05 + 5, "connectivity " + found + ", after a V-cycle " + after + ", planted " + best);
   }
 
+  /**
+   * Weighted nets: the vertices of an instance whose keys come in bundles (keys held by the same vertices), given once
+   * as plain nets and once with each bundle one net weighing its keys, report the plain instance's working sets for the
+   * parts they return (the weights carried through coarsening, merging and refinement), and the weighted run's
+   * connectivity on the plain nets is within a few percent of the plain run's and far below a random placement's.
+   */
+  @Test
+  void weightedNetsStandForTheirKeysThroughEveryLevel() {
+    int k = 8;
+    int c = 1600;
+    int communities = 16;
+    SplittableRandom rnd = new SplittableRandom(17);
+    int[] weight = new int[c];
+    for (int v = 0; v < c; v++) {
+      weight[v] = 1 + rnd.nextInt(4);
+    }
+    // bundles: each a set of 2..5 holders (mostly of one community) and 1..12 keys all held by exactly those
+    List<int[]> holders = new ArrayList<>();
+    List<Integer> keysOf = new ArrayList<>();
+    int perCommunity = c / communities;
+    for (int b = 0; b < 1500; b++) {
+      int home = rnd.nextInt(communities);
+      java.util.TreeSet<Integer> h = new java.util.TreeSet<>();
+      int size = 2 + rnd.nextInt(4);
+      while (h.size() < size) {
+        h.add(rnd.nextInt(10) == 0 ? rnd.nextInt(c) : home * perCommunity + rnd.nextInt(perCommunity));
+      }
+      holders.add(h.stream().mapToInt(Integer::intValue).toArray());
+      keysOf.add(1 + rnd.nextInt(12));
+    }
+    int[] internal = new int[c];
+    for (int v = 0; v < c; v++) {
+      internal[v] = rnd.nextInt(5);
+    }
+    // plain: every key its own net; weighted: every bundle one net
+    List<List<Integer>> plainNets = new ArrayList<>();
+    List<List<Integer>> bundleNets = new ArrayList<>();
+    for (int v = 0; v < c; v++) {
+      plainNets.add(new ArrayList<>());
+      bundleNets.add(new ArrayList<>());
+    }
+    int plainCount = 0;
+    int[] bundleWeight = new int[holders.size()];
+    for (int b = 0; b < holders.size(); b++) {
+      bundleWeight[b] = keysOf.get(b);
+      for (int v : holders.get(b)) {
+        bundleNets.get(v).add(b);
+        for (int i = 0; i < keysOf.get(b); i++) {
+          plainNets.get(v).add(plainCount + i);
+        }
+      }
+      plainCount += keysOf.get(b);
+    }
+    int[][] plain = csr(plainNets);
+    int[][] bundled = csr(bundleNets);
+    MultilevelPartitioner ml = new MultilevelPartitioner(k, MultilevelPartitioner.Settings.defaults(), line -> { });
+    MultilevelPartitioner.Weighted byKeys = ml.partitionWeighted(weight, plain[0], plain[1], plainCount,
+        internal.clone());
+    MultilevelPartitioner.Weighted byBundles = ml.partitionWeighted(weight, bundled[0], bundled[1], holders.size(),
+        bundleWeight, internal.clone(), null, 0);
+    long[] ws = workingSets(k, byBundles.part(), plain[0], plain[1], internal);
+    assertArrayEquals(ws, byBundles.workingSets(), "the weighted run's working sets are the keys' own");
+    long weighted = connectivity(k, byBundles.part(), plain[0], plain[1], plainCount);
+    long unweighted = connectivity(k, byKeys.part(), plain[0], plain[1], plainCount);
+    int[] random = new int[c];
+    for (int v = 0; v < c; v++) {
+      random[v] = rnd.nextInt(k);
+    }
+    long chance = connectivity(k, random, plain[0], plain[1], plainCount);
+    assertTrue(weighted <= 1.1 * unweighted, "bundled " + weighted + " vs keys " + unweighted);
+    assertTrue(3 * weighted < chance, "bundled " + weighted + " vs random " + chance);
+  }
+
+  private static int[][] csr(List<List<Integer>> lists) {
+    int[] start = new int[lists.size() + 1];
+    List<Integer> all = new ArrayList<>();
+    for (int v = 0; v < lists.size(); v++) {
+      all.addAll(lists.get(v));
+      start[v + 1] = all.size();
+    }
+    return new int[][] {start, all.stream().mapToInt(Integer::intValue).toArray()};
+  }
+
+  private static long[] workingSets(int k, int[] part, int[] vStart, int[] vNets, int[] internal) {
+    long[] ws = new long[k];
+    List<java.util.Set<Integer>> held = new ArrayList<>();
+    for (int p = 0; p < k; p++) {
+      held.add(new java.util.HashSet<>());
+    }
+    for (int v = 0; v < part.length; v++) {
+      ws[part[v]] += internal[v];
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        held.get(part[v]).add(vNets[t]);
+      }
+    }
+    for (int p = 0; p < k; p++) {
+      ws[p] += held.get(p).size();
+    }
+    return ws;
+  }
+
+  private static long connectivity(int k, int[] part, int[] vStart, int[] vNets, int numNets) {
+    java.util.BitSet[] in = new java.util.BitSet[numNets];
+    for (int v = 0; v < part.length; v++) {
+      for (int t = vStart[v]; t < vStart[v + 1]; t++) {
+        if (in[vNets[t]] == null) {
+          in[vNets[t]] = new java.util.BitSet(k);
+        }
+        in[vNets[t]].set(part[v]);
+      }
+    }
+    long s = 0;
+    for (java.util.BitSet b : in) {
+      if (b != null) {
+        s += Math.max(0, b.cardinality() - 1);
+      }
+    }
+    return s;
+  }
+
   @Test
   void weightedPlacementKeepsAWindowFromBelowAndRefinesGivenPartsUnderTheCap() {
     int k = 8;
