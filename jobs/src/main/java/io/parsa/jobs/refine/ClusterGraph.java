@@ -10,7 +10,8 @@ import org.apache.hadoop.util.Progressable;
  * The clusters one task of the distributed multilevel start reads ({@link ClusterRow}s: the placement's, or a group
  * of them clustered once more), as the weighted vertices the multilevel partitioner takes: in cluster id order (so
  * that the result does not depend on the order the shuffle delivered them in), a key held by one cluster alone
- * counted in its {@code internal} keys (it can never be cut), every other key a net with a dense id.
+ * counted in its {@code internal} keys (it can never be cut), every other key a net with a dense id (weighing what the
+ * key does: a holder set's keys, {@link ClusterRow#keyWeight}).
  */
 final class ClusterGraph {
 
@@ -24,6 +25,8 @@ final class ClusterGraph {
   final int[] vStart;
   final int[] vNets;
   final int numNets;
+  /** Every net's weight ({@link ClusterRow#keyWeight}: a holder set's), or null where every net weighs 1. */
+  final int[] netWeight;
   /**
    * The clusters' distinct keys (global ids, ascending) as they were read: vertex v's at {@code keys[keyStart[r] ..
    * keyStart[r+1])} with r = {@code readAt[v]}; null once dropped.
@@ -33,7 +36,7 @@ final class ClusterGraph {
   private final int[] readAt;
 
   private ClusterGraph(long[] ids, int[] weight, int[] internal, int[] unlisted, int[] vStart, int[] vNets, int numNets,
-      long[] keys, int[] keyStart, int[] readAt) {
+      int[] netWeight, long[] keys, int[] keyStart, int[] readAt) {
     this.ids = ids;
     this.weight = weight;
     this.internal = internal;
@@ -41,6 +44,7 @@ final class ClusterGraph {
     this.vStart = vStart;
     this.vNets = vNets;
     this.numNets = numNets;
+    this.netWeight = netWeight;
     this.keys = keys;
     this.keyStart = keyStart;
     this.readAt = readAt;
@@ -59,13 +63,17 @@ final class ClusterGraph {
     IntArrayList unlistedRead = new IntArrayList();
     IntArrayList start = new IntArrayList();
     LongArrayList keys = new LongArrayList();
+    IntArrayList keyWeights = new IntArrayList();
+    boolean weighted = false;
     start.add(0);
     for (ClusterRow c : values) {
       ids.add(c.cluster());
       weights.add(c.weight());
       unlistedRead.add(c.unlisted());
+      weighted |= c.weighted();
       for (int i = 0; i < c.size(); i++) {
         keys.add(c.key(i));
+        keyWeights.add(c.keyWeight(i));
       }
       start.add(keys.size());
       progress.progress();
@@ -91,6 +99,7 @@ final class ClusterGraph {
     int[] unlisted = new int[n];
     int[] vStart = new int[n + 1];
     IntArrayList nets = new IntArrayList();
+    IntArrayList netWeights = new IntArrayList();
     for (int v = 0; v < n; v++) {
       int c = order[v];
       sortedIds[v] = ids.getLong(c);
@@ -102,20 +111,21 @@ final class ClusterGraph {
       for (int i = from; i < to; i++) {
         long key = keys.getLong(i);
         if (holders.get(key) < 2) {
-          internal[v]++;
+          internal[v] += keyWeights.getInt(i);
           continue;
         }
         int e = netOf.get(key);
         if (e < 0) {
           e = netOf.size();
           netOf.put(key, e);
+          netWeights.add(keyWeights.getInt(i));
         }
         nets.add(e);
       }
       vStart[v + 1] = nets.size();
     }
-    return new ClusterGraph(sortedIds, weight, internal, unlisted, vStart, nets.toIntArray(), netOf.size(), keys.elements(),
-        start.toIntArray(), order);
+    return new ClusterGraph(sortedIds, weight, internal, unlisted, vStart, nets.toIntArray(), netOf.size(),
+        weighted ? netWeights.toIntArray() : null, keys.elements(), start.toIntArray(), order);
   }
 
   int size() {

@@ -11,7 +11,9 @@ import org.apache.hadoop.io.WritableUtils;
  * places all clusters ({@link PlaceReducer}): its id (group · 2^32 + number in the group), its weight (rows), the
  * distinct keys of its rows, ascending and written as gaps, and how many more keys its rows hold that no other
  * cluster holds ({@code unlisted}: left out by {@link SharedKeys}, since no placement can cut them; where only a sample
- * of the shared keys is listed, a count in units of the sample that also covers those left out).
+ * of the shared keys is listed, a count in units of the sample that also covers those left out). Where the listed
+ * "keys" are holder sets ({@link SharedKeys}: each stands for all shared keys with the same holders), each carries its
+ * weight ({@link #keyWeight}; without weights every key weighs 1).
  */
 public final class ClusterRow implements Writable {
 
@@ -19,6 +21,9 @@ public final class ClusterRow implements Writable {
   private int weight;
   private int unlisted;
   private final SortedKeys keys = new SortedKeys();
+  /** The listed keys' weights, or none ({@code weighted} false: every key weighs 1). */
+  private int[] keyWeights = new int[0];
+  private boolean weighted;
 
   /** Sets the cluster, its keys copied from {@code sorted[0..n)} (distinct and ascending), none unlisted. */
   public ClusterRow set(long cluster, int weight, long[] sorted, int n) {
@@ -31,7 +36,29 @@ public final class ClusterRow implements Writable {
     this.weight = weight;
     this.unlisted = unlisted;
     keys.set(sorted, n);
+    weighted = false;
     return this;
+  }
+
+  /** As above, the listed key {@code sorted[i]} weighing {@code weights[i]}. */
+  public ClusterRow set(long cluster, int weight, long[] sorted, int n, int unlisted, int[] weights) {
+    set(cluster, weight, sorted, n, unlisted);
+    if (keyWeights.length < n) {
+      keyWeights = new int[Math.max(n, 2 * keyWeights.length)];
+    }
+    System.arraycopy(weights, 0, keyWeights, 0, n);
+    weighted = true;
+    return this;
+  }
+
+  /** The weight of listed key i (1 unless the keys are weighted). */
+  public int keyWeight(int i) {
+    return weighted ? keyWeights[i] : 1;
+  }
+
+  /** Whether the listed keys carry weights of their own. */
+  public boolean weighted() {
+    return weighted;
   }
 
   /** Keys of the cluster's rows that no other cluster holds and that are not listed. */
@@ -61,6 +88,12 @@ public final class ClusterRow implements Writable {
     WritableUtils.writeVInt(out, weight);
     WritableUtils.writeVInt(out, unlisted);
     keys.write(out);
+    out.writeBoolean(weighted);
+    if (weighted) {
+      for (int i = 0; i < keys.size(); i++) {
+        WritableUtils.writeVInt(out, keyWeights[i]);
+      }
+    }
   }
 
   @Override
@@ -69,6 +102,16 @@ public final class ClusterRow implements Writable {
     weight = WritableUtils.readVInt(in);
     unlisted = WritableUtils.readVInt(in);
     keys.readFields(in);
+    weighted = in.readBoolean();
+    if (weighted) {
+      int n = keys.size();
+      if (keyWeights.length < n) {
+        keyWeights = new int[Math.max(n, 2 * keyWeights.length)];
+      }
+      for (int i = 0; i < n; i++) {
+        keyWeights[i] = WritableUtils.readVInt(in);
+      }
+    }
   }
 
   @Override

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -30,6 +31,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.LazyOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.MultipleOutputs;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,6 +203,20 @@ public final class MrRefinement {
     PINS_LEFT_OUT,
     /** Multilevel start, shared-keys merge job listing a key sample: pieces merged (= SHARED_PINS + PINS_LEFT_OUT). */
     SHARES_MERGED,
+    /** Multilevel start, holder sets, holders job: keys held by two or more clusters. */
+    SHARED_KEYS,
+    /** Multilevel start, holder sets, holders job: (key, cluster) pairs of those keys. */
+    SHARED_KEY_PINS,
+    /** Multilevel start, holder sets, sets job: distinct sets of holders of a shared key. */
+    HOLDER_SETS,
+    /** Multilevel start, holder sets, sets job: (set, holder) pairs, the pins of one net per set. */
+    SET_PINS,
+    /** Multilevel start, holder sets, sets job: the keys the sets stand for (= SHARED_KEYS). */
+    SET_KEYS,
+    /** Multilevel start, holder sets, sets job: Σ keys · holders over the sets (= SHARED_KEY_PINS). */
+    SET_KEY_PINS,
+    /** Multilevel start, holder sets, merge job: Σ keys over the pieces merged (= SHARED_KEY_PINS). */
+    KEY_PINS_MERGED,
     /** Multilevel start, a streaming balance's flow job: rows moved (= the apply job's MOVES_APPLIED). */
     FLOW_MOVES
   }
@@ -1368,6 +1384,13 @@ public final class MrRefinement {
   public static final String FRESH_SAMPLES = "parsa.refine.multilevel.place.fresh-samples";
 
   /**
+   * Whether a placement from a sample lists one net per set of holders weighing its keys, the sets sampled in
+   * proportion to their keys ({@link SharedKeys#SetPieceMapper}; boolean, default true), or a sample of the keys
+   * themselves (false, as before §75 of docs/quality.md).
+   */
+  public static final String HOLDER_SETS = "parsa.refine.multilevel.place.holder-sets";
+
+  /**
    * The distributed multilevel start (the multilevel path of Duan, Wang and Wu, §5, split so that no task holds more
    * than a group of parts or the coarse graph), from {@code cur}, whose parts only decide which rows are clustered
    * together:
@@ -1544,12 +1567,22 @@ public final class MrRefinement {
 
     Path placed = levels.top();
     long sampledPins = levels.topPins();
+    long holderSets = -1;
     if (sample < 1) {
       // the top level once more with only a sample of its shared keys listed, the working sets in units of 1/sample
       // keys (SharedKeys)
       placed = new Path(dir, "sampled");
-      sampledPins = sharedKeysOnly(levels.top(), placed, levels.topClusters(), levels.topPins(), sample,
-          conf.getBoolean(FRESH_SAMPLES, true) ? keySamples++ : 0);
+      long sampleNo = conf.getBoolean(FRESH_SAMPLES, true) ? keySamples++ : 0;
+      if (conf.getBoolean(HOLDER_SETS, true)) {
+        // one net per set of holders, weighing its keys: the sets sampled, at the highest rate that fits
+        Listed listed = holderSets(levels.top(), placed, levels.topClusters(), levels.topPins(), sample,
+            conf.getDouble(SharedKeys.SAMPLE, 0) > 0, sampleNo, budget);
+        sampledPins = listed.pins();
+        sample = listed.rate();
+        holderSets = listed.sets();
+      } else {
+        sampledPins = sharedKeysOnly(levels.top(), placed, levels.topClusters(), levels.topPins(), sample, sampleNo);
+      }
     }
     Path placement = new Path(dir, "placement");
     job = Jobs.newJob(conf, step, "multilevel start: place the clusters" + (inGroups ? " in groups" : ""),
@@ -1737,6 +1770,9 @@ public final class MrRefinement {
     e.put("placedInGroups", inGroups);
     e.put("placeSample", sample);
     e.put("placedListedPins", sampledPins);
+    if (holderSets >= 0) {
+      e.put("placedHolderSets", holderSets); // one net each, weighing its keys (SharedKeys)
+    }
     if (sample < 1) {
       e.put("placedWorkingSetsEstimated", placedWs); // the placing task's own count from the sample, in keys
     }
@@ -2327,6 +2363,109 @@ public final class MrRefinement {
     }
     fs.delete(pieces, true);
     return shared;
+  }
+
+  /** What {@link #holderSets} listed: pins, the rate of the sample, the distinct holder sets. */
+  private record Listed(long pins, double rate, long sets) {}
+
+  /**
+   * The {@code numClusters} clusters of {@code in} (listing {@code pins} keys) into {@code out} with their shared keys
+   * as one net per set of holders ({@link SharedKeys}: keys with the same holders are interchangeable), a sample of
+   * the sets listed: three jobs, the keys' holders, the distinct sets with their keys, and the merge that lists a set
+   * with probability min(1, r · keys) in units of 1/r keys. The rate r is {@code rate} where it was set by the user
+   * ({@code forced}), else the highest candidate rate whose listed pins (counted by the sets job) fit {@code budget}
+   * (at least {@code rate}, a key sample's that fits). Sample number {@code sampleNo} ({@link SharedKeys#LIST_SAMPLE}).
+   */
+  private Listed holderSets(Path in, Path out, long numClusters, long pins, double rate, boolean forced,
+      long sampleNo, long budget) throws Exception {
+    Path keyed = new Path(out.getParent(), out.getName() + "-keys");
+    Job job = Jobs.newJob(conf, step, "multilevel start: the holders of the clusters' shared keys",
+        MrRefinement.class);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
+    job.setMapperClass(SharedKeys.HolderMapper.class);
+    LongKeyComparator.mapOutputKeys(job);
+    job.setMapOutputValueClass(LongWritable.class);
+    job.setReducerClass(SharedKeys.HolderSetReducer.class);
+    job.setNumReduceTasks(reducers);
+    job.setOutputKeyClass(BytesWritable.class);
+    job.setOutputValueClass(LongWritable.class);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, keyed);
+    Jobs.run(job);
+    Jobs.checkEqual(step + ": (key, cluster) pairs vs the clusters' keys", pins,
+        Jobs.count(job, Counters.HOLDER_PAIRS));
+    long sharedKeys = Jobs.count(job, Counters.SHARED_KEYS);
+    long sharedKeyPins = Jobs.count(job, Counters.SHARED_KEY_PINS);
+
+    Path sets = new Path(out.getParent(), out.getName() + "-sets");
+    Job setJob = Jobs.newJob(conf, step, "multilevel start: the sets of holders of the shared keys",
+        MrRefinement.class);
+    setJob.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate); // the base of the candidate rates
+    setJob.setInputFormatClass(BufferedSequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(setJob, new Path(keyed, "part-r-*"));
+    setJob.setMapperClass(Mapper.class);
+    setJob.setMapOutputKeyClass(BytesWritable.class);
+    setJob.setMapOutputValueClass(LongWritable.class);
+    setJob.setCombinerClass(LongSumReducer.class);
+    setJob.setReducerClass(SharedKeys.SetReducer.class);
+    setJob.setNumReduceTasks(reducers);
+    setJob.setOutputKeyClass(LongWritable.class);
+    setJob.setOutputValueClass(ClusterRow.class);
+    setJob.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(setJob, sets);
+    Jobs.run(setJob);
+    Jobs.checkEqual(step + ": keys of the holder sets vs shared keys", sharedKeys,
+        Jobs.count(setJob, Counters.SET_KEYS));
+    Jobs.checkEqual(step + ": keys times holders of the holder sets vs shared keys' pairs", sharedKeyPins,
+        Jobs.count(setJob, Counters.SET_KEY_PINS));
+    fs.delete(keyed, true);
+    long numSets = Jobs.count(setJob, Counters.HOLDER_SETS);
+    double chosen = rate;
+    if (!forced) {
+      for (int j = SharedKeys.CANDIDATES; j > 0; j--) {
+        long listedAt = setJob.getCounters().findCounter(SharedKeys.PINS_AT_RATE, Integer.toString(j)).getValue();
+        if (ClusterGraph.heapNeeded(numClusters, listedAt, k) <= budget) {
+          chosen = SharedKeys.candidateRate(rate, j);
+          break;
+        }
+      }
+    }
+    LOG.info("{}: multilevel start: {} shared keys of {} clusters ({} pairs) have {} sets of holders ({} pairs): a"
+        + " sample of {} of them listed, each with probability min(1, {} · its keys) (a sample of the keys: {})", step,
+        sharedKeys, numClusters, sharedKeyPins, numSets, Jobs.count(setJob, Counters.SET_PINS),
+        String.format("%.3f", chosen), String.format("%.3f", chosen), String.format("%.3f", rate));
+
+    Job merge = Jobs.newJob(conf, step, "multilevel start: the clusters with a sample of their holder sets listed",
+        MrRefinement.class);
+    merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, chosen);
+    merge.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
+    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
+        SharedKeys.HeaderMapper.class);
+    MultipleInputs.addInputPath(merge, new Path(sets, "part-r-*"), BufferedSequenceFileInputFormat.class,
+        SharedKeys.SetPieceMapper.class);
+    LongKeyComparator.mapOutputKeys(merge);
+    merge.setMapOutputValueClass(ClusterRow.class);
+    merge.setReducerClass(SharedKeys.MergeReducer.class);
+    merge.setNumReduceTasks(reducers);
+    merge.setOutputKeyClass(IntWritable.class);
+    merge.setOutputValueClass(ClusterRow.class);
+    merge.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(merge, out);
+    Jobs.run(merge);
+    Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    Jobs.checkEqual(step + ": clusters with their holder sets vs clusters", numClusters,
+        Jobs.count(merge, Counters.CLUSTERS_MERGED));
+    long listed = Jobs.count(merge, Counters.SHARED_PINS);
+    Jobs.checkEqual(step + ": holder sets listed vs sent", listed, Jobs.count(merge, Counters.LISTED_PINS));
+    Jobs.checkEqual(step + ": keys of the holder sets merged vs shared keys' pairs", sharedKeyPins,
+        Jobs.count(merge, Counters.KEY_PINS_MERGED));
+    if (chosen < 1) {
+      Jobs.checkEqual(step + ": pieces of a holder-set sample merged vs sent", listed
+          + Jobs.count(merge, Counters.PINS_LEFT_OUT), Jobs.count(merge, Counters.SHARES_MERGED));
+    }
+    fs.delete(sets, true);
+    return new Listed(listed, chosen, numSets);
   }
 
   /**

@@ -86,7 +86,8 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     long[] ws;
     if (parts.length == 1) {
       local = new int[n];
-      ws = new long[] {java.util.Arrays.stream(g.internal).asLongStream().sum() + g.numNets};
+      ws = new long[] {java.util.Arrays.stream(g.internal).asLongStream().sum()
+          + (g.netWeight == null ? g.numNets : java.util.Arrays.stream(g.netWeight).asLongStream().sum())};
     } else {
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
       int[] given = null;
@@ -109,7 +110,8 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       }
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
           s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
-          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.internal, given, conf.getDouble(WINDOW, 0));
+          .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.netWeight, g.internal, given,
+              conf.getDouble(WINDOW, 0));
       local = placement.part();
       ws = placement.workingSets();
     }

@@ -3,10 +3,12 @@ package io.parsa.jobs.refine;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.io.IOException;
 import java.util.Arrays;
+import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 
 /**
  * Distributed multilevel start: the clusters of a level with only their shared keys listed, for clusters that would
@@ -171,12 +173,18 @@ public final class SharedKeys {
 
   /**
    * Merge job, reduce side: a cluster's header and pieces summed into the cluster with its shared keys listed; listing
-   * a sample ({@link #LIST_RATE} &lt; 1), its unlisted count in units of 1/r keys (see the class comment).
+   * a sample ({@link #LIST_RATE} &lt; 1), its unlisted count in units of 1/r keys (see the class comment). A piece of
+   * weight −w ({@link SetPieceMapper}) stands for the w keys of a holder set, listed as one net of the weight it carries
+   * ({@link ClusterRow#keyWeight}) or left out; a piece of weight 0 for one key.
    */
   public static class MergeReducer extends Reducer<LongWritable, ClusterRow, IntWritable, ClusterRow> {
     private final IntWritable zero = new IntWritable(0);
     private final ClusterRow out = new ClusterRow();
     private long[] keys = new long[16];
+    private int[] weights = new int[16];
+    private long[] sortedKeys = new long[16];
+    private int[] sortedWeights = new int[16];
+    private int[] order = new int[16];
     private double rate;
 
     @Override
@@ -189,10 +197,12 @@ public final class SharedKeys {
         throws IOException, InterruptedException {
       int headers = 0;
       int weight = 0;
-      int unlisted = 0;
-      double leftOut = 0; // Σ 1/h over the shared keys not listed
-      double listedShares = 0; // Σ 1/h over the shared keys listed
+      long unlisted = 0;
+      // in units of the sample: Σ r·w/h over the sets (keys) left out, Σ (r·w − W)/h over those listed with weight W
+      double correction = 0;
       long merged = 0;
+      long keyPins = 0;
+      boolean sets = false; // pieces of holder sets: listed with weights
       int n = 0;
       for (ClusterRow p : pieces) {
         if (p.weight() > 0) {
@@ -201,30 +211,237 @@ public final class SharedKeys {
           unlisted += p.unlisted();
           continue;
         }
-        unlisted--; // a shared key: the header counted it as one of the cluster's own
+        sets |= p.weight() < 0;
+        int w = p.weight() < 0 ? -p.weight() : 1; // a holder set's keys, or one key
+        int h = -p.unlisted();
+        unlisted -= w; // shared keys: the header counted them as the cluster's own
         merged++;
+        keyPins += w;
         if (p.size() == 0) {
-          leftOut += 1.0 / -p.unlisted();
+          correction += rate * w / h;
           continue;
         }
-        listedShares += 1.0 / -p.unlisted();
+        correction += (rate * w - p.keyWeight(0)) / h;
         if (n == keys.length) {
           keys = Arrays.copyOf(keys, 2 * n);
+          weights = Arrays.copyOf(weights, 2 * n);
         }
-        keys[n++] = p.key(0);
+        keys[n] = p.key(0);
+        weights[n++] = p.keyWeight(0);
       }
       if (headers != 1) {
         context.getCounter(MrRefinement.Counters.PIECES_WITHOUT_CLUSTER).increment(1);
         return;
       }
+      // exact where nothing is sampled and every listed net weighs its keys (the correction is then 0)
+      int own = (int) Math.max(0, Math.round(rate * unlisted + correction));
       if (rate < 1) {
-        unlisted = (int) Math.max(0, Math.round(rate * (unlisted + leftOut) - (1 - rate) * listedShares));
         context.getCounter(MrRefinement.Counters.SHARES_MERGED).increment(merged);
       }
-      Arrays.sort(keys, 0, n);
-      context.write(zero, out.set(cluster.get(), weight, keys, n, unlisted));
+      if (sets) {
+        context.getCounter(MrRefinement.Counters.KEY_PINS_MERGED).increment(keyPins);
+        sortByKey(n);
+        context.write(zero, out.set(cluster.get(), weight, sortedKeys, n, own, sortedWeights));
+      } else {
+        Arrays.sort(keys, 0, n);
+        context.write(zero, out.set(cluster.get(), weight, keys, n, own));
+      }
       context.getCounter(MrRefinement.Counters.CLUSTERS_MERGED).increment(1);
       context.getCounter(MrRefinement.Counters.LISTED_PINS).increment(n);
+    }
+
+    /** keys[0..n) ascending into sortedKeys, their weights alongside into sortedWeights. */
+    private void sortByKey(int n) {
+      if (order.length < n) {
+        order = new int[keys.length];
+        sortedKeys = new long[keys.length];
+        sortedWeights = new int[keys.length];
+      }
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      long[] k = keys;
+      it.unimi.dsi.fastutil.ints.IntArrays.quickSort(order, 0, n, (a, b) -> Long.compare(k[a], k[b]));
+      for (int i = 0; i < n; i++) {
+        sortedKeys[i] = keys[order[i]];
+        sortedWeights[i] = weights[order[i]];
+      }
+    }
+  }
+
+  /**
+   * Holder sets, holders job (after {@link HolderMapper}), reduce side: a key held by two or more clusters as its set of
+   * holders (ascending cluster ids, {@link #holderSet}) with a count of one key.
+   */
+  public static class HolderSetReducer extends Reducer<LongWritable, LongWritable, BytesWritable, LongWritable> {
+    private final LongArrayList holders = new LongArrayList();
+    private final BytesWritable set = new BytesWritable();
+    private final LongWritable one = new LongWritable(1);
+
+    @Override
+    protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
+        throws IOException, InterruptedException {
+      holders.clear();
+      for (LongWritable c : values) {
+        holders.add(c.get());
+      }
+      int h = holders.size();
+      if (h < 2) {
+        return;
+      }
+      Arrays.sort(holders.elements(), 0, h);
+      holderSet(holders, set);
+      context.write(set, one);
+      context.getCounter(MrRefinement.Counters.SHARED_KEYS).increment(1);
+      context.getCounter(MrRefinement.Counters.SHARED_KEY_PINS).increment(h);
+    }
+  }
+
+  /** The ascending cluster ids {@code holders} as the bytes of a set (8 big-endian bytes each: sorts as it groups). */
+  static void holderSet(LongArrayList holders, BytesWritable out) {
+    int h = holders.size();
+    byte[] b = new byte[8 * h];
+    for (int i = 0; i < h; i++) {
+      long c = holders.getLong(i);
+      for (int j = 0; j < 8; j++) {
+        b[8 * i + j] = (byte) (c >>> (56 - 8 * j));
+      }
+    }
+    out.set(b, 0, b.length);
+  }
+
+  /** The cluster ids of a set's bytes ({@link #holderSet}) into {@code out} (its length: the holders). */
+  static int holders(BytesWritable set, long[] out) {
+    byte[] b = set.getBytes();
+    int h = set.getLength() / 8;
+    for (int i = 0; i < h; i++) {
+      long c = 0;
+      for (int j = 0; j < 8; j++) {
+        c = (c << 8) | (b[8 * i + j] & 0xff);
+      }
+      out[i] = c;
+    }
+    return h;
+  }
+
+  /**
+   * The candidate rates the sets job counts listed pins at ({@link #CANDIDATES} + 1 of them): {@code base}, the rate
+   * of a key sample that fits the placing task, up to 1, evenly on a log scale.
+   */
+  static double candidateRate(double base, int j) {
+    return j >= CANDIDATES ? 1 : Math.pow(base, 1 - j / (double) CANDIDATES);
+  }
+
+  /** Candidate rates above the base one ({@link #candidateRate}). */
+  static final int CANDIDATES = 12;
+
+  /** Counter group of the sets job: the pins listed at candidate rate j (counter "j", {@link #candidateRate}). */
+  static final String PINS_AT_RATE = "parsa.holder-sets.pins-at-rate";
+
+  /** Whether a holder set of {@code w} keys is listed at rate {@code rate}: with probability min(1, rate · w). */
+  static double inclusion(double rate, long w) {
+    return Math.min(1, rate * w);
+  }
+
+  /**
+   * Holder sets, sets job, reduce side (a {@link LongSumReducer} combines before it): a set of holders with the keys it
+   * stands for, numbered (task · 2^40 + its number in the task), written as a {@link ClusterRow} of that id whose
+   * weight is its keys and whose keys are its holders; counts for each candidate rate the pins a sample at that rate
+   * would list ({@link #PINS_AT_RATE}), so that the driver can take the highest rate that fits the placing task.
+   */
+  public static class SetReducer extends Reducer<BytesWritable, LongWritable, LongWritable, ClusterRow> {
+    private final LongWritable id = new LongWritable();
+    private final ClusterRow out = new ClusterRow();
+    private long[] holders = new long[16];
+    private long task;
+    private long next;
+    private double base;
+    private final double[] pinsAt = new double[CANDIDATES + 1];
+
+    @Override
+    protected void setup(Context context) {
+      task = context.getTaskAttemptID().getTaskID().getId();
+      base = context.getConfiguration().getDouble(LIST_RATE, 1);
+    }
+
+    @Override
+    protected void reduce(BytesWritable set, Iterable<LongWritable> counts, Context context)
+        throws IOException, InterruptedException {
+      long w = 0;
+      for (LongWritable c : counts) {
+        w += c.get();
+      }
+      if (holders.length < set.getLength() / 8) {
+        holders = new long[set.getLength() / 8];
+      }
+      int h = holders(set, holders);
+      if (w > Integer.MAX_VALUE) {
+        throw new IllegalStateException(w + " keys with the same " + h + " holders, more than a net's weight holds");
+      }
+      id.set((task << 40) | next++);
+      context.write(id, out.set(id.get(), (int) w, holders, h, 0));
+      for (int j = 0; j <= CANDIDATES; j++) {
+        pinsAt[j] += inclusion(candidateRate(base, j), w) * h;
+      }
+      context.getCounter(MrRefinement.Counters.HOLDER_SETS).increment(1);
+      context.getCounter(MrRefinement.Counters.SET_PINS).increment(h);
+      context.getCounter(MrRefinement.Counters.SET_KEYS).increment(w);
+      context.getCounter(MrRefinement.Counters.SET_KEY_PINS).increment(w * h);
+    }
+
+    @Override
+    protected void cleanup(Context context) {
+      for (int j = 0; j <= CANDIDATES; j++) {
+        context.getCounter(PINS_AT_RATE, Integer.toString(j)).increment(Math.round(pinsAt[j]));
+      }
+    }
+  }
+
+  /**
+   * Holder sets, merge job, second input: each set ({@link SetReducer}) as a piece of each of its h holders, of weight
+   * −w (its keys) and −h unlisted; listed with probability p = min(1, r · w) (r: {@link #LIST_RATE}; decided by a hash
+   * of its holders and {@link #LIST_SAMPLE}, so every holder agrees) as one net weighing W = max(1, round(r · w / p))
+   * in units of the sample: 1 where p &lt; 1, r · w where the set is always listed. A sample at rate r lists at most the
+   * pins a sample of keys at r does, and none of a set whose keys are many: those are listed whole, exactly. Counters:
+   * SHARED_PINS (pieces listed), PINS_LEFT_OUT (the others).
+   */
+  public static class SetPieceMapper extends Mapper<LongWritable, ClusterRow, LongWritable, ClusterRow> {
+    private final LongWritable cluster = new LongWritable();
+    private final ClusterRow piece = new ClusterRow();
+    private final long[] one = new long[1];
+    private final int[] weightOfOne = new int[1];
+    private double rate;
+    private long sample;
+
+    @Override
+    protected void setup(Context context) {
+      rate = context.getConfiguration().getDouble(LIST_RATE, 1);
+      sample = context.getConfiguration().getLong(LIST_SAMPLE, 0);
+    }
+
+    @Override
+    protected void map(LongWritable id, ClusterRow set, Context context) throws IOException, InterruptedException {
+      int h = set.size();
+      int w = set.weight();
+      double p = inclusion(rate, w);
+      long hash = h;
+      for (int i = 0; i < h; i++) {
+        hash = it.unimi.dsi.fastutil.HashCommon.mix(hash * 31 + set.key(i));
+      }
+      boolean listed = p >= 1 || sampled(hash, p, sample);
+      one[0] = id.get();
+      weightOfOne[0] = (int) Math.max(1, Math.round(rate * w / p));
+      for (int i = 0; i < h; i++) {
+        cluster.set(set.key(i));
+        if (listed) {
+          piece.set(set.key(i), -w, one, 1, -h, weightOfOne);
+        } else {
+          piece.set(set.key(i), -w, one, 0, -h);
+        }
+        context.write(cluster, piece);
+      }
+      context.getCounter(listed ? MrRefinement.Counters.SHARED_PINS : MrRefinement.Counters.PINS_LEFT_OUT)
+          .increment(h);
     }
   }
 }

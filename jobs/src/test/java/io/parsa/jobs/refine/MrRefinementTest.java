@@ -1724,6 +1724,8 @@ class MrRefinementTest {
    * placement's own count in units of the sample, an estimate). Then, where the clusters fit the placing task
    * only with a share of their keys (a third of them, by {@code ClusterGraph.heapNeeded}), the driver itself places
    * them from the largest sample that fits after any further levels (at least two keys per cluster), not in groups.
+   * The sample is one of holder sets (one net per set of clusters holding the same keys, weighing those keys, listed
+   * with probability min(1, rate · keys)), which lists no more pins than a sample of the keys at that rate does.
    */
   @Test
   void multilevelStartPlacesGloballyFromAKeySampleWhereTheKeysDoNotFitOneTask() throws Exception {
@@ -1743,6 +1745,15 @@ class MrRefinementTest {
       estimated += w.asLong();
     }
     assertEquals(measured, estimated, 0.1 * measured, "placed Σ M_i, estimated vs measured");
+    // one net per set of holders, sampled in proportion to its keys: fewer nets than keys, and no more pins listed
+    // than a sample of the keys at the same rate lists
+    assertTrue(ml.get("placedHolderSets").asLong() > 0, ml.toString());
+    Configuration byKeys = new Configuration(sampled);
+    byKeys.setBoolean(MrRefinement.HOLDER_SETS, false);
+    JsonNode keySample = multilevelStartOnScrambledCommunities(byKeys, "mr-multilevel-key-sample", 600).ml();
+    assertFalse(keySample.has("placedHolderSets"), keySample.toString());
+    assertTrue(ml.get("placedListedPins").asLong() <= keySample.get("placedListedPins").asLong(),
+        ml + " vs " + keySample);
 
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES,
