@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * refine-u's distributed rounds on real HDFS and YARN (MiniDFSCluster + MiniYARNCluster): the count, gain, pair and
  * apply jobs as YARN applications, their tasks reading the blocks and assignment files from HDFS, the shuffle sorting
  * {@link SwapKey}s by their raw comparator in the task JVMs; before them the distributed multilevel start (its
- * clustering, further clustering, placement, projection and balance jobs: the multilevel engine running in the reduce
- * containers). Each job is a YARN application of about 20 s on the 2-core CI machine, so the coarse group cycles that
+ * clustering, further clustering, placement from a sample of holder sets, projection and balance jobs: the multilevel
+ * engine running in the reduce containers). Each job is a YARN application of about 20 s on the 2-core CI machine, so the coarse group cycles that
  * end the default run (the same clustering, placement and projection jobs again, then the streaming balance's count,
  * gain and flow jobs: eight more applications) are left to {@code MrRefinementTest}'s local runs.
  */
@@ -64,6 +64,9 @@ class MrRefinementIT {
     Configuration small = new Configuration(conf);
     small.setLong(MrRefinement.PLACE_BYTES, 180_000);
     small.setInt(MrRefinement.COARSE_GROUP_CYCLES, 0);
+    // and the top level placed from a sample of half its holder sets: the holders, sets and merge jobs (holder sets as
+    // byte keys summed by a combiner) in the cluster's containers
+    small.setDouble(SharedKeys.SAMPLE, 0.5);
     int rc = ToolRunner.run(small, new RefineUTool(), new String[] {"--blocks", new Path(dir, "blocks").toString(),
         "--u-assignment", new Path(dir, "u").toString(), "--output", out.toString(), "--k", String.valueOf(k),
         "--mode", "mapreduce", "--rounds", "1", "--schedule", "1", "--starts", "given", "--reducers", "2",
@@ -91,6 +94,8 @@ class MrRefinementIT {
     assertTrue(first.get("clusters").asLong() > 0 && first.get("clusters").asLong() < n, report.toString());
     assertTrue(first.get("levels").asInt() >= 2, report.toString());
     assertTrue(first.get("placedClusters").asLong() < first.get("clusters").asLong(), report.toString());
+    assertEquals(0.5, first.get("placeSample").asDouble(), report.toString());
+    assertTrue(first.get("placedHolderSets").asLong() > 0, report.toString());
     // (the rows per part above are exact after it: its balance cycles, if any, ran the engine's V-cycles inside the
     // job jar, in the reduce containers); then a chunk round: each block's rows refined among all parts in a reduce
     // container, the other rows fixed
