@@ -2318,42 +2318,11 @@ public final class MrRefinement {
   private long sharedKeysOnly(Path in, Path out, long numClusters, long pins, double rate, long sampleNo)
       throws Exception {
     Path pieces = new Path(out.getParent(), out.getName() + "-pieces");
-    Job job = Jobs.newJob(conf, step, "multilevel start: the clusters' shared keys"
-        + (rate < 1 ? String.format(", a sample of %.3f listed", rate) : ""), MrRefinement.class);
-    job.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
-    job.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
-    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
-    job.setMapperClass(SharedKeys.HolderMapper.class);
-    LongKeyComparator.mapOutputKeys(job);
-    job.setMapOutputValueClass(LongWritable.class);
-    job.setReducerClass(SharedKeys.HolderReducer.class);
-    job.setNumReduceTasks(reducers);
-    job.setOutputKeyClass(LongWritable.class);
-    job.setOutputValueClass(ClusterRow.class);
-    job.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(job, pieces);
-    Jobs.run(job);
-    Jobs.checkEqual(step + ": (key, cluster) pairs vs the clusters' keys", pins,
-        Jobs.count(job, Counters.HOLDER_PAIRS));
+    Job job = holdersJob(in, pieces, pins, "the clusters' shared keys"
+        + (rate < 1 ? String.format(", a sample of %.3f listed", rate) : ""), SharedKeys.HolderReducer.class,
+        LongWritable.class, ClusterRow.class, rate, sampleNo);
     long shared = Jobs.count(job, Counters.SHARED_PINS);
-
-    Job merge = Jobs.newJob(conf, step, "multilevel start: the clusters with their shared keys listed",
-        MrRefinement.class);
-    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
-        SharedKeys.HeaderMapper.class);
-    MultipleInputs.addInputPath(merge, pieces, BufferedSequenceFileInputFormat.class, Mapper.class);
-    LongKeyComparator.mapOutputKeys(merge);
-    merge.setMapOutputValueClass(ClusterRow.class);
-    merge.setReducerClass(SharedKeys.MergeReducer.class);
-    merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
-    merge.setNumReduceTasks(reducers);
-    merge.setOutputKeyClass(IntWritable.class);
-    merge.setOutputValueClass(ClusterRow.class);
-    merge.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(merge, out);
-    Jobs.run(merge);
-    Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    Job merge = mergeJob(in, pieces, Mapper.class, out, "the clusters with their shared keys listed", rate, sampleNo);
     Jobs.checkEqual(step + ": clusters with their shared keys vs clusters", numClusters,
         Jobs.count(merge, Counters.CLUSTERS_MERGED));
     Jobs.checkEqual(step + ": shared keys listed vs sent back", shared, Jobs.count(merge, Counters.LISTED_PINS));
@@ -2363,6 +2332,59 @@ public final class MrRefinement {
     }
     fs.delete(pieces, true);
     return shared;
+  }
+
+  /**
+   * The holders job of {@link SharedKeys}, run: every (key, cluster) pair of the clusters in {@code in} shuffled by key
+   * into {@code reducer} (a sample of rate {@code rate}, number {@code sampleNo}), written to {@code out}; the pairs
+   * read checked against the clusters' {@code pins}.
+   */
+  private Job holdersJob(Path in, Path out, long pins, String what, Class<? extends Reducer> reducer,
+      Class<?> outKey, Class<?> outValue, double rate, long sampleNo) throws Exception {
+    Job job = Jobs.newJob(conf, step, "multilevel start: " + what, MrRefinement.class);
+    job.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
+    job.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
+    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
+    FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
+    job.setMapperClass(SharedKeys.HolderMapper.class);
+    LongKeyComparator.mapOutputKeys(job);
+    job.setMapOutputValueClass(LongWritable.class);
+    job.setReducerClass(reducer);
+    job.setNumReduceTasks(reducers);
+    job.setOutputKeyClass(outKey);
+    job.setOutputValueClass(outValue);
+    job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(job, out);
+    Jobs.run(job);
+    Jobs.checkEqual(step + ": (key, cluster) pairs vs the clusters' keys", pins,
+        Jobs.count(job, Counters.HOLDER_PAIRS));
+    return job;
+  }
+
+  /**
+   * The merge job of {@link SharedKeys}, run: each cluster of {@code in} (its header) with its pieces from
+   * {@code pieces} (read by {@code piecesMapper}) into {@code out}, at rate {@code rate}, sample {@code sampleNo}; no
+   * piece without its cluster.
+   */
+  private Job mergeJob(Path in, Path pieces, Class<? extends Mapper> piecesMapper, Path out, String what, double rate,
+      long sampleNo) throws Exception {
+    Job merge = Jobs.newJob(conf, step, "multilevel start: " + what, MrRefinement.class);
+    merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
+    merge.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
+    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
+        SharedKeys.HeaderMapper.class);
+    MultipleInputs.addInputPath(merge, pieces, BufferedSequenceFileInputFormat.class, piecesMapper);
+    LongKeyComparator.mapOutputKeys(merge);
+    merge.setMapOutputValueClass(ClusterRow.class);
+    merge.setReducerClass(SharedKeys.MergeReducer.class);
+    merge.setNumReduceTasks(reducers);
+    merge.setOutputKeyClass(IntWritable.class);
+    merge.setOutputValueClass(ClusterRow.class);
+    merge.setOutputFormatClass(SequenceFileOutputFormat.class);
+    FileOutputFormat.setOutputPath(merge, out);
+    Jobs.run(merge);
+    Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    return merge;
   }
 
   /** What {@link #holderSets} listed: pins, the rate of the sample, the distinct holder sets. */
@@ -2379,22 +2401,8 @@ public final class MrRefinement {
   private Listed holderSets(Path in, Path out, long numClusters, long pins, double rate, boolean forced,
       long sampleNo, long budget) throws Exception {
     Path keyed = new Path(out.getParent(), out.getName() + "-keys");
-    Job job = Jobs.newJob(conf, step, "multilevel start: the holders of the clusters' shared keys",
-        MrRefinement.class);
-    job.setInputFormatClass(BufferedSequenceFileInputFormat.class);
-    FileInputFormat.addInputPath(job, new Path(in, "part-r-*"));
-    job.setMapperClass(SharedKeys.HolderMapper.class);
-    LongKeyComparator.mapOutputKeys(job);
-    job.setMapOutputValueClass(LongWritable.class);
-    job.setReducerClass(SharedKeys.HolderSetReducer.class);
-    job.setNumReduceTasks(reducers);
-    job.setOutputKeyClass(BytesWritable.class);
-    job.setOutputValueClass(LongWritable.class);
-    job.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(job, keyed);
-    Jobs.run(job);
-    Jobs.checkEqual(step + ": (key, cluster) pairs vs the clusters' keys", pins,
-        Jobs.count(job, Counters.HOLDER_PAIRS));
+    Job job = holdersJob(in, keyed, pins, "the holders of the clusters' shared keys", SharedKeys.HolderSetReducer.class,
+        BytesWritable.class, LongWritable.class, 1, 0);
     long sharedKeys = Jobs.count(job, Counters.SHARED_KEYS);
     long sharedKeyPins = Jobs.count(job, Counters.SHARED_KEY_PINS);
 
@@ -2436,24 +2444,8 @@ public final class MrRefinement {
         sharedKeys, numClusters, sharedKeyPins, numSets, Jobs.count(setJob, Counters.SET_PINS),
         String.format("%.3f", chosen), String.format("%.3f", chosen), String.format("%.3f", rate));
 
-    Job merge = Jobs.newJob(conf, step, "multilevel start: the clusters with a sample of their holder sets listed",
-        MrRefinement.class);
-    merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, chosen);
-    merge.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
-    MultipleInputs.addInputPath(merge, new Path(in, "part-r-*"), BufferedSequenceFileInputFormat.class,
-        SharedKeys.HeaderMapper.class);
-    MultipleInputs.addInputPath(merge, new Path(sets, "part-r-*"), BufferedSequenceFileInputFormat.class,
-        SharedKeys.SetPieceMapper.class);
-    LongKeyComparator.mapOutputKeys(merge);
-    merge.setMapOutputValueClass(ClusterRow.class);
-    merge.setReducerClass(SharedKeys.MergeReducer.class);
-    merge.setNumReduceTasks(reducers);
-    merge.setOutputKeyClass(IntWritable.class);
-    merge.setOutputValueClass(ClusterRow.class);
-    merge.setOutputFormatClass(SequenceFileOutputFormat.class);
-    FileOutputFormat.setOutputPath(merge, out);
-    Jobs.run(merge);
-    Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    Job merge = mergeJob(in, new Path(sets, "part-r-*"), SharedKeys.SetPieceMapper.class, out,
+        "the clusters with a sample of their holder sets listed", chosen, sampleNo);
     Jobs.checkEqual(step + ": clusters with their holder sets vs clusters", numClusters,
         Jobs.count(merge, Counters.CLUSTERS_MERGED));
     long listed = Jobs.count(merge, Counters.SHARED_PINS);

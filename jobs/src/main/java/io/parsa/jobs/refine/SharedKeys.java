@@ -71,29 +71,23 @@ public final class SharedKeys {
     private final ClusterRow piece = new ClusterRow();
     private final long[] one = new long[1];
     private final LongArrayList holders = new LongArrayList();
-    private double rate;
-    private long sample;
+    private Sample sample;
 
     @Override
     protected void setup(Context context) {
-      rate = context.getConfiguration().getDouble(LIST_RATE, 1);
-      sample = context.getConfiguration().getLong(LIST_SAMPLE, 0);
+      sample = Sample.of(context.getConfiguration());
     }
 
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
         throws IOException, InterruptedException {
       one[0] = key.get();
-      if (rate < 1) {
-        holders.clear();
-        for (LongWritable c : values) {
-          holders.add(c.get());
-        }
-        int h = holders.size();
+      if (sample.rate() < 1) {
+        int h = gather(values, holders);
         if (h < 2) {
           return;
         }
-        boolean listed = sampled(key.get(), rate, sample);
+        boolean listed = sampled(key.get(), sample.rate(), sample.number());
         for (int i = 0; i < h; i++) {
           cluster.set(holders.getLong(i));
           context.write(cluster, piece.set(holders.getLong(i), 0, one, listed ? 1 : 0, -h));
@@ -144,6 +138,13 @@ public final class SharedKeys {
    * placement before it was chosen on, whose cut looks better than the cut of the keys it did not see.
    */
   static final String LIST_SAMPLE = "parsa.refine.shared-keys.list-sample";
+
+  /** The sample a job lists: its rate ({@link #LIST_RATE}) and number ({@link #LIST_SAMPLE}). */
+  record Sample(double rate, long number) {
+    static Sample of(org.apache.hadoop.conf.Configuration conf) {
+      return new Sample(conf.getDouble(LIST_RATE, 1), conf.getLong(LIST_SAMPLE, 0));
+    }
+  }
 
   /**
    * Whether {@code key} is in the sample of rate {@code rate}: decided by a hash of the key alone, so that every
@@ -281,11 +282,7 @@ public final class SharedKeys {
     @Override
     protected void reduce(LongWritable key, Iterable<LongWritable> values, Context context)
         throws IOException, InterruptedException {
-      holders.clear();
-      for (LongWritable c : values) {
-        holders.add(c.get());
-      }
-      int h = holders.size();
+      int h = gather(values, holders);
       if (h < 2) {
         return;
       }
@@ -295,6 +292,15 @@ public final class SharedKeys {
       context.getCounter(MrRefinement.Counters.SHARED_KEYS).increment(1);
       context.getCounter(MrRefinement.Counters.SHARED_KEY_PINS).increment(h);
     }
+  }
+
+  /** A key's holders into {@code holders} (cleared first); returns their number. */
+  static int gather(Iterable<LongWritable> values, LongArrayList holders) {
+    holders.clear();
+    for (LongWritable c : values) {
+      holders.add(c.get());
+    }
+    return holders.size();
   }
 
   /** The ascending cluster ids {@code holders} as the bytes of a set (8 big-endian bytes each: sorts as it groups). */
@@ -410,25 +416,24 @@ public final class SharedKeys {
     private final ClusterRow piece = new ClusterRow();
     private final long[] one = new long[1];
     private final int[] weightOfOne = new int[1];
-    private double rate;
-    private long sample;
+    private Sample sample;
 
     @Override
     protected void setup(Context context) {
-      rate = context.getConfiguration().getDouble(LIST_RATE, 1);
-      sample = context.getConfiguration().getLong(LIST_SAMPLE, 0);
+      sample = Sample.of(context.getConfiguration());
     }
 
     @Override
     protected void map(LongWritable id, ClusterRow set, Context context) throws IOException, InterruptedException {
       int h = set.size();
       int w = set.weight();
+      double rate = sample.rate();
       double p = inclusion(rate, w);
       long hash = h;
       for (int i = 0; i < h; i++) {
         hash = it.unimi.dsi.fastutil.HashCommon.mix(hash * 31 + set.key(i));
       }
-      boolean listed = p >= 1 || sampled(hash, p, sample);
+      boolean listed = p >= 1 || sampled(hash, p, sample.number());
       one[0] = id.get();
       weightOfOne[0] = (int) Math.max(1, Math.round(rate * w / p));
       for (int i = 0; i < h; i++) {
