@@ -37,6 +37,13 @@ import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
  * holds working sets and cuts nets on one scale, with no sampling error from the keys it does not cut (before, a key
  * left out counted whole in each of its holders, and its cut not at all). Counters, sampled: SHARED_PINS = the keys
  * listed, PINS_LEFT_OUT = the pieces with no key, SHARES_MERGED = all pieces merged = SHARED_PINS + PINS_LEFT_OUT.
+ *
+ * <p>That sample is, by default, one of <b>holder sets</b> instead of keys: keys held by the same clusters are
+ * interchangeable to any placement of them, so they become one net weighing their count. Three jobs: the holders job
+ * sends each shared key's holders as one set ({@link HolderSetReducer}), the sets job sums the keys per set and counts
+ * the pins each candidate rate would list ({@link SetReducer}), and the merge job lists each set with probability
+ * min(1, r · w) ({@link SetPieceMapper}) under the rule above with weights ({@link MergeReducer}). Counters:
+ * SET_KEYS = SHARED_KEYS, SET_KEY_PINS = SHARED_KEY_PINS = KEY_PINS_MERGED.
  */
 public final class SharedKeys {
 
