@@ -70,10 +70,18 @@ final class ClusterGraph {
       ids.add(c.cluster());
       weights.add(c.weight());
       unlistedRead.add(c.unlisted());
-      weighted |= c.weighted();
+      if (c.weighted() && !weighted) {
+        // the keys' weights are kept from the first weighted cluster on (the keys before it weigh 1)
+        weighted = true;
+        while (keyWeights.size() < keys.size()) {
+          keyWeights.add(1);
+        }
+      }
       for (int i = 0; i < c.size(); i++) {
         keys.add(c.key(i));
-        keyWeights.add(c.keyWeight(i));
+        if (weighted) {
+          keyWeights.add(c.keyWeight(i));
+        }
       }
       start.add(keys.size());
       progress.progress();
@@ -111,14 +119,16 @@ final class ClusterGraph {
       for (int i = from; i < to; i++) {
         long key = keys.getLong(i);
         if (holders.get(key) < 2) {
-          internal[v] += keyWeights.getInt(i);
+          internal[v] += weighted ? keyWeights.getInt(i) : 1;
           continue;
         }
         int e = netOf.get(key);
         if (e < 0) {
           e = netOf.size();
           netOf.put(key, e);
-          netWeights.add(keyWeights.getInt(i));
+          if (weighted) {
+            netWeights.add(keyWeights.getInt(i));
+          }
         }
         nets.add(e);
       }

@@ -2322,14 +2322,9 @@ public final class MrRefinement {
         + (rate < 1 ? String.format(", a sample of %.3f listed", rate) : ""), SharedKeys.HolderReducer.class,
         LongWritable.class, ClusterRow.class, rate, sampleNo);
     long shared = Jobs.count(job, Counters.SHARED_PINS);
-    Job merge = mergeJob(in, pieces, Mapper.class, out, "the clusters with their shared keys listed", rate, sampleNo);
-    Jobs.checkEqual(step + ": clusters with their shared keys vs clusters", numClusters,
-        Jobs.count(merge, Counters.CLUSTERS_MERGED));
-    Jobs.checkEqual(step + ": shared keys listed vs sent back", shared, Jobs.count(merge, Counters.LISTED_PINS));
-    if (rate < 1) {
-      Jobs.checkEqual(step + ": pieces of a key sample merged vs sent back", shared
-          + Jobs.count(job, Counters.PINS_LEFT_OUT), Jobs.count(merge, Counters.SHARES_MERGED));
-    }
+    Job merge = mergeJob(in, pieces, Mapper.class, out, "the clusters with their shared keys listed", numClusters,
+        rate, sampleNo);
+    checkPieces(merge, shared, Jobs.count(job, Counters.PINS_LEFT_OUT), rate, "keys");
     fs.delete(pieces, true);
     return shared;
   }
@@ -2364,10 +2359,10 @@ public final class MrRefinement {
   /**
    * The merge job of {@link SharedKeys}, run: each cluster of {@code in} (its header) with its pieces from
    * {@code pieces} (read by {@code piecesMapper}) into {@code out}, at rate {@code rate}, sample {@code sampleNo}; no
-   * piece without its cluster.
+   * piece without its cluster, and every one of the {@code numClusters} clusters written.
    */
-  private Job mergeJob(Path in, Path pieces, Class<? extends Mapper> piecesMapper, Path out, String what, double rate,
-      long sampleNo) throws Exception {
+  private Job mergeJob(Path in, Path pieces, Class<? extends Mapper> piecesMapper, Path out, String what,
+      long numClusters, double rate, long sampleNo) throws Exception {
     Job merge = Jobs.newJob(conf, step, "multilevel start: " + what, MrRefinement.class);
     merge.getConfiguration().setDouble(SharedKeys.LIST_RATE, rate);
     merge.getConfiguration().setLong(SharedKeys.LIST_SAMPLE, sampleNo);
@@ -2384,7 +2379,21 @@ public final class MrRefinement {
     FileOutputFormat.setOutputPath(merge, out);
     Jobs.run(merge);
     Jobs.checkZero(merge, Counters.PIECES_WITHOUT_CLUSTER);
+    Jobs.checkEqual(step + ": " + what + ": clusters written vs clusters", numClusters,
+        Jobs.count(merge, Counters.CLUSTERS_MERGED));
     return merge;
+  }
+
+  /**
+   * The merge job's pieces against those sent to it: the {@code listed} ones (keys or holder sets) listed, and from a
+   * sample ({@code rate} &lt; 1) every piece, listed or {@code leftOut}, merged.
+   */
+  private void checkPieces(Job merge, long listed, long leftOut, double rate, String what) throws Exception {
+    Jobs.checkEqual(step + ": " + what + " listed vs sent", listed, Jobs.count(merge, Counters.LISTED_PINS));
+    if (rate < 1) {
+      Jobs.checkEqual(step + ": pieces of a sample of " + what + " merged vs sent", listed + leftOut,
+          Jobs.count(merge, Counters.SHARES_MERGED));
+    }
   }
 
   /** What {@link #holderSets} listed: pins, the rate of the sample, the distinct holder sets. */
@@ -2445,17 +2454,11 @@ public final class MrRefinement {
         String.format("%.3f", chosen), String.format("%.3f", chosen), String.format("%.3f", rate));
 
     Job merge = mergeJob(in, new Path(sets, "part-r-*"), SharedKeys.SetPieceMapper.class, out,
-        "the clusters with a sample of their holder sets listed", chosen, sampleNo);
-    Jobs.checkEqual(step + ": clusters with their holder sets vs clusters", numClusters,
-        Jobs.count(merge, Counters.CLUSTERS_MERGED));
+        "the clusters with a sample of their holder sets listed", numClusters, chosen, sampleNo);
     long listed = Jobs.count(merge, Counters.SHARED_PINS);
-    Jobs.checkEqual(step + ": holder sets listed vs sent", listed, Jobs.count(merge, Counters.LISTED_PINS));
+    checkPieces(merge, listed, Jobs.count(merge, Counters.PINS_LEFT_OUT), chosen, "holder sets");
     Jobs.checkEqual(step + ": keys of the holder sets merged vs shared keys' pairs", sharedKeyPins,
         Jobs.count(merge, Counters.KEY_PINS_MERGED));
-    if (chosen < 1) {
-      Jobs.checkEqual(step + ": pieces of a holder-set sample merged vs sent", listed
-          + Jobs.count(merge, Counters.PINS_LEFT_OUT), Jobs.count(merge, Counters.SHARES_MERGED));
-    }
     fs.delete(sets, true);
     return new Listed(listed, chosen, numSets);
   }

@@ -310,29 +310,24 @@ public final class SharedKeys {
     return holders.size();
   }
 
-  /** The ascending cluster ids {@code holders} as the bytes of a set (8 big-endian bytes each: sorts as it groups). */
+  /**
+   * The ascending cluster ids {@code holders} as the bytes of a set (8 big-endian bytes each: sorts as it groups), into
+   * {@code out}'s own buffer.
+   */
   static void holderSet(LongArrayList holders, BytesWritable out) {
     int h = holders.size();
-    byte[] b = new byte[8 * h];
+    out.setSize(8 * h);
+    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(out.getBytes());
     for (int i = 0; i < h; i++) {
-      long c = holders.getLong(i);
-      for (int j = 0; j < 8; j++) {
-        b[8 * i + j] = (byte) (c >>> (56 - 8 * j));
-      }
+      bytes.putLong(holders.getLong(i));
     }
-    out.set(b, 0, b.length);
   }
 
   /** The cluster ids of a set's bytes ({@link #holderSet}) into {@code out} (its length: the holders). */
   static int holders(BytesWritable set, long[] out) {
-    byte[] b = set.getBytes();
     int h = set.getLength() / 8;
     for (int i = 0; i < h; i++) {
-      long c = 0;
-      for (int j = 0; j < 8; j++) {
-        c = (c << 8) | (b[8 * i + j] & 0xff);
-      }
-      out[i] = c;
+      out[i] = org.apache.hadoop.io.WritableComparator.readLong(set.getBytes(), 8 * i);
     }
     return h;
   }
