@@ -23,6 +23,11 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
   public static final String OUT = "flowOut";
   /** Part stats: rows (weight, {@link #BY_WEIGHT}) moved into each part. */
   public static final String IN = "flowIn";
+  /**
+   * Part stats: keys new to each part that the rows moved into it bring, each counted as if it moved alone (what the
+   * gain job rated; rows moving together may share them).
+   */
+  public static final String ARRIVING = "flowArriving";
   /** Whether the quotas and the part stats are the rows' weight (whole numbers) instead of rows (default false). */
   public static final String BY_WEIGHT = "parsa.refine-u.mr.flow.by-weight";
 
@@ -32,6 +37,7 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
   private long[][] quota;
   private long[] movedOut;
   private long[] movedIn;
+  private long[] arriving;
   private boolean byWeight;
 
   @Override
@@ -41,6 +47,7 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
     quota = quotas(conf.getStrings(QUOTAS), k);
     movedOut = stats.array(OUT, k);
     movedIn = stats.array(IN, k);
+    arriving = stats.array(ARRIVING, k);
     byWeight = conf.getBoolean(BY_WEIGHT, false);
   }
 
@@ -73,6 +80,7 @@ public class FlowReducer extends Reducer<SwapKey, Move, IntWritable, Move> {
       taken[dir] += w;
       movedOut[from] += w;
       movedIn[to] += w;
+      arriving[to] += m.arriving();
       outKey.set(m.block());
       context.write(outKey, out.set(m.row(), m.block(), from, to));
       context.getCounter(MrRefinement.Counters.FLOW_MOVES).increment(1);

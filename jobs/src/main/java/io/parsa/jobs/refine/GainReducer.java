@@ -33,6 +33,26 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
    * weights: the streaming balance of weighted rows moves weight).
    */
   public static final String HISTOGRAM_OF_WEIGHTS = "parsa.refine-u.mr.gain-histogram-weights";
+  /**
+   * With {@link #GAIN_HISTOGRAM}: a plan's pass (boolean, default false): every row counts its gain to every target
+   * it may take ({@link #TARGETS}), not only to its best, and proposes nothing. The streaming balance plans its flows
+   * from these histograms, then lets each row propose its best among the targets the plan gives its part: where every
+   * row proposes its best target only, a part whose rows mostly prefer a target others fill first must send its
+   * surplus through the few rows that proposed a target still short, however many keys they carry.
+   */
+  public static final String HISTOGRAM_OF_EVERY_TARGET = "parsa.refine-u.mr.gain-histogram-every-target";
+  /**
+   * Rate moves by the keys they bring to their target instead of by their gain (boolean, default false; the streaming
+   * balance): a row proposes the allowed part it brings the fewest keys to ({@link SwapGains#fewestArriving}), and
+   * the histograms count rows by those keys (bin 1 + keys).
+   */
+  public static final String BY_ARRIVING = "parsa.refine-u.mr.gain-by-arriving";
+  /**
+   * With {@link #BY_ARRIVING}: the planned flows, as "from:to:rows" entries ({@link FlowReducer#QUOTAS}); a row
+   * proposes only a part its part's flows go to, ties drawn in proportion to the flows
+   * ({@link SwapGains#fewestArriving(boolean[], long[], long)}). Overrides {@link #TARGETS}.
+   */
+  public static final String SHARES = "parsa.refine-u.mr.target-shares";
   /** Part stats prefix: {@link #HISTOGRAM} + part → k × {@link #GAIN_BINS} proposals (target, then gain bin). */
   public static final String HISTOGRAM = "gains-";
   /** Gain bins: gains of 1 or more in bin 0, then one bin per integer gain down to {@code 2 - GAIN_BINS} and below. */
@@ -61,6 +81,10 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /** Per part whose rows propose moves, its {@link #HISTOGRAM} part stats (created on its first proposal). */
   private long[][] hist;
   private boolean histogramOfWeights;
+  private boolean everyTarget;
+  private boolean byArriving;
+  /** Per part, the shares of its targets ({@link #SHARES}; null where unset). */
+  private long[][] shares;
   private int k;
 
   @Override
@@ -77,6 +101,22 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     allowed = targets(conf.getStrings(TARGETS), k);
     hist = conf.getBoolean(GAIN_HISTOGRAM, false) ? new long[k][] : null;
     histogramOfWeights = conf.getBoolean(HISTOGRAM_OF_WEIGHTS, false);
+    everyTarget = hist != null && conf.getBoolean(HISTOGRAM_OF_EVERY_TARGET, false);
+    byArriving = conf.getBoolean(BY_ARRIVING, false);
+    if (conf.getStrings(SHARES) != null) {
+      shares = PartPairs.parse(SHARES, conf.getStrings(SHARES), k, true);
+      allowed = new boolean[k][];
+      for (int from = 0; from < k; from++) {
+        for (int to = 0; to < k; to++) {
+          if (shares[from][to] > 0) {
+            if (allowed[from] == null) {
+              allowed[from] = new boolean[k];
+            }
+            allowed[from][to] = true;
+          }
+        }
+      }
+    }
     this.k = k;
   }
 
@@ -116,6 +156,14 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     return PartPairs.format(t, false);
   }
 
+  /** Part {@code part}'s {@link #HISTOGRAM} part stats, created on first use. */
+  private long[] histogram(int part) {
+    if (hist[part] == null) {
+      hist[part] = stats.array(HISTOGRAM + part, k * GAIN_BINS);
+    }
+    return hist[part];
+  }
+
   @Override
   protected void reduce(IntWritable blockKey, Iterable<KeyCounts> values, Context context)
       throws IOException, InterruptedException {
@@ -153,16 +201,24 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
         continue;
       }
-      int to = gains.bestTarget(allowed == null ? null : allowed[part]);
+      long counted = histogramOfWeights && d.weights != null ? Math.round(d.weights[r]) : 1;
+      if (everyTarget) {
+        long[] h = histogram(part);
+        for (int t = 0; t < k; t++) {
+          if (t != part && (allowed == null || allowed[part][t])) {
+            h[t * GAIN_BINS + gainBin(byArriving ? -gains.arrivingTo(t) : gains.gainTo(t))] += counted;
+          }
+        }
+        continue;
+      }
+      boolean[] may = allowed == null ? null : allowed[part];
+      int to = !byArriving ? gains.bestTarget(may)
+          : shares == null ? gains.fewestArriving(may) : gains.fewestArriving(may, shares[part], io.parsa.jobs.mr.Mix.mix64(id));
       if (to < 0) {
         continue;
       }
       if (hist != null) {
-        if (hist[part] == null) {
-          hist[part] = stats.array(HISTOGRAM + part, k * GAIN_BINS);
-        }
-        hist[part][to * GAIN_BINS + gainBin(gains.bestGain())] += histogramOfWeights && d.weights != null
-            ? Math.round(d.weights[r]) : 1;
+        histogram(part)[to * GAIN_BINS + gainBin(gains.bestGain())] += counted;
       }
       outKey.set(part, to, gains.bestGain(), id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound())

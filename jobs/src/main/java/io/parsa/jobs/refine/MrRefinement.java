@@ -1712,13 +1712,15 @@ public final class MrRefinement {
     long lo = weighted ? (long) Math.ceil(window[0]) : n / k;
     long hi = weighted ? (long) Math.floor(window[1]) : (n + k - 1) / k;
     int cycle = 0;
+    long keysArriving = -1;
     if (flows) {
-      long[] cycles = new long[1];
+      long[] cycles = new long[2];
       m = flowBalance(m, n, cycles, weighted ? new long[] {lo, hi} : null);
       if (m == null) {
         return null;
       }
       cycle = (int) cycles[0];
+      keysArriving = cycles[1];
     }
     while (weighted ? outside(m.weights.perPart, window) : offBalance(m.rows, n)) {
       if (++cycle > MAX_BALANCE_CYCLES) {
@@ -1784,6 +1786,9 @@ public final class MrRefinement {
     e.put("placedSumTraffic", placedSum);
     e.put("balance", flows ? "flows" : "groups");
     e.put("balanceCycles", cycle);
+    if (keysArriving >= 0) {
+      e.put("balanceKeysArriving", keysArriving); // as rated: each moved row's keys new to its part, as if alone
+    }
     m.putFigures(e);
     e.put("seconds", secs(t0));
     log.add(e);
@@ -1877,21 +1882,35 @@ public final class MrRefinement {
    */
   static final double GROUP_CYCLE_WINDOW = 0.002;
 
+  /**
+   * The most parts for which the streaming balance plans flows through balanced parts ({@link FlowPlan}): every row
+   * then rates every other part, and each gain task's histograms hold k² × {@link GainReducer#GAIN_BINS} counts
+   * (278 KiB at 32 parts). Beyond, only the rows of parts above target rate the parts below it.
+   */
+  static final int TRANSIT_MAX_PARTS = 32;
+
   /** Flow cycles after which the streaming balance gives up. */
   static final int MAX_FLOW_CYCLES = 12;
 
   /**
    * The streaming balance of the distributed multilevel start: until every part has ⌊n/k⌋ or ⌈n/k⌉ rows, cycles of
-   * four jobs, none of whose tasks holds more than a block or a key's counts: the count job; the gain job, in which
-   * every row of a part above its target ({@link #surplusAndShortfall}) proposes its best move ({@link SwapGains},
-   * {@link #FLOW_EXPONENT}: the fewest keys added net) to a part below its target, counted per target and gain; the
-   * driver's flows
-   * from those counts ({@link #preferredFlows}: best gains first); the flow job ({@link FlowReducer}), which takes
-   * each flow's best proposals up to its quota in one pass over the sorted stream; the apply job. Surplus that no
-   * proposal could fill (its rows preferred a part already filled) is left to the next cycle. Each cycle's rows per
-   * part are checked against the flows it made. Returns the
+   * five jobs, none of whose tasks holds more than a block or a key's counts: the count job; the plan's gain job, in
+   * which every row rates its move to every other part by the keys it brings there ({@link GainReducer#BY_ARRIVING}:
+   * what it frees in its own part is no excuse to grow another's), counted per source, target and keys
+   * ({@link GainReducer#HISTOGRAM_OF_EVERY_TARGET}); the driver's plan
+   * from those counts ({@link FlowPlan}: the least costly flows that take every part above its target
+   * ({@link #surplusAndShortfall}) down to it and every part below up to it, through balanced parts where that costs
+   * less); the proposals' gain job, in which every row of a part that sends proposes its best move among its part's
+   * planned targets; the flow job ({@link FlowReducer}), which takes each flow's best proposals up to its quota in one
+   * pass over the sorted stream; the apply job. A flow short of proposals (its part's rows preferred its part's other
+   * flows) leaves its part off target for the next cycle. Each cycle's rows per part are checked against the flows it
+   * made. Where rows proposed only their best part below target and the flows took the best proposals first, a part
+   * whose rows mostly preferred a target others filled first sent through the few rows that had proposed one still
+   * short: on cnr-2000 rows adding 100–360 keys each, a coarse cycle's M_max 1,100 keys higher after 140 rows moved
+   * (docs/quality.md §76). Returns the
    * balanced assignment, measured, or null (and a warning) after {@link #MAX_FLOW_CYCLES}; {@code cycles[0]} gets
-   * the cycles run.
+   * the cycles run, {@code cycles[1]} the keys the moved rows were rated to bring to their parts
+   * ({@link FlowReducer#ARRIVING}).
    *
    * <p>Weighted rows (whole-number weights; {@code window} {lo, hi} not null): the same cycles move weight until every
    * part weighs within the window ({@link #weightSurplusAndShortfall}: the parts outside it towards the mean weight),
@@ -1910,17 +1929,32 @@ public final class MrRefinement {
         return null;
       }
       m = verified(m); // the gain job needs the counts
-      // every row of a part above its target proposes its best part below target; the flows follow the proposals
+      // the plan: every row rates its move to every other part (up to TRANSIT_MAX_PARTS parts; beyond, the rows of
+      // parts above target rate the parts below), the flows from those rates; then every row of a part that sends
+      // proposes its best part among those its part's flows go to
       long[][] need = weighted ? weightSurplusAndShortfall(loads, window[0], window[1]) : surplusAndShortfall(m.rows, n);
-      Path candidates = gain(m, SwapGains.weights(m.workingSets, FLOW_EXPONENT),
-          GainReducer.targetsOf(need[0], need[1]), true, weighted);
-      Map<String, Map<String, long[]>> proposals = PartStats.readPerTask(fs, candidates);
+      double[] weights = SwapGains.weights(m.workingSets, FLOW_EXPONENT);
+      Path rated = gain(m, weights, "rate each row's moves", c -> {
+        if (k > TRANSIT_MAX_PARTS) {
+          c.setStrings(GainReducer.TARGETS, GainReducer.targetsOf(need[0], need[1]));
+        }
+        c.setBoolean(GainReducer.GAIN_HISTOGRAM, true);
+        c.setBoolean(GainReducer.HISTOGRAM_OF_EVERY_TARGET, true);
+        c.setBoolean(GainReducer.HISTOGRAM_OF_WEIGHTS, weighted);
+        c.setBoolean(GainReducer.BY_ARRIVING, true);
+      });
+      Map<String, Map<String, long[]>> rates = PartStats.readPerTask(fs, rated);
+      fs.delete(rated.getParent(), true);
       long[][] hist = new long[k][];
       for (int p = 0; p < k; p++) {
-        hist[p] = PartStats.sum(proposals, GainReducer.HISTOGRAM + p, k * GainReducer.GAIN_BINS);
+        hist[p] = PartStats.sum(rates, GainReducer.HISTOGRAM + p, k * GainReducer.GAIN_BINS);
       }
-      long[][] quotas = preferredFlows(need, hist);
+      long[][] quotas = FlowPlan.plan(need[0], need[1], hist);
       String[] flows = FlowReducer.entries(quotas);
+      Path candidates = gain(m, weights, "propose the planned moves", c -> {
+        c.setStrings(GainReducer.SHARES, flows);
+        c.setBoolean(GainReducer.BY_ARRIVING, true);
+      });
       Path moves = new Path(candidates.getParent(), "moves");
       Job job = perPairJob("multilevel start: balance flow " + cycles[0], candidates, moves, FlowReducer.class,
           flows.length);
@@ -1932,6 +1966,8 @@ public final class MrRefinement {
       Map<String, Map<String, long[]>> st = PartStats.readPerTask(fs, moves);
       long[] out = PartStats.sum(st, FlowReducer.OUT, k);
       long[] in = PartStats.sum(st, FlowReducer.IN, k);
+      long arriving = Arrays.stream(PartStats.sum(st, FlowReducer.ARRIVING, k)).sum();
+      cycles[1] += arriving;
       long[] expected = new long[k];
       String unit = weighted ? "weight" : "rows";
       for (int p = 0; p < k; p++) {
@@ -1941,9 +1977,10 @@ public final class MrRefinement {
               + " out of part " + p + ", more than its flows' " + Arrays.stream(quotas[p]).sum());
         }
       }
-      LOG.info("{}: multilevel start, balance flow {}: {} rows moved, {} of {} {} to move; {} per part {} -> {}", step,
-          cycles[0], moved, Arrays.stream(out).sum(), Arrays.stream(quotas).flatMapToLong(Arrays::stream).sum(), unit,
-          unit, Arrays.toString(loads), Arrays.toString(expected));
+      LOG.info("{}: multilevel start, balance flow {}: {} rows moved ({} keys new to their parts, as rated), {} of {}"
+          + " {} planned; {} per part {} -> {}", step, cycles[0], moved, arriving, Arrays.stream(out).sum(),
+          Arrays.stream(quotas).flatMapToLong(Arrays::stream).sum(), unit, unit, Arrays.toString(loads),
+          Arrays.toString(expected));
       if (moved == 0) {
         if (weighted) {
           // no proposed row's weight fits the room its flow has
@@ -1996,37 +2033,6 @@ public final class MrRefinement {
       }
     }
     return new long[][] {surplus, shortfall};
-  }
-
-  /**
-   * The flows of a balance cycle from the proposals ({@code hist[from]}: per target, how many of its rows propose
-   * that move at each gain bin, {@link GainReducer#GAIN_BINS}): best gains first, each part sends its proposals until
-   * its surplus is sent or the target's shortfall filled ({@link #surplusAndShortfall}). A row proposes one
-   * target, so no row is counted twice; a flow short of a part's surplus is left to the next cycle, in which its rows
-   * choose among the parts still short. At least one row moves where any part is off its target.
-   */
-  static long[][] preferredFlows(long[][] need, long[][] hist) {
-    int k = need[0].length;
-    long[] surplus = need[0].clone();
-    long[] shortfall = need[1].clone();
-    long[][] q = new long[k][k];
-    int bins = GainReducer.GAIN_BINS;
-    for (int bin = 0; bin < bins; bin++) {
-      for (int a = 0; a < k; a++) {
-        if (hist[a] == null || hist[a].length < k * bins) {
-          continue;
-        }
-        for (int b = 0; b < k && surplus[a] > 0; b++) {
-          long take = Math.min(hist[a][b * bins + bin], Math.min(surplus[a], shortfall[b]));
-          if (take > 0) {
-            q[a][b] += take;
-            surplus[a] -= take;
-            shortfall[b] -= take;
-          }
-        }
-      }
-    }
-    return q;
   }
 
   /** Whether a part's weight lies outside {@code window}. */
@@ -2831,23 +2837,19 @@ public final class MrRefinement {
 
   /** The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}. */
   private Path gain(Measure m, double[] weights) throws Exception {
-    return gain(m, weights, null, false, false);
+    return gain(m, weights, "rate each row's best move", c -> {});
   }
 
   /**
-   * The gain job: every row's best move from {@code m}'s counts, weighted by {@code weights}, among the moves of
-   * {@code targets} ({@link GainReducer#TARGETS}; any where null), with the proposals' gain histograms if
-   * {@code histogram} (of the proposing rows' weights if {@code ofWeights}).
+   * The gain job ({@code what}, for its name): every row's best move from {@code m}'s counts, weighted by
+   * {@code weights}, under {@code settings} ({@link GainReducer}'s: the moves a row may propose, histograms, rates by
+   * the keys a move brings).
    */
-  private Path gain(Measure m, double[] weights, String[] targets, boolean histogram, boolean ofWeights)
+  private Path gain(Measure m, double[] weights, String what, java.util.function.Consumer<Configuration> settings)
       throws Exception {
-    Job job = perBlockJob("rate each row's best move", m, GainReducer.class, SwapKey.class);
+    Job job = perBlockJob(what, m, GainReducer.class, SwapKey.class);
     Configuration c = job.getConfiguration();
-    c.setBoolean(GainReducer.GAIN_HISTOGRAM, histogram);
-    c.setBoolean(GainReducer.HISTOGRAM_OF_WEIGHTS, ofWeights);
-    if (targets != null) {
-      c.setStrings(GainReducer.TARGETS, targets);
-    }
+    settings.accept(c);
     c.setStrings(GainReducer.WEIGHTS, Arrays.stream(weights).mapToObj(Double::toString).toArray(String[]::new));
     Path out = new Path(next("round"), "candidates");
     FileOutputFormat.setOutputPath(job, out);

@@ -134,6 +134,70 @@ final class SwapGains {
     return best;
   }
 
+  /**
+   * The gain of moving the row to part {@code b} (not its own): w_a·s − w_b·t_b, for any target, best or not (the
+   * streaming balance's plan rates every target a row may take).
+   */
+  double gainTo(int b) {
+    return w[a] * sole - w[b] * (degree - hits[b]);
+  }
+
+  /** Keys of the row that no row of part {@code b} (not its own) uses: what moving there alone adds to b. */
+  int arrivingTo(int b) {
+    return degree - hits[b];
+  }
+
+  /**
+   * The part among {@code allowed} (all parts where null; never its own) to which the row brings the fewest keys new
+   * there, ties to the part of least weight, then the smaller index; or -1 if none is allowed. Its
+   * {@link #bestGain} is minus those keys plus less than half a key the more of its keys no other row of its part
+   * uses (among rows that bring as many, those that free the most go first). The streaming balance moves rows so:
+   * a row that frees as many keys as it brings is no free move there, as it grows its new part's working set.
+   */
+  int fewestArriving(boolean[] allowed) {
+    return fewestArriving(allowed, null, 0);
+  }
+
+  /**
+   * {@link #fewestArriving(boolean[])} among the parts with a positive share in {@code shares} (null: as
+   * {@code allowed}), ties drawn by {@code draw} (the row's, uniform over the longs) in proportion to the tied parts'
+   * shares: where a part's planned flows go to several parts, the rows that bring nothing to any of them spread over
+   * them as the plan does, not all to the lightest.
+   */
+  int fewestArriving(boolean[] allowed, long[] shares, long draw) {
+    best = -1;
+    int fewest = Integer.MAX_VALUE;
+    long tied = 0;
+    for (int b : order) {
+      if (b == a || (shares == null ? allowed != null && !allowed[b] : shares[b] <= 0)) {
+        continue;
+      }
+      int t = degree - hits[b];
+      if (t < fewest) {
+        best = b;
+        fewest = t;
+        tied = 0;
+      }
+      if (t == fewest) {
+        tied += shares == null ? 0 : shares[b];
+      }
+    }
+    if (best >= 0 && shares != null && tied > shares[best]) {
+      long r = Math.floorMod(draw, tied);
+      for (int b : order) {
+        if (b != a && shares[b] > 0 && degree - hits[b] == fewest) {
+          if (r < shares[b]) {
+            best = b;
+            break;
+          }
+          r -= shares[b];
+        }
+      }
+    }
+    bestGain = best < 0 ? Double.NEGATIVE_INFINITY : -fewest + 0.5 * sole / (degree + 1.0);
+    return best;
+  }
+
   private void consider(int b, double g) {
     if (g > bestGain || (g == bestGain && b < best)) {
       best = b;

@@ -39,6 +39,34 @@ class MrRefinementTest {
 
   private final Configuration conf = TestData.localConf();
 
+  /**
+   * The streaming balance's rating: the part a row brings the fewest keys to, whatever it frees; ties to the part of
+   * least weight, or drawn in proportion to the planned flows' shares.
+   */
+  @Test
+  void fewestArrivingKeysByHand() {
+    // row of part 0 with keys v1 (also 1 row of part 1 and 1 of part 2) and v2 (it alone): 1 key new to parts 1 and
+    // 2, 2 to part 3
+    int[][] parts = {{0, 1, 2}, {0}};
+    int[][] counts = {{1, 1, 1}, {1}};
+    SwapGains g = new SwapGains(new double[] {1, 1, 0.9, 1});
+    g.begin(0);
+    for (int j = 0; j < 2; j++) {
+      g.key(parts[j], counts[j], 0, parts[j].length);
+    }
+    assertEquals(2, g.fewestArriving(null)); // tie of parts 1 and 2: the lighter
+    assertEquals(1, g.arriving());
+    assertEquals(-1 + 0.5 * 2 / 3.0, g.bestGain(), 1e-12); // frees both keys: ahead of rows that bring 1 and free less
+    assertEquals(3, g.fewestArriving(new boolean[] {false, false, false, true}));
+    assertEquals(2, g.arrivingTo(3));
+    long[] shares = {0, 3, 1, 5};
+    int[] drawn = new int[4];
+    for (long draw = 0; draw < 4000; draw++) {
+      drawn[g.fewestArriving(null, shares, draw)]++;
+    }
+    assertArrayEquals(new int[] {0, 3000, 1000, 0}, drawn); // 3 : 1 between the tied parts; part 3 brings more
+  }
+
   @Test
   void bestMoveByHand() {
     // row of part 0 with three keys: v1 used by it alone in part 0 and by 2 rows of part 1, v2 by 2 rows of part 0,
@@ -76,6 +104,10 @@ class MrRefinementTest {
     assertEquals(2, g.bestTarget());
     assertEquals(0.2, g.bestGain(), 1e-12);
     assertEquals(3, g.arrivingBound());
+    // every target rated (the streaming balance's plan): 2 − 1·2, 2 − 0.9·2, 2 − 1·3; the best is the best target's
+    assertEquals(0.0, g.gainTo(1), 1e-12);
+    assertEquals(0.2, g.gainTo(2), 1e-12);
+    assertEquals(-1.0, g.gainTo(3), 1e-12);
 
     // weights of p = 3 at working sets 10, 5, 5, 20 (mean 10): (M/10)^2
     assertArrayEquals(new double[] {1, 0.25, 0.25, 4}, SwapGains.weights(new long[] {10, 5, 5, 20}, 3), 1e-12);
@@ -1252,9 +1284,9 @@ class MrRefinementTest {
 
   /**
    * The streaming balance (flows) instead of balance groups, as where not even two parts' rows fit a reducer: the
-   * projected rows are balanced by count, gain, flow and apply jobs whose tasks hold a block or a pair's sorted stream,
-   * with the same guarantees (every row once, exact balance, exact working sets, T_sum at most half the blind
-   * start's).
+   * projected rows are balanced by count, gain (a plan's rates, then the proposals), flow and apply jobs whose tasks
+   * hold a block or a pair's sorted stream, with the same guarantees (every row once, exact balance, exact working
+   * sets, T_sum at most half the blind start's).
    */
   @Test
   void multilevelStartBalancesByStreamingFlowsWhereNoGroupOfPartsFitsATask() throws Exception {
@@ -1263,6 +1295,7 @@ class MrRefinementTest {
     JsonNode ml = multilevelStartOnScrambledCommunities(flows, "mr-multilevel-flows", 600).ml();
     assertEquals("flows", ml.get("balance").asText(), ml.toString());
     assertTrue(ml.get("balanceCycles").asInt() >= 1, "the projection was balanced already: " + ml);
+    assertTrue(ml.get("balanceKeysArriving").asLong() >= 0, ml.toString()); // what the moved rows brought, as rated
     // the further levels' clusters are kept to 1 % of a part (here a few rows), the first level's as elsewhere
     int k = ml.get("placedRowsPerPart").size();
     assertEquals((int) Math.ceil(MrRefinement.FLOW_CLUSTER_SHARE * 600 / k),
@@ -1604,82 +1637,6 @@ class MrRefinementTest {
     need = MrRefinement.weightSurplusAndShortfall(new long[] {104, 100, 100, 96}, 95, 105);
     assertArrayEquals(new long[4], need[0]);
     assertArrayEquals(new long[4], need[1]);
-  }
-
-  /**
-   * The streaming balance's flows from its proposals: no part sends more than its surplus or receives more than its
-   * shortfall (so no part crosses its target), no flow exceeds the rows that proposed it, the best gains go first
-   * (a flow that skips a proposal of a better bin does so only because its source or target is full), and where every
-   * row proposes every target the flows balance every part in one cycle.
-   */
-  @Test
-  void preferredFlowsTakeTheBestProposalsWithinEverySurplusAndShortfall() {
-    Random rnd = new Random(11);
-    int bins = GainReducer.GAIN_BINS;
-    for (int t = 0; t < 300; t++) {
-      int k = 2 + rnd.nextInt(40);
-      long[] rows = new long[k];
-      long n = 0;
-      for (int p = 0; p < k; p++) {
-        rows[p] = rnd.nextInt(3) == 0 ? rnd.nextInt(5000) : 1000 + rnd.nextInt(7) - 3;
-        n += rows[p];
-      }
-      long[][] need = MrRefinement.surplusAndShortfall(rows, n);
-      assertEquals(java.util.Arrays.stream(need[0]).sum(), java.util.Arrays.stream(need[1]).sum());
-      boolean everywhere = t % 2 == 0;
-      long[][] hist = new long[k][];
-      for (int a = 0; a < k; a++) {
-        if (need[0][a] == 0) {
-          continue;
-        }
-        hist[a] = new long[k * bins];
-        for (int b = 0; b < k; b++) {
-          if (need[1][b] > 0) {
-            // each proposing row in one bin; with everywhere, enough rows towards every target
-            long proposals = everywhere ? need[0][a] : rnd.nextInt((int) need[0][a] + 1);
-            for (long r = 0; r < proposals; r++) {
-              hist[a][b * bins + rnd.nextInt(bins)]++;
-            }
-          }
-        }
-      }
-      long[][] q = MrRefinement.preferredFlows(MrRefinement.surplusAndShortfall(rows, n), hist);
-      long[] sent = new long[k];
-      long[] received = new long[k];
-      for (int a = 0; a < k; a++) {
-        for (int b = 0; b < k; b++) {
-          if (q[a][b] > 0) {
-            long proposed = 0;
-            for (int bin = 0; bin < bins; bin++) {
-              proposed += hist[a][b * bins + bin];
-            }
-            assertTrue(q[a][b] <= proposed, "flow " + a + " -> " + b + " above its proposals, trial " + t);
-          }
-          sent[a] += q[a][b];
-          received[b] += q[a][b];
-        }
-      }
-      for (int p = 0; p < k; p++) {
-        assertTrue(sent[p] <= need[0][p] && received[p] <= need[1][p], "part " + p + " in trial " + t);
-        if (everywhere) {
-          assertEquals(need[0][p], sent[p], "part " + p + " sends its surplus, trial " + t);
-          assertEquals(need[1][p], received[p], "part " + p + " gets its shortfall, trial " + t);
-        }
-      }
-      if (java.util.Arrays.stream(need[0]).sum() > 0 && java.util.Arrays.stream(hist).anyMatch(h -> h != null
-          && java.util.Arrays.stream(h).sum() > 0)) {
-        assertTrue(java.util.Arrays.stream(sent).sum() > 0, "nothing moves in trial " + t);
-      }
-    }
-    // best first: two targets short of one row each, one proposal each way, the better one wins a surplus of one
-    long[] rows = {12, 10, 8, 10};
-    long[][] hist = new long[4][];
-    hist[0] = new long[4 * bins];
-    hist[0][2 * bins + 5] = 5;
-    hist[0][3 * bins + 1] = 1; // part 3 is not short: never a target
-    long[][] q = MrRefinement.preferredFlows(MrRefinement.surplusAndShortfall(rows, 40), hist);
-    assertEquals(2, q[0][2], java.util.Arrays.deepToString(q));
-    assertEquals(0, q[0][3], java.util.Arrays.deepToString(q));
   }
 
   /**
