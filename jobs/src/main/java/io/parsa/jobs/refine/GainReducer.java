@@ -105,17 +105,7 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     byArriving = conf.getBoolean(BY_ARRIVING, false);
     if (conf.getStrings(SHARES) != null) {
       shares = PartPairs.parse(SHARES, conf.getStrings(SHARES), k, true);
-      allowed = new boolean[k][];
-      for (int from = 0; from < k; from++) {
-        for (int to = 0; to < k; to++) {
-          if (shares[from][to] > 0) {
-            if (allowed[from] == null) {
-              allowed[from] = new boolean[k];
-            }
-            allowed[from][to] = true;
-          }
-        }
-      }
+      allowed = allowedBy(shares);
     }
     this.k = k;
   }
@@ -130,7 +120,12 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     if (pairs == null) {
       return null;
     }
-    long[][] t = PartPairs.parse(TARGETS, pairs, k, false);
+    return allowedBy(PartPairs.parse(TARGETS, pairs, k, false));
+  }
+
+  /** The moves with a positive entry in {@code t}, per source part (null where none). */
+  private static boolean[][] allowedBy(long[][] t) {
+    int k = t.length;
     boolean[][] a = new boolean[k][];
     for (int from = 0; from < k; from++) {
       for (int to = 0; to < k; to++) {
