@@ -44,7 +44,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /**
    * Rate moves by the keys they bring to their target instead of by their gain (boolean, default false; the streaming
    * balance): a row proposes the allowed part it brings the fewest keys to ({@link SwapGains#fewestArriving}), and
-   * the histograms count rows by those keys (bin 1 + keys).
+   * the histograms count rows by those keys (bin 1 + keys; weighted rows by the keys per unit of weight,
+   * {@link #perWeight}).
    */
   public static final String BY_ARRIVING = "parsa.refine-u.mr.gain-by-arriving";
   /**
@@ -151,6 +152,18 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     return PartPairs.format(t, false);
   }
 
+  /**
+   * Keys brought per unit of weight, in units of 1/{@link #WEIGHTED_ARRIVING_SCALE} key, for weighted rows (row
+   * {@code r} of {@code weights}); the keys themselves for unit rows. The streaming balance of weighted rows moves
+   * weight: a row that brings 20 keys with 100 non-zeros costs less per unit moved than one that brings 5 with 5.
+   */
+  static double perWeight(double keys, double[] weights, int r) {
+    return weights == null ? keys : WEIGHTED_ARRIVING_SCALE * keys / Math.max(weights[r], 1e-9);
+  }
+
+  /** Resolution of {@link #perWeight}: bins of 1/16 key per unit of weight (nnz weights bring at most 1 key each). */
+  static final double WEIGHTED_ARRIVING_SCALE = 16;
+
   /** Part {@code part}'s {@link #HISTOGRAM} part stats, created on first use. */
   private long[] histogram(int part) {
     if (hist[part] == null) {
@@ -201,21 +214,24 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         long[] h = histogram(part);
         for (int t = 0; t < k; t++) {
           if (t != part && (allowed == null || allowed[part][t])) {
-            h[t * GAIN_BINS + gainBin(byArriving ? -gains.arrivingTo(t) : gains.gainTo(t))] += counted;
+            h[t * GAIN_BINS + gainBin(byArriving ? -perWeight(gains.arrivingTo(t), d.weights, r)
+                : gains.gainTo(t))] += counted;
           }
         }
         continue;
       }
       boolean[] may = allowed == null ? null : allowed[part];
       int to = !byArriving ? gains.bestTarget(may)
-          : shares == null ? gains.fewestArriving(may) : gains.fewestArriving(may, shares[part], io.parsa.jobs.mr.Mix.mix64(id));
+          : shares == null ? gains.fewestArriving(may)
+          : gains.fewestArriving(may, shares[part], io.parsa.jobs.mr.Mix.mix64(id));
       if (to < 0) {
         continue;
       }
+      double gain = byArriving ? -perWeight(-gains.bestGain(), d.weights, r) : gains.bestGain();
       if (hist != null) {
-        histogram(part)[to * GAIN_BINS + gainBin(gains.bestGain())] += counted;
+        histogram(part)[to * GAIN_BINS + gainBin(gain)] += counted;
       }
-      outKey.set(part, to, gains.bestGain(), id);
+      outKey.set(part, to, gain, id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound())
           .weight(d.weights == null ? 1 : d.weights[r]);
       context.write(outKey, out);

@@ -41,7 +41,7 @@ class MrRefinementTest {
 
   /**
    * The streaming balance's rating: the part a row brings the fewest keys to, whatever it frees; ties to the part of
-   * least weight, or drawn in proportion to the planned flows' shares.
+   * least weight, or drawn in proportion to the planned flows' shares; weighted rows per unit of weight.
    */
   @Test
   void fewestArrivingKeysByHand() {
@@ -65,6 +65,10 @@ class MrRefinementTest {
       drawn[g.fewestArriving(null, shares, draw)]++;
     }
     assertArrayEquals(new int[] {0, 3000, 1000, 0}, drawn); // 3 : 1 between the tied parts; part 3 brings more
+    // weighted rows are rated per unit of weight, in sixteenths of a key: 20 keys with 100 non-zeros before 5 with 5
+    assertEquals(3.0, GainReducer.perWeight(3, null, 0));
+    assertEquals(3.2, GainReducer.perWeight(20, new double[] {5, 100}, 1), 1e-12);
+    assertEquals(16.0, GainReducer.perWeight(5, new double[] {5, 100}, 0), 1e-12);
   }
 
   @Test
