@@ -1816,10 +1816,11 @@ public final class MrRefinement {
   }
 
   /**
-   * The exponent of the streaming balance's gains ({@link SwapGains#weights}): just above 1, so a gain is the keys a
-   * move adds net (as at p = 1, within a tenth of a key) and the parts with the smaller working sets win its ties.
-   * At p = 1 exactly, every row that touches no part below target proposed the same one (the first by index), which
-   * took them all: on cnr-2000 with 32 MiB reducers M_max 41,603 after the balance instead of 27,409 (§31).
+   * The exponent of the part weights the streaming balance rates with ({@link SwapGains#weights}): just above 1, so
+   * among the targets a row brings equally few keys to, the part with the smaller working set is the lighter and
+   * wins the tie ({@link SwapGains#fewestArriving}). With equal weights every row that touched no part below target
+   * proposed the same one (the first by index), which took them all: on cnr-2000 with 32 MiB reducers M_max 41,603
+   * after the balance instead of 27,409 (§31, when rows proposed by net gain).
    */
   static final double FLOW_EXPONENT = 1.01;
 
