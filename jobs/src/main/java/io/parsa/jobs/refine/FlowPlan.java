@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>The cost of moving rows from a to b is convex: the c-th row costs the keys the c-th best of a's rows brings to
  * b, read from {@code hist[a]} (rows per target and bin, {@link GainReducer#GAIN_BINS}, best bin first;
- * {@link GainReducer#BY_ARRIVING}): bin j costs j − 1 keys (bin 0, which arrivals never fill, nothing), and the
+ * {@link GainReducer#HISTOGRAM_OF_EVERY_TARGET}): bin j costs j − 1 keys (bin 0, which arrivals never fill, nothing), and the
  * last bin, rows that bring 32 keys or more, costs {@link #LAST_BIN_COST}. Weighted rows count weight, each unit at
  * its row's keys per unit of weight ({@link GainReducer#perWeight}, in sixteenths of a key). A row rated towards several parts counts towards each, so a plan may ask a part
  * for more rows to one target than propose it once every row picks its best planned target; the balance leaves

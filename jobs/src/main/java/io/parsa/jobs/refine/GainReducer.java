@@ -24,37 +24,27 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /** The u-assignment (aligned with the blocks) the counts were made from. */
   public static final String U = "parsa.refine-u.mr.u";
   /**
-   * Record, per part whose rows propose moves, how many propose each target at each gain ({@link #HISTOGRAM},
-   * boolean, default false): the streaming balance chooses its flows from them.
+   * The streaming balance's plan pass (boolean, default false): every row counts, per target it may take
+   * ({@link #TARGETS}), the keys it would bring there into {@link #HISTOGRAM} (bin 1 + keys; weighted rows by the keys
+   * per unit of weight, {@link #perWeight}), and proposes nothing. The balance plans its flows from these histograms
+   * ({@link FlowPlan}), then lets each row propose among the targets the plan gives its part ({@link #SHARES}): where
+   * every row proposed its best target only, a part whose rows mostly preferred a target others filled first had to
+   * send its surplus through the few rows that proposed a target still short, however many keys they carried.
    */
-  public static final String GAIN_HISTOGRAM = "parsa.refine-u.mr.gain-histogram";
+  public static final String HISTOGRAM_OF_EVERY_TARGET = "parsa.refine-u.mr.gain-histogram-every-target";
   /**
-   * With {@link #GAIN_HISTOGRAM}: count each proposal as its row's weight instead of 1 (weighted rows, whole-number
+   * With {@link #HISTOGRAM_OF_EVERY_TARGET}: count each row as its weight instead of 1 (weighted rows, whole-number
    * weights: the streaming balance of weighted rows moves weight).
    */
   public static final String HISTOGRAM_OF_WEIGHTS = "parsa.refine-u.mr.gain-histogram-weights";
   /**
-   * With {@link #GAIN_HISTOGRAM}: a plan's pass (boolean, default false): every row counts its gain to every target
-   * it may take ({@link #TARGETS}), not only to its best, and proposes nothing. The streaming balance plans its flows
-   * from these histograms, then lets each row propose its best among the targets the plan gives its part: where every
-   * row proposes its best target only, a part whose rows mostly prefer a target others fill first must send its
-   * surplus through the few rows that proposed a target still short, however many keys they carry.
-   */
-  public static final String HISTOGRAM_OF_EVERY_TARGET = "parsa.refine-u.mr.gain-histogram-every-target";
-  /**
-   * Rate moves by the keys they bring to their target instead of by their gain (boolean, default false; the streaming
-   * balance): a row proposes the allowed part it brings the fewest keys to ({@link SwapGains#fewestArriving}), and
-   * the histograms count rows by those keys (bin 1 + keys; weighted rows by the keys per unit of weight,
-   * {@link #perWeight}).
-   */
-  public static final String BY_ARRIVING = "parsa.refine-u.mr.gain-by-arriving";
-  /**
-   * With {@link #BY_ARRIVING}: the planned flows, as "from:to:rows" entries ({@link FlowReducer#QUOTAS}); a row
-   * proposes only a part its part's flows go to, ties drawn in proportion to the flows
-   * ({@link SwapGains#fewestArriving(boolean[], long[], long)}). Overrides {@link #TARGETS}.
+   * The streaming balance's proposals: the planned flows, as "from:to:rows" entries ({@link FlowReducer#QUOTAS}). A
+   * row proposes, among the parts its part's flows go to, the one it brings the fewest keys to, ties drawn in
+   * proportion to the flows ({@link SwapGains#fewestArriving(boolean[], long[], long)}), rated by minus those keys
+   * (per unit of weight for weighted rows, {@link #perWeight}) instead of its gain. Overrides {@link #TARGETS}.
    */
   public static final String SHARES = "parsa.refine-u.mr.target-shares";
-  /** Part stats prefix: {@link #HISTOGRAM} + part → k × {@link #GAIN_BINS} proposals (target, then gain bin). */
+  /** Part stats prefix: {@link #HISTOGRAM} + part → k × {@link #GAIN_BINS} rows (target, then bin). */
   public static final String HISTOGRAM = "gains-";
   /** Gain bins: gains of 1 or more in bin 0, then one bin per integer gain down to {@code 2 - GAIN_BINS} and below. */
   static final int GAIN_BINS = 34;
@@ -79,11 +69,9 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
   /** Per part, the targets its rows may move to; null entries: none (all null: any, {@link #TARGETS} unset). */
   private boolean[][] allowed;
   private final io.parsa.jobs.mr.PartStats stats = new io.parsa.jobs.mr.PartStats();
-  /** Per part whose rows propose moves, its {@link #HISTOGRAM} part stats (created on its first proposal). */
+  /** Per part whose rows rate moves, its {@link #HISTOGRAM} part stats (created on its first row; null: no plan pass). */
   private long[][] hist;
   private boolean histogramOfWeights;
-  private boolean everyTarget;
-  private boolean byArriving;
   /** Per part, the shares of its targets ({@link #SHARES}; null where unset). */
   private long[][] shares;
   private int k;
@@ -100,10 +88,8 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
     gains = new SwapGains(w);
     block = new BlockCounts(conf);
     allowed = targets(conf.getStrings(TARGETS), k);
-    hist = conf.getBoolean(GAIN_HISTOGRAM, false) ? new long[k][] : null;
+    hist = conf.getBoolean(HISTOGRAM_OF_EVERY_TARGET, false) ? new long[k][] : null;
     histogramOfWeights = conf.getBoolean(HISTOGRAM_OF_WEIGHTS, false);
-    everyTarget = hist != null && conf.getBoolean(HISTOGRAM_OF_EVERY_TARGET, false);
-    byArriving = conf.getBoolean(BY_ARRIVING, false);
     if (conf.getStrings(SHARES) != null) {
       shares = PartPairs.parse(SHARES, conf.getStrings(SHARES), k, true);
       allowed = allowedBy(shares);
@@ -209,28 +195,22 @@ public class GainReducer extends Reducer<IntWritable, KeyCounts, SwapKey, Move> 
         context.getCounter(MrRefinement.Counters.KEY_WITHOUT_COUNTS).increment(1);
         continue;
       }
-      long counted = histogramOfWeights && d.weights != null ? Math.round(d.weights[r]) : 1;
-      if (everyTarget) {
+      if (hist != null) {
+        long counted = histogramOfWeights && d.weights != null ? Math.round(d.weights[r]) : 1;
         long[] h = histogram(part);
         for (int t = 0; t < k; t++) {
           if (t != part && (allowed == null || allowed[part][t])) {
-            h[t * GAIN_BINS + gainBin(byArriving ? -perWeight(gains.arrivingTo(t), d.weights, r)
-                : gains.gainTo(t))] += counted;
+            h[t * GAIN_BINS + gainBin(-perWeight(gains.arrivingTo(t), d.weights, r))] += counted;
           }
         }
         continue;
       }
-      boolean[] may = allowed == null ? null : allowed[part];
-      int to = !byArriving ? gains.bestTarget(may)
-          : shares == null ? gains.fewestArriving(may)
-          : gains.fewestArriving(may, shares[part], io.parsa.jobs.mr.Mix.mix64(id));
+      int to = shares == null ? gains.bestTarget(allowed == null ? null : allowed[part])
+          : gains.fewestArriving(allowed[part], shares[part], io.parsa.jobs.mr.Mix.mix64(id));
       if (to < 0) {
         continue;
       }
-      double gain = byArriving ? -perWeight(-gains.bestGain(), d.weights, r) : gains.bestGain();
-      if (hist != null) {
-        histogram(part)[to * GAIN_BINS + gainBin(gain)] += counted;
-      }
+      double gain = shares == null ? gains.bestGain() : -perWeight(-gains.bestGain(), d.weights, r);
       outKey.set(part, to, gain, id);
       out.set(id, b, part, to).effect(gains.soleKeys(), gains.arriving(), gains.arrivingBound())
           .weight(d.weights == null ? 1 : d.weights[r]);

@@ -1896,13 +1896,13 @@ public final class MrRefinement {
   /**
    * The streaming balance of the distributed multilevel start: until every part has ⌊n/k⌋ or ⌈n/k⌉ rows, cycles of
    * five jobs, none of whose tasks holds more than a block or a key's counts: the count job; the plan's gain job, in
-   * which every row rates its move to every other part by the keys it brings there ({@link GainReducer#BY_ARRIVING}:
-   * what it frees in its own part is no excuse to grow another's), counted per source, target and keys
-   * ({@link GainReducer#HISTOGRAM_OF_EVERY_TARGET}); the driver's plan
+   * which every row rates its move to every other part by the keys it brings there (what it frees in its own part is
+   * no excuse to grow another's), counted per source, target and keys ({@link GainReducer#HISTOGRAM_OF_EVERY_TARGET});
+   * the driver's plan
    * from those counts ({@link FlowPlan}: the least costly flows that take every part above its target
    * ({@link #surplusAndShortfall}) down to it and every part below up to it, through balanced parts where that costs
    * less); the proposals' gain job, in which every row of a part that sends proposes its best move among its part's
-   * planned targets; the flow job ({@link FlowReducer}), which takes each flow's best proposals up to its quota in one
+   * planned targets ({@link GainReducer#SHARES}); the flow job ({@link FlowReducer}), which takes each flow's best proposals up to its quota in one
    * pass over the sorted stream; the apply job. A flow short of proposals (its part's rows preferred its part's other
    * flows) leaves its part off target for the next cycle. Each cycle's rows per part are checked against the flows it
    * made. Where rows proposed only their best part below target and the flows took the best proposals first, a part
@@ -1939,10 +1939,8 @@ public final class MrRefinement {
         if (k > TRANSIT_MAX_PARTS) {
           c.setStrings(GainReducer.TARGETS, GainReducer.targetsOf(need[0], need[1]));
         }
-        c.setBoolean(GainReducer.GAIN_HISTOGRAM, true);
         c.setBoolean(GainReducer.HISTOGRAM_OF_EVERY_TARGET, true);
         c.setBoolean(GainReducer.HISTOGRAM_OF_WEIGHTS, weighted);
-        c.setBoolean(GainReducer.BY_ARRIVING, true);
       });
       Map<String, Map<String, long[]>> rates = PartStats.readPerTask(fs, rated);
       fs.delete(rated.getParent(), true);
@@ -1952,10 +1950,7 @@ public final class MrRefinement {
       }
       long[][] quotas = FlowPlan.plan(need[0], need[1], hist);
       String[] flows = FlowReducer.entries(quotas);
-      Path candidates = gain(m, weights, "propose the planned moves", c -> {
-        c.setStrings(GainReducer.SHARES, flows);
-        c.setBoolean(GainReducer.BY_ARRIVING, true);
-      });
+      Path candidates = gain(m, weights, "propose the planned moves", c -> c.setStrings(GainReducer.SHARES, flows));
       Path moves = new Path(candidates.getParent(), "moves");
       Job job = perPairJob("multilevel start: balance flow " + cycles[0], candidates, moves, FlowReducer.class,
           flows.length);
@@ -2843,8 +2838,8 @@ public final class MrRefinement {
 
   /**
    * The gain job ({@code what}, for its name): every row's best move from {@code m}'s counts, weighted by
-   * {@code weights}, under {@code settings} ({@link GainReducer}'s: the moves a row may propose, histograms, rates by
-   * the keys a move brings).
+   * {@code weights}, under {@code settings} ({@link GainReducer}'s: the moves a row may propose, the streaming
+   * balance's plan pass or its proposals).
    */
   private Path gain(Measure m, double[] weights, String what, java.util.function.Consumer<Configuration> settings)
       throws Exception {

@@ -118,16 +118,15 @@ final class SwapGains {
   int bestTarget(boolean[] allowed) {
     best = -1;
     bestGain = Double.NEGATIVE_INFINITY;
-    double out = w[a] * sole;
     for (int t = 0; t < nTouched; t++) {
       int b = touched[t];
       if (allowed == null || allowed[b]) {
-        consider(b, out - w[b] * (degree - hits[b]));
+        consider(b, gainTo(b));
       }
     }
     for (int b : order) {
       if (b != a && hits[b] == 0 && (allowed == null || allowed[b])) {
-        consider(b, out - w[b] * degree); // the lightest untouched part; heavier untouched ones gain less
+        consider(b, gainTo(b)); // the lightest untouched part; heavier untouched ones gain less
         break;
       }
     }
@@ -135,11 +134,10 @@ final class SwapGains {
   }
 
   /**
-   * The gain of moving the row to part {@code b} (not its own): w_a·s − w_b·t_b, for any target, best or not (the
-   * streaming balance's plan rates every target a row may take).
+   * The gain of moving the row to part {@code b} (not its own): w_a·s − w_b·t_b.
    */
   double gainTo(int b) {
-    return w[a] * sole - w[b] * (degree - hits[b]);
+    return w[a] * sole - w[b] * arrivingTo(b);
   }
 
   /** Keys of the row that no row of part {@code b} (not its own) uses: what moving there alone adds to b. */
@@ -148,21 +146,14 @@ final class SwapGains {
   }
 
   /**
-   * The part among {@code allowed} (all parts where null; never its own) to which the row brings the fewest keys new
-   * there, ties to the part of least weight, then the smaller index; or -1 if none is allowed. Its
-   * {@link #bestGain} is minus those keys plus less than half a key the more of its keys no other row of its part
-   * uses (among rows that bring as many, those that free the most go first). The streaming balance moves rows so:
-   * a row that frees as many keys as it brings is no free move there, as it grows its new part's working set.
-   */
-  int fewestArriving(boolean[] allowed) {
-    return fewestArriving(allowed, null, 0);
-  }
-
-  /**
-   * {@link #fewestArriving(boolean[])} among the parts with a positive share in {@code shares} (null: as
-   * {@code allowed}), ties drawn by {@code draw} (the row's, uniform over the longs) in proportion to the tied parts'
-   * shares: where a part's planned flows go to several parts, the rows that bring nothing to any of them spread over
-   * them as the plan does, not all to the lightest.
+   * The part among those with a positive share in {@code shares} (null: among {@code allowed}, all parts where null;
+   * never its own) to which the row brings the fewest keys new there, or -1 if there is none. Ties are drawn by
+   * {@code draw} (the row's, uniform over the longs) in proportion to the tied parts' shares, so that where a part's
+   * planned flows go to several parts the rows that bring nothing to any of them spread over them as the plan does;
+   * without shares they go to the part of least weight, then the smaller index. Its {@link #bestGain} is minus those
+   * keys plus less than half a key the more of its keys no other row of its part uses (among rows that bring as many,
+   * those that free the most go first). The streaming balance moves rows so: a row that frees as many keys as it
+   * brings is no free move there, as it grows its new part's working set.
    */
   int fewestArriving(boolean[] allowed, long[] shares, long draw) {
     best = -1;
@@ -172,7 +163,7 @@ final class SwapGains {
       if (b == a || (shares == null ? allowed != null && !allowed[b] : shares[b] <= 0)) {
         continue;
       }
-      int t = degree - hits[b];
+      int t = arrivingTo(b);
       if (t < fewest) {
         best = b;
         fewest = t;
@@ -185,7 +176,7 @@ final class SwapGains {
     if (best >= 0 && shares != null && tied > shares[best]) {
       long r = Math.floorMod(draw, tied);
       for (int b : order) {
-        if (b != a && shares[b] > 0 && degree - hits[b] == fewest) {
+        if (b != a && shares[b] > 0 && arrivingTo(b) == fewest) {
           if (r < shares[b]) {
             best = b;
             break;
@@ -212,7 +203,7 @@ final class SwapGains {
 
   /** Keys of the row new to {@link #bestTarget}'s part (t_b: what the move alone adds there; call it first). */
   int arriving() {
-    return degree - hits[best];
+    return arrivingTo(best);
   }
 
   /**
@@ -224,7 +215,7 @@ final class SwapGains {
    * users 0.
    */
   int arrivingBound() {
-    return degree - hits[best] + ones[best];
+    return arrivingTo(best) + ones[best];
   }
 
   /** Keys of the row that no other row of its part uses (s). */

@@ -54,10 +54,10 @@ class MrRefinementTest {
     for (int j = 0; j < 2; j++) {
       g.key(parts[j], counts[j], 0, parts[j].length);
     }
-    assertEquals(2, g.fewestArriving(null)); // tie of parts 1 and 2: the lighter
+    assertEquals(2, g.fewestArriving(null, null, 0)); // tie of parts 1 and 2: the lighter
     assertEquals(1, g.arriving());
     assertEquals(-1 + 0.5 * 2 / 3.0, g.bestGain(), 1e-12); // frees both keys: ahead of rows that bring 1 and free less
-    assertEquals(3, g.fewestArriving(new boolean[] {false, false, false, true}));
+    assertEquals(3, g.fewestArriving(new boolean[] {false, false, false, true}, null, 0));
     assertEquals(2, g.arrivingTo(3));
     long[] shares = {0, 3, 1, 5};
     int[] drawn = new int[4];
