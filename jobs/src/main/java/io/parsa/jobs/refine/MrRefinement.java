@@ -650,7 +650,8 @@ public final class MrRefinement {
   }
 
   /**
-   * Up to {@code cycles} coarse V-cycles ({@link #COARSE_VCYCLES}; they end at the first one dropped) or, with
+   * Up to {@code cycles} coarse V-cycles ({@link #COARSE_VCYCLES}; they end where {@link #COARSE_VCYCLE_DROPS} in a
+   * row were dropped) or, with
    * {@code inGroups}, coarse group cycles ({@link #COARSE_GROUP_CYCLES}; a dropped one does not end them where the
    * next groups the parts otherwise, only where one group held them all) from {@code cur}, each kept where it
    * measures better and then polished by connectivity swap rounds: the flows after its projection moved rows one by
@@ -664,6 +665,7 @@ public final class MrRefinement {
       LOG.info("{}: no {}s: weighted rows with weights that are not whole numbers", step, what);
       return cur;
     }
+    int dropsInARow = 0;
     for (int cycle = 1; cycle <= cycles && n >= 2L * k && k >= 2; cycle++) {
       cur = verified(cur);
       Measure v = multilevelStart(cur, n, 1, true, log, true, inGroups ? cycle : 0);
@@ -682,8 +684,12 @@ public final class MrRefinement {
         if (inGroups && log.get(log.size() - 1).get("placeGroupSize") instanceof Integer size && size < k) {
           continue; // the next cycle groups the parts otherwise; one group of all parts would only repeat this one
         }
+        if (!inGroups && ++dropsInARow < conf.getInt(COARSE_VCYCLE_DROPS, DEFAULT_COARSE_VCYCLE_DROPS)) {
+          continue; // the next places from a key sample of its own
+        }
         break;
       }
+      dropsInARow = 0;
       discard(cur, u0);
       cur = swapRounds(v, u0, n, new double[] {1}, rounds, log);
     }
@@ -1845,10 +1851,21 @@ public final class MrRefinement {
    * cluster's part, the flows, then connectivity swap rounds; kept while it measures better. A second one measured
    * worse on cnr-2000 while every placement saw the same key sample (docs/quality.md §33); each with a sample of its
    * own, with 8 MiB reducers, the second was kept under three of five pipeline seeds and lowered the mean T_sum by
-   * 5.8 % (§74).
+   * 5.8 % (§74); up to six, ending at the second dropped in a row ({@link #COARSE_VCYCLE_DROPS}), the third to fifth
+   * were kept under two of five and lowered the mean T_sum by a further 2.5 % (18,752 → 18,286; ego-twitter's two
+   * seeds dropped the first two and ended as before; §77).
    */
   public static final String COARSE_VCYCLES = "parsa.refine.multilevel.coarse-vcycles";
-  static final int DEFAULT_COARSE_VCYCLES = 2;
+  static final int DEFAULT_COARSE_VCYCLES = 6;
+
+  /**
+   * The coarse V-cycles end where this many in a row were dropped ({@code -D}, default {@link
+   * #DEFAULT_COARSE_VCYCLE_DROPS}; 1: at the first dropped, as before §77 of docs/quality.md). Each places from a key
+   * sample of its own, so one after a dropped one may still be kept: on cnr-2000 with 8 MiB reducers, under pipeline
+   * seed 3 the fourth and fifth were kept after the third was dropped (T_sum 18,076 → 17,016).
+   */
+  public static final String COARSE_VCYCLE_DROPS = "parsa.refine.multilevel.coarse-vcycles.drops";
+  static final int DEFAULT_COARSE_VCYCLE_DROPS = 2;
 
   /**
    * When a multilevel start of unit rows placed where not even two parts fit a reducer (the flows regime) gets

@@ -1311,7 +1311,8 @@ class MrRefinementTest {
    * Where no two parts' rows fit a reducer (the distributed swap rounds refine; the start was balanced by flows), a
    * coarse V-cycle follows the rounds: the refined rows clustered again per part, the clusters' parts refined in the
    * placing task without lifting the largest working set, every row to its cluster's part, the flows. It is kept only
-   * where it measures better, and the usual guarantees hold (every row once, exact balance, exact working sets).
+   * where it measures better; up to the default number run, ending early only after the default number dropped in a
+   * row; and the usual guarantees hold (every row once, exact balance, exact working sets).
    */
   @Test
   void coarseVCycleFollowsTheSwapRoundsWhereNoTwoPartsFitATask() throws Exception {
@@ -1320,15 +1321,26 @@ class MrRefinementTest {
     MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-vcycle", 1200, false, "swaps");
     JsonNode v = null;
     JsonNode lastKept = null; // the last step kept from the V-cycle on: it, its p = 1 rounds or a coarse group cycle
+    List<Boolean> kept = new ArrayList<>();
     for (JsonNode r : run.report().get("rounds")) {
       if (r.path("phase").asText().equals("coarse V-cycle")) {
         v = r;
+        kept.add(r.get("kept").asBoolean());
       }
       if (v != null && r.path("kept").asBoolean() && r.has("maxWorkingSet")) {
         lastKept = r;
       }
     }
     assertNotNull(v, run.report().toString());
+    // up to the default count, ending early only where the default number in a row were dropped
+    int drops = MrRefinement.DEFAULT_COARSE_VCYCLE_DROPS;
+    assertTrue(kept.size() <= MrRefinement.DEFAULT_COARSE_VCYCLES, kept.toString());
+    for (int i = 0; i + drops < kept.size(); i++) {
+      assertTrue(kept.subList(i, i + drops).contains(true), "V-cycles ran on after " + drops + " dropped: " + kept);
+    }
+    if (kept.size() < MrRefinement.DEFAULT_COARSE_VCYCLES) {
+      assertFalse(kept.subList(kept.size() - drops, kept.size()).contains(true), "ended early: " + kept);
+    }
     assertEquals(1, v.get("groupSize").asInt(), v.toString()); // clusters within one part each
     assertTrue(v.has("kept"), v.toString());
     JsonNode r = run.report();
