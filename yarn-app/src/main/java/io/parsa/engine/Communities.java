@@ -40,8 +40,16 @@ public final class Communities {
    * {@code nStart}/{@code nPins} ({@code numNets} keys over {@code n} rows); deterministic for a seed.
    */
   public static int[] of(int n, int numNets, int[] nStart, int[] nPins, int maxNetSize, long seed) {
+    return of(n, numNets, nStart, nPins, null, maxNetSize, seed);
+  }
+
+  /**
+   * {@link #of(int, int, int[], int[], int, long)} where key e stands for {@code netWeight[e]} keys of the same rows
+   * (null: every key for one), as a placement from a sample of holder sets lists them: such a key weighs that much.
+   */
+  public static int[] of(int n, int numNets, int[] nStart, int[] nPins, int[] netWeight, int maxNetSize, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    Graph g = bipartite(n, numNets, nStart, nPins, maxNetSize);
+    Graph g = bipartite(n, numNets, nStart, nPins, netWeight, maxNetSize);
     // the community of every node of the first graph, followed through the levels
     int[] of = new int[g.n()];
     for (int i = 0; i < of.length; i++) {
@@ -67,7 +75,7 @@ public final class Communities {
   }
 
   /** Rows 0..n−1, then a node per key of 2..maxNetSize rows. */
-  private static Graph bipartite(int n, int numNets, int[] nStart, int[] nPins, int maxNetSize) {
+  private static Graph bipartite(int n, int numNets, int[] nStart, int[] nPins, int[] netWeight, int maxNetSize) {
     int[] keyNode = new int[numNets];
     int nodes = n;
     long pins = 0;
@@ -104,7 +112,8 @@ public final class Communities {
       if (x < 0) {
         continue;
       }
-      double we = 1.0 / (nStart[e + 1] - nStart[e]);
+      double weight = netWeight == null ? 1.0 : netWeight[e];
+      double we = weight / (nStart[e + 1] - nStart[e]);
       for (int q = nStart[e]; q < nStart[e + 1]; q++) {
         int u = nPins[q];
         adj[fill[x]] = u;
@@ -113,7 +122,7 @@ public final class Communities {
         w[fill[u]++] = we;
         degree[u] += we;
       }
-      degree[x] = 1.0;
+      degree[x] = weight;
     }
     double total = 0;
     for (double d : degree) {

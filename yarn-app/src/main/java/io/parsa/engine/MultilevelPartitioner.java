@@ -544,10 +544,17 @@ public final class MultilevelPartitioner {
       // as a capped V-cycle: no move may lift a part's working set above the given placement's largest
       mCap = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
     }
+    if (communities) {
+      long tc = System.nanoTime();
+      fineCommunity = Communities.of(n, numNets, fine.nStart, fine.nPins, netWeight, settings.maxNetSize(), 1);
+      log(String.format(Locale.ROOT, "placement: %,d communities of %,d vertices (%.2f s)",
+          Arrays.stream(fineCommunity).max().orElse(-1) + 1, n, secs(tc)));
+    }
     try {
       return placeWeighted(fine, given, window, t0);
     } finally {
       mCap = Long.MAX_VALUE;
+      fineCommunity = null;
     }
   }
 

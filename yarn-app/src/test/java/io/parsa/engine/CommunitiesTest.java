@@ -107,4 +107,56 @@ class CommunitiesTest {
     assertEquals(c[0], c[1]);
     assertTrue(c[2] != c[0] && c[3] != c[0] && c[2] != c[3], java.util.Arrays.toString(c));
   }
+  /**
+   * A key that stands for many keys of the same rows ties them as many keys would: two planted groups stay apart
+   * where the key that ten rows of each share weighs 1, and those rows join one community where it weighs 400; with
+   * every weight 1 the communities are those of the unweighted call.
+   */
+  @Test
+  void netWeightsTieRowsAsManyKeys() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    int[] groupOf = new int[120];
+    RowKeyGraph planted = planted(rnd, 120, 2, 40, 5, 0, groupOf);
+    int a = -1;
+    int b = -1;
+    List<Integer> shared = new ArrayList<>();
+    int[] ofGroup = new int[2];
+    for (int r = 0; r < 120; r++) {
+      if (ofGroup[groupOf[r]] < 10) {
+        ofGroup[groupOf[r]]++;
+        shared.add(r);
+      }
+    }
+    // the planted rows plus one key (id 80) held by ten rows of each group
+    int[] rowStart = new int[121];
+    List<Integer> keys = new ArrayList<>();
+    for (int r = 0; r < 120; r++) {
+      for (int t = planted.rowStart()[r]; t < planted.rowStart()[r + 1]; t++) {
+        keys.add(planted.rowKeys()[t]);
+      }
+      if (shared.contains(r)) {
+        keys.add(80);
+        if (groupOf[r] == 0 && a < 0) {
+          a = r;
+        } else if (groupOf[r] == 1 && b < 0) {
+          b = r;
+        }
+      }
+      rowStart[r + 1] = keys.size();
+    }
+    RowKeyGraph g = new RowKeyGraph(120, new int[] {0, 120}, rowStart, keys.stream().mapToInt(Integer::intValue)
+        .toArray(), 81);
+    RowKeyGraph.Transposed t = g.byKey();
+    int[] ones = new int[81];
+    java.util.Arrays.fill(ones, 1);
+    int[] plain = Communities.of(120, 81, t.start(), t.rows(), 300, 1);
+    assertArrayEquals(plain, Communities.of(120, 81, t.start(), t.rows(), ones, 300, 1));
+    assertTrue(plain[a] != plain[b], "rows " + a + " and " + b + " apart: " + java.util.Arrays.toString(plain));
+    int[] heavy = ones.clone();
+    heavy[80] = 400;
+    int[] tied = Communities.of(120, 81, t.start(), t.rows(), heavy, 300, 1);
+    for (int r : shared) {
+      assertEquals(tied[a], tied[r], "row " + r + " with row " + a + ": " + java.util.Arrays.toString(tied));
+    }
+  }
 }

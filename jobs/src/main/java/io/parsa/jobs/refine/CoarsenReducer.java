@@ -50,6 +50,14 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
    * the placement's weights outside the window the balance cycles could reach.
    */
   public static final String COMMUNITIES = "parsa.refine.multilevel.communities";
+  /**
+   * Whether a task that sees some of the rows (a chunk of a group, or a group of some of the parts) clusters them
+   * within their communities too, as far as it sees them (default false; the driver sets it in the flows regime on
+   * graphs, {@link MrRefinement}'s communityRegime: there a chunk is a range of row ids within one part, and on
+   * cnr-2000 with 8 MiB reducers, with {@link PlaceReducer#COMMUNITIES}, the five-seed mean T_sum was 5 % lower,
+   * docs/quality.md §78).
+   */
+  public static final String COMMUNITY_FRAGMENTS = "parsa.refine.multilevel.communities.fragments";
   /** Named output: every row's cluster. */
   public static final String MEMBERS = "members";
   /** Where a chunk's number starts in a cluster id's low half (so a chunk numbers fewer than 2^24 clusters). */
@@ -87,12 +95,15 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
   private double weightUnit;
   /** {@link #COMMUNITIES}. */
   private boolean communities;
+  /** {@link #COMMUNITY_FRAGMENTS}. */
+  private boolean fragments;
 
   @Override
   protected void setup(Context context) {
     Configuration conf = context.getConfiguration();
     groupOf = GroupReducer.groups(conf, MrKeys.k(conf));
     communities = conf.getBoolean(COMMUNITIES, true);
+    fragments = conf.getBoolean(COMMUNITY_FRAGMENTS, false);
     clustering = Clustering.of(conf);
     chunks = Math.max(1, conf.getInt(GroupMapper.CHUNKS, 1));
     weightUnit = conf.getDouble(WEIGHT_UNIT, 0);
@@ -125,10 +136,15 @@ public class CoarsenReducer extends Reducer<IntWritable, GroupRow, IntWritable, 
       List<Block> blocks = List.of(block);
       RowKeyGraph graph = RowKeyGraph.of(blocks);
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      boolean inCommunities = communities && weightUnit == 0
+          && (fragments || (chunks == 1 && parts.length == groupOf.length))
+          && RefineUTool.communities(graph, groupOf.length);
+      if (inCommunities) {
+        context.getCounter(MrRefinement.Counters.CLUSTERED_IN_COMMUNITIES).increment(1);
+      }
       clusterOf = new MultilevelPartitioner(2, s.withSeed(clustering.seed() + 31L * groupKey.get()),
           line -> LOG.debug("group {}: {}", group.get(), line))
-          .communities(communities && weightUnit == 0 && chunks == 1 && parts.length == groupOf.length
-              && RefineUTool.communities(graph, groupOf.length))
+          .communities(inCommunities)
           .clusters(graph, (int) Math.max(1, n / clustering.shrink()), clustering.maxWeight());
     }
     int clusters = 0;

@@ -179,6 +179,10 @@ public final class MrRefinement {
     CLUSTERS_PLACED,
     /** Multilevel start, placement job: 1 if the clusters did not fit the reducer's heap (nothing placed). */
     COARSE_GRAPH_TOO_BIG,
+    /** Multilevel start, placement job: placements that coarsened the clusters within their communities. */
+    PLACED_IN_COMMUNITIES,
+    /** Multilevel start, clustering job: groups (or chunks of them) clustered within their rows' communities. */
+    CLUSTERED_IN_COMMUNITIES,
     /** Multilevel start, projection job: rows read with their cluster (= rows). */
     ROWS_PROJECTED,
     /** Error (projection job): a row whose cluster has no part. */
@@ -323,6 +327,20 @@ public final class MrRefinement {
    * working set up to it where it is above the largest.
    */
   private long room;
+  /**
+   * Whether the distributed multilevel start and the coarse cycles cluster and place within communities of the rows
+   * ({@link CoarsenReducer#COMMUNITY_FRAGMENTS}, {@link PlaceReducer#COMMUNITIES}): in the flows regime (not even two
+   * parts fit a reducer) on graphs (rows of unit weight, short as {@link RefineUTool#communities} has them, k ≤
+   * {@link RefineUTool#COMMUNITIES_MAX_K}).
+   */
+  private boolean communityRegime;
+  /**
+   * Whether the clustering of the next multilevel start or coarse cycle keeps to communities where a task sees only
+   * some of the rows ({@link CoarsenReducer#COMMUNITY_FRAGMENTS}): in the community regime, except for a start from
+   * the given parts (partition-u's have no locality: ego-twitter's two seeds ended at T_sum +1.0 % and M_max +4.6 %
+   * with it, docs/quality.md §78).
+   */
+  private boolean communityFragments;
 
   /**
    * @param work     a directory for the rounds' job outputs (the caller deletes it)
@@ -510,6 +528,8 @@ public final class MrRefinement {
         cur.pairs);
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     boolean flowsRegime = false;
+    communityRegime = false;
+    communityFragments = false;
     boolean multilevelRan = false;
     if (reason.startsWith("run") && n >= 2L * k) {
       multilevelRan = true;
@@ -517,7 +537,11 @@ public final class MrRefinement {
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       flowsRegime = flows && !useGroups;
+      communityRegime = flowsRegime && cur.weightedRows() == 0 && k <= RefineUTool.COMMUNITIES_MAX_K
+          && cur.pairs <= RefineUTool.SHORT_ROWS * n;
+      communityFragments = communityRegime && !start.equals(RefineUTool.START_GIVEN);
       Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
+      communityFragments = communityRegime; // the coarse cycles cluster refined parts
       if (ml != null && flowsRegime && weightWindow == null && rounds > 0 && (startRounds.equals("on")
           || (startRounds.equals("auto") && !ml.measuresBetterThan(cur)))) {
         LOG.info("{}: multilevel start as placed: M_max {}, T_sum {} against the '{}' start's {}, {}: {}", step,
@@ -1503,6 +1527,8 @@ public final class MrRefinement {
           * Math.max(1, totalWeight / weightUnit / n)));
     }
     job.setReducerClass(CoarsenReducer.class);
+    c.setBoolean(CoarsenReducer.COMMUNITY_FRAGMENTS, conf.getBoolean(CoarsenReducer.COMMUNITY_FRAGMENTS,
+        communityFragments));
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
@@ -1514,6 +1540,7 @@ public final class MrRefinement {
     Jobs.checkZero(job, Counters.ROW_IN_WRONG_GROUP);
     Jobs.checkEqual(step + ": rows clustered vs rows", n, Jobs.count(job, Counters.GROUP_ROWS));
     long numClusters = Jobs.count(job, Counters.CLUSTERS);
+    long clusteredInCommunities = Jobs.count(job, Counters.CLUSTERED_IN_COMMUNITIES);
     long pins = Jobs.count(job, Counters.CLUSTER_PINS);
     boolean inGroups = placeGroups || conf.getBoolean(PlaceReducer.IN_GROUPS, false);
     long groupPrivate = Jobs.count(job, Counters.GROUP_PRIVATE_PINS);
@@ -1604,6 +1631,7 @@ public final class MrRefinement {
       c.setDouble(PlaceReducer.WINDOW, placeGroups ? Math.min(flowShare, GROUP_CYCLE_WINDOW) : flowShare);
     }
     c.setBoolean(PlaceReducer.GIVEN, vcycle);
+    c.setBoolean(PlaceReducer.COMMUNITIES, conf.getBoolean(PlaceReducer.COMMUNITIES, communityRegime));
     c.setDouble(SharedKeys.LIST_RATE, sample); // its working sets in units of 1/sample keys (1: in keys)
     int placeGroupSize = 0;
     if (placeGroups) {
@@ -1653,6 +1681,7 @@ public final class MrRefinement {
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     FileOutputFormat.setOutputPath(job, placement);
     Jobs.run(job);
+    long placedInCommunities = Jobs.count(job, Counters.PLACED_IN_COMMUNITIES);
     if (Jobs.count(job, Counters.COARSE_GRAPH_TOO_BIG) > 0) {
       LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit {} reducer's heap (give reducers"
           + " more memory: mapreduce.reduce.memory.mb)", step, levels.topClusters(), levels.topPins(),
@@ -1769,6 +1798,8 @@ public final class MrRefinement {
     }
     e.put("groupSize", g);
     e.put("chunks", chunks);
+    e.put("clusteredInCommunities", clusteredInCommunities); // tasks' groups or chunks (CoarsenReducer)
+    e.put("placedInCommunities", placedInCommunities); // placements (PlaceReducer)
     e.put("clusters", numClusters);
     e.put("clusterPins", pins);
     e.put("levels", levels.clusters().size());

@@ -53,6 +53,12 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
    * groups ({@link MrRefinement#COARSE_GROUP_CYCLES}) each task refines its group's parts among themselves.
    */
   public static final String GIVEN = "parsa.refine.multilevel.place.given";
+  /**
+   * Whether the placement coarsens the clusters within their communities ({@link
+   * io.parsa.engine.Communities}, a listed key weighing the keys it stands for; boolean, default false; the driver sets
+   * it in the flows regime on graphs, as {@link CoarsenReducer#COMMUNITY_FRAGMENTS}). Counted in PLACED_IN_COMMUNITIES.
+   */
+  public static final String COMMUNITIES = "parsa.refine.multilevel.place.communities";
   /** Part stats: the heaviest cluster placed (rows), entry 0. */
   public static final String HEAVIEST = "placedHeaviest";
 
@@ -90,6 +96,10 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
           + (g.netWeight == null ? g.numNets : java.util.Arrays.stream(g.netWeight).asLongStream().sum())};
     } else {
       MultilevelPartitioner.Settings s = MultilevelPartitioner.Settings.defaults();
+      boolean communities = conf.getBoolean(COMMUNITIES, false);
+      if (communities) {
+        context.getCounter(MrRefinement.Counters.PLACED_IN_COMMUNITIES).increment(1);
+      }
       int[] given = null;
       if (conf.getBoolean(GIVEN, false)) {
         // every cluster was made within one part, which its id's high half names
@@ -110,6 +120,7 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       }
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
           s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
+          .communities(communities)
           .partitionWeighted(g.weight, g.vStart, g.vNets, g.numNets, g.netWeight, g.internal, given,
               conf.getDouble(WINDOW, 0));
       local = placement.part();

@@ -1342,6 +1342,12 @@ class MrRefinementTest {
       assertFalse(kept.subList(kept.size() - drops, kept.size()).contains(true), "ended early: " + kept);
     }
     assertEquals(1, v.get("groupSize").asInt(), v.toString()); // clusters within one part each
+    // short rows at k <= 16 in the flows regime: the start and the V-cycles place within the clusters' communities,
+    // and the V-cycles cluster each part's rows within the communities the task sees (CoarsenReducer, PlaceReducer:
+    // counted)
+    assertEquals(1, run.ml().get("placedInCommunities").asLong(), run.ml().toString());
+    assertEquals(1, v.get("placedInCommunities").asLong(), v.toString());
+    assertTrue(v.get("clusteredInCommunities").asLong() > 0, v.toString());
     assertTrue(v.has("kept"), v.toString());
     JsonNode r = run.report();
     if (v.get("kept").asBoolean()) {
