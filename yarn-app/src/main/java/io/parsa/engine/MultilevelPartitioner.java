@@ -523,7 +523,8 @@ public final class MultilevelPartitioner {
   /**
    * As {@link #partitionWeighted(int[], int[], int[], int, int[], int[], double)} with every net weighing
    * {@code netWeight[e]} keys (null: one each): a net that stands for several keys with the same holders, or for a
-   * sample of keys, counts that many in every working set, gain and connectivity, and in coarsening's ratings.
+   * sample of keys, counts that many in every working set, gain and connectivity, and in coarsening's ratings (and
+   * in the communities the vertices are coarsened within, with {@link #communities(boolean)}).
    */
   public Weighted partitionWeighted(int[] weight, int[] vStart, int[] vNets, int numNets, int[] netWeight,
       int[] internal, int[] given, double window) {
@@ -547,7 +548,7 @@ public final class MultilevelPartitioner {
     if (communities) {
       long tc = System.nanoTime();
       fineCommunity = Communities.of(n, numNets, fine.nStart, fine.nPins, netWeight, settings.maxNetSize(), 1);
-      log(String.format(Locale.ROOT, "placement: %,d communities of %,d vertices (%.2f s)",
+      log(String.format(Locale.ROOT, "multilevel: %,d communities of %,d weighted vertices (%.2f s)",
           Arrays.stream(fineCommunity).max().orElse(-1) + 1, n, secs(tc)));
     }
     try {
