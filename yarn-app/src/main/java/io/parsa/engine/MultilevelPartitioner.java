@@ -546,10 +546,8 @@ public final class MultilevelPartitioner {
       mCap = Arrays.stream(new State(fine, given.clone()).m).max().orElse(0);
     }
     if (communities) {
-      long tc = System.nanoTime();
-      fineCommunity = Communities.of(n, numNets, fine.nStart, fine.nPins, netWeight, settings.maxNetSize(), 1);
-      log(String.format(Locale.ROOT, "multilevel: %,d communities of %,d weighted vertices (%.2f s)",
-          Arrays.stream(fineCommunity).max().orElse(-1) + 1, n, secs(tc)));
+      fineCommunity = communitiesOf("multilevel", "weighted vertices",
+          () -> Communities.of(n, numNets, fine.nStart, fine.nPins, netWeight, settings.maxNetSize(), 1));
     }
     try {
       return placeWeighted(fine, given, window, t0);
@@ -758,10 +756,15 @@ public final class MultilevelPartitioner {
 
   /** The community of every row of {@code g}, logged under {@code what} with their count and time. */
   private int[] communitiesOf(RowKeyGraph g, String what) {
+    return communitiesOf(what, "rows", () -> g.communities(settings.maxNetSize()));
+  }
+
+  /** The communities {@code find} returns (one per vertex), logged under {@code what} with their count and time. */
+  private int[] communitiesOf(String what, String of, java.util.function.Supplier<int[]> find) {
     long tc = System.nanoTime();
-    int[] community = g.communities(settings.maxNetSize());
-    log(String.format(Locale.ROOT, "%s: %,d communities of rows (%.2f s)", what,
-        Arrays.stream(community).max().orElse(-1) + 1, secs(tc)));
+    int[] community = find.get();
+    log(String.format(Locale.ROOT, "%s: %,d communities of %s (%.2f s)", what,
+        Arrays.stream(community).max().orElse(-1) + 1, of, secs(tc)));
     return community;
   }
 

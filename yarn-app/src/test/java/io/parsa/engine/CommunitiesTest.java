@@ -107,6 +107,7 @@ class CommunitiesTest {
     assertEquals(c[0], c[1]);
     assertTrue(c[2] != c[0] && c[3] != c[0] && c[2] != c[3], java.util.Arrays.toString(c));
   }
+
   /**
    * A key that stands for many keys of the same rows ties them as many keys would: two planted groups stay apart
    * where the key that ten rows of each share weighs 1, and those rows join one community where it weighs 400; with

@@ -330,17 +330,17 @@ public final class MrRefinement {
   /**
    * Whether the distributed multilevel start and the coarse cycles cluster and place within communities of the rows
    * ({@link CoarsenReducer#COMMUNITY_FRAGMENTS}, {@link PlaceReducer#COMMUNITIES}): in the flows regime (not even two
-   * parts fit a reducer) on graphs (rows of unit weight, short as {@link RefineUTool#communities} has them, k ≤
-   * {@link RefineUTool#COMMUNITIES_MAX_K}).
+   * parts fit a reducer) on graphs (rows of unit weight, short and k small as {@link RefineUTool#communities} has
+   * them).
    */
   private boolean communityRegime;
   /**
-   * Whether the clustering of the next multilevel start or coarse cycle keeps to communities where a task sees only
-   * some of the rows ({@link CoarsenReducer#COMMUNITY_FRAGMENTS}): in the community regime, except for a start from
-   * the given parts (partition-u's have no locality: ego-twitter's two seeds ended at T_sum +1.0 % and M_max +4.6 %
-   * with it, docs/quality.md §78).
+   * Whether the distributed multilevel start clusters the given parts (partition-u's): then its chunks do not keep to
+   * communities ({@link CoarsenReducer#COMMUNITY_FRAGMENTS}), as the coarse cycles' chunks of refined parts do
+   * (partition-u's parts have no locality: ego-twitter's two seeds ended at T_sum +1.0 % and M_max +4.6 % with it,
+   * docs/quality.md §78).
    */
-  private boolean communityFragments;
+  private boolean startFromGiven;
 
   /**
    * @param work     a directory for the rounds' job outputs (the caller deletes it)
@@ -529,7 +529,6 @@ public final class MrRefinement {
     LOG.info("{}: distributed multilevel start: {}", step, reason);
     boolean flowsRegime = false;
     communityRegime = false;
-    communityFragments = false;
     boolean multilevelRan = false;
     if (reason.startsWith("run") && n >= 2L * k) {
       multilevelRan = true;
@@ -537,11 +536,9 @@ public final class MrRefinement {
       // flows where not even two parts fit a reducer (no set group size): no task then holds a group's rows
       boolean flows = balance.equals("flows") || (balance.equals("auto") && groups.size <= 0 && fitted < 2);
       flowsRegime = flows && !useGroups;
-      communityRegime = flowsRegime && cur.weightedRows() == 0 && k <= RefineUTool.COMMUNITIES_MAX_K
-          && cur.pairs <= RefineUTool.SHORT_ROWS * n;
-      communityFragments = communityRegime && !start.equals(RefineUTool.START_GIVEN);
+      communityRegime = flowsRegime && cur.weightedRows() == 0 && RefineUTool.communities(n, cur.pairs, k);
+      startFromGiven = start.equals(RefineUTool.START_GIVEN);
       Measure ml = multilevelStart(cur, n, Math.max(1, fitted), flows, log);
-      communityFragments = communityRegime; // the coarse cycles cluster refined parts
       if (ml != null && flowsRegime && weightWindow == null && rounds > 0 && (startRounds.equals("on")
           || (startRounds.equals("auto") && !ml.measuresBetterThan(cur)))) {
         LOG.info("{}: multilevel start as placed: M_max {}, T_sum {} against the '{}' start's {}, {}: {}", step,
@@ -1528,7 +1525,7 @@ public final class MrRefinement {
     }
     job.setReducerClass(CoarsenReducer.class);
     c.setBoolean(CoarsenReducer.COMMUNITY_FRAGMENTS, conf.getBoolean(CoarsenReducer.COMMUNITY_FRAGMENTS,
-        communityFragments));
+        communityRegime && (vcycle || !startFromGiven)));
     job.setOutputKeyClass(IntWritable.class);
     job.setOutputValueClass(ClusterRow.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);

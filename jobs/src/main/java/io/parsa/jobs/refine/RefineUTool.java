@@ -1452,7 +1452,12 @@ public class RefineUTool extends ParsaTool {
    */
   static boolean communities(RowKeyGraph graph, int k) {
     int rows = graph.numRows();
-    return k <= COMMUNITIES_MAX_K && rows > 0 && graph.rowStart()[rows] / (double) rows <= SHORT_ROWS;
+    return communities(rows, rows == 0 ? 0 : graph.rowStart()[rows], k);
+  }
+
+  /** {@link #communities(RowKeyGraph, int)} from the counts: {@code rows} rows with {@code nonZeros} keys in all. */
+  static boolean communities(long rows, long nonZeros, int k) {
+    return k <= COMMUNITIES_MAX_K && rows > 0 && nonZeros / (double) rows <= SHORT_ROWS;
   }
 
   /** The largest k at which graphs' multilevel runs keep to communities and tight caps ({@link #communities}). */
