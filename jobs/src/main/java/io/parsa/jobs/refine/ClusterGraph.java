@@ -50,13 +50,31 @@ final class ClusterGraph {
     this.readAt = readAt;
   }
 
-  /** Heap a task needs for {@code clusters} clusters with {@code pins} keys in all, placed into k parts. */
+  /**
+   * Heap a task needs for {@code clusters} clusters with {@code pins} keys in all, placed into k parts, where the
+   * number of nets is not known: as many as the pins, at most 64 per cluster.
+   */
   static long heapNeeded(long clusters, long pins, int k) {
-    return RefineUTool.heapNeeded(clusters, pins, Math.min(pins, clusters * 64), k)
-        + 20L * pins; // the task's own copies of the clusters and their keys
+    return heapNeeded(clusters, pins, Math.min(pins, clusters * 64), k);
   }
 
-  /** The clusters of {@code values}; null, with nothing kept, if they would need more than {@code maxBytes}. */
+  /**
+   * Heap a task needs for {@code clusters} clusters with {@code pins} keys in all that form {@code nets} nets (keys
+   * or holder sets that two or more clusters hold), placed into k parts: refine-u's model of a graph of that many rows,
+   * pairs and keys ({@link RefineUTool#heapNeeded}: part counts per net, levels per pin), and 42 bytes per pin for the
+   * task's own copies of the clusters' keys and the communities. Measured on nine placements of cnr-2000's clusters
+   * (k = 2 and 16; the least -Xmx of each replayed alone, less the JVM's own): 1.28–2.18 times what they needed, where
+   * 20 bytes per pin with the nets taken as many as the pins fell 7–10 % short on two pairs of parts (docs/quality.md
+   * §79).
+   */
+  static long heapNeeded(long clusters, long pins, long nets, int k) {
+    return RefineUTool.heapNeeded(clusters, pins, nets, k) + 42L * pins;
+  }
+
+  /**
+   * The clusters of {@code values}; if they would need more than {@code maxBytes}, only their ids and weights (in id
+   * order), not {@link #placeable}.
+   */
   static ClusterGraph read(Iterable<ClusterRow> values, int k, long maxBytes, Progressable progress) {
     LongArrayList ids = new LongArrayList();
     IntArrayList weights = new IntArrayList();
@@ -87,17 +105,24 @@ final class ClusterGraph {
       progress.progress();
     }
     int n = ids.size();
-    if (heapNeeded(n, keys.size(), k) > maxBytes) {
-      return null;
+    Long2IntOpenHashMap holders = new Long2IntOpenHashMap();
+    for (int i = 0; i < keys.size(); i++) {
+      holders.addTo(keys.getLong(i), 1);
     }
+    long shared = holders.values().intStream().filter(h -> h >= 2).count();
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
     IntArrays.quickSort(order, (a, b) -> Long.compare(ids.getLong(a), ids.getLong(b)));
-    Long2IntOpenHashMap holders = new Long2IntOpenHashMap();
-    for (int i = 0; i < keys.size(); i++) {
-      holders.addTo(keys.getLong(i), 1);
+    if (heapNeeded(n, keys.size(), shared, k) > maxBytes) {
+      long[] sortedIds = new long[n];
+      int[] weight = new int[n];
+      for (int v = 0; v < n; v++) {
+        sortedIds[v] = ids.getLong(order[v]);
+        weight[v] = weights.getInt(order[v]);
+      }
+      return new ClusterGraph(sortedIds, weight, null, null, null, null, 0, null, null, null, null);
     }
     Long2IntOpenHashMap netOf = new Long2IntOpenHashMap();
     netOf.defaultReturnValue(-1);
@@ -140,6 +165,11 @@ final class ClusterGraph {
 
   int size() {
     return ids.length;
+  }
+
+  /** Whether the clusters fitted the task's heap when read: else only {@link #ids} and {@link #weight} are kept. */
+  boolean placeable() {
+    return vStart != null;
   }
 
   /** Keys of every cluster in all (the pins before the nets were formed). */

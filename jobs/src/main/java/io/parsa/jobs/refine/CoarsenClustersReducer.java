@@ -90,7 +90,7 @@ public class CoarsenClustersReducer extends Reducer<IntWritable, ClusterRow, Int
       throws IOException, InterruptedException {
     long heap = TaskJvm.configuredHeap();
     ClusterGraph g = ClusterGraph.read(values, k, heap, context);
-    if (g == null) {
+    if (!g.placeable()) {
       // the driver sizes the groups from the level below, so this is a safety net: the level is given up (counted)
       LOG.warn("group {}: its clusters need more than the task's heap of {} MiB: this level is given up", group.get(),
           heap >> 20);

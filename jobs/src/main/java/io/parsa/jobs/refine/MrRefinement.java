@@ -179,6 +179,8 @@ public final class MrRefinement {
     CLUSTERS_PLACED,
     /** Multilevel start, placement job: 1 if the clusters did not fit the reducer's heap (nothing placed). */
     COARSE_GRAPH_TOO_BIG,
+    /** Coarse V-cycle, placement job: groups whose clusters did not fit their task's heap, kept in their parts. */
+    PLACE_GROUPS_KEPT,
     /** Multilevel start, placement job: placements that coarsened the clusters within their communities. */
     PLACED_IN_COMMUNITIES,
     /** Multilevel start, clustering job: groups (or chunks of them) clustered within their rows' communities. */
@@ -1679,6 +1681,7 @@ public final class MrRefinement {
     FileOutputFormat.setOutputPath(job, placement);
     Jobs.run(job);
     long placedInCommunities = Jobs.count(job, Counters.PLACED_IN_COMMUNITIES);
+    long groupsKept = Jobs.count(job, Counters.PLACE_GROUPS_KEPT); // too big for their task: their parts kept
     if (Jobs.count(job, Counters.COARSE_GRAPH_TOO_BIG) > 0) {
       LOG.warn("{}: multilevel start skipped: its {} clusters ({} pins) do not fit {} reducer's heap (give reducers"
           + " more memory: mapreduce.reduce.memory.mb)", step, levels.topClusters(), levels.topPins(),
@@ -1734,7 +1737,7 @@ public final class MrRefinement {
     }
     fs.delete(dir, true);
     // from a key sample the placement's working sets were estimates: measured
-    Measure m = sample < 1 || weighted ? count(u1) // weighted: the weights per part, measured
+    Measure m = sample < 1 || weighted || groupsKept > 0 ? count(u1) // weighted: the weights per part, measured
         : new Measure(u1, null, placedRows, placedWs, cur.keys, cur.weights, cur.pairs);
     long placedMax = m.maxWorkingSet();
     long placedSum = m.sumTraffic();
@@ -1804,6 +1807,9 @@ public final class MrRefinement {
     e.put("placedClusterPins", levels.topPins());
     e.put("sharedKeysOnly", levels.sharedOnly());
     e.put("placedInGroups", inGroups);
+    if (groupsKept > 0) {
+      e.put("placeGroupsKept", groupsKept);
+    }
     e.put("placeSample", sample);
     e.put("placedListedPins", sampledPins);
     if (holderSets >= 0) {

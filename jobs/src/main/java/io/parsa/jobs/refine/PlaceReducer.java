@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * weighted vertices ({@link MultilevelPartitioner#partitionWeighted}: coarsened further across the groups, placed by
  * the best of its initial tries, refined level by level on the way back). Output: every cluster's part. Keys held by
  * one cluster alone are no net (they can never be cut) and count in its working set, with the keys it does not list
- * ({@link ClusterRow#unlisted}). If the clusters would not fit the task's heap it writes nothing and counts
- * COARSE_GRAPH_TOO_BIG (the caller keeps its start). Part stats: rows and working set per part as placed.
+ * ({@link ClusterRow#unlisted}). If the clusters would not fit the task's heap ({@link ClusterGraph#heapNeeded}) it
+ * writes nothing and counts COARSE_GRAPH_TOO_BIG (the caller keeps its start); in a V-cycle ({@link #GIVEN}) such a
+ * group keeps its parts instead, counted in PLACE_GROUPS_KEPT, and the others are refined. Part stats: rows and working
+ * set per part as placed (none for a group kept).
  */
 public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable, IntWritable> {
 
@@ -59,6 +61,11 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
    * it in the flows regime on graphs, as {@link CoarsenReducer#COMMUNITY_FRAGMENTS}). Counted in PLACED_IN_COMMUNITIES.
    */
   public static final String COMMUNITIES = "parsa.refine.multilevel.place.communities";
+  /**
+   * The heap a placing task decides by ({@link ClusterGraph#heapNeeded}; default 0: its JVM's). For reduce tasks that
+   * share a JVM, as in the local runner, and for tests.
+   */
+  public static final String HEAP_BYTES = "parsa.refine.multilevel.place.heap-bytes";
   /** Part stats: the heaviest cluster placed (rows), entry 0. */
   public static final String HEAVIEST = "placedHeaviest";
 
@@ -78,19 +85,30 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       parts = java.util.stream.IntStream.range(0, k).filter(q -> groupOf[q] >= 0 && groupOf[q] / fan == key.get())
           .toArray();
     }
-    long heap = TaskJvm.configuredHeap();
+    long heap = taskHeap(conf);
     ClusterGraph g = ClusterGraph.read(values, parts.length, heap, context);
-    if (g == null) {
-      LOG.warn("the clusters of {} need more than the task's heap of {} MiB: no placement",
-          parts.length == k ? "all parts" : "group " + key.get(), heap >> 20);
+    boolean vcycle = conf.getBoolean(GIVEN, false);
+    if (!g.placeable() && !vcycle) {
+      LOG.warn("the clusters of {} need more than the task's heap of {} bytes: no placement",
+          parts.length == k ? "all parts" : "group " + key.get(), String.format("%,d", heap));
       context.getCounter(MrRefinement.Counters.COARSE_GRAPH_TOO_BIG).increment(1);
       return;
     }
     g.dropKeys();
     int n = g.size();
+    // a V-cycle's clusters were each made within one part, which its id's high half names
+    int[] given = vcycle ? givenParts(g.ids, parts, k) : null;
     int[] local;
     long[] ws;
-    if (parts.length == 1) {
+    if (!g.placeable()) {
+      // a V-cycle's group that does not fit its task keeps its parts (the rest of the cycle goes on; the driver then
+      // measures the working sets, which this task cannot count)
+      LOG.warn("the clusters of group {} need more than the task's heap of {} bytes: they keep their parts {}",
+          key.get(), String.format("%,d", heap), java.util.Arrays.toString(parts));
+      context.getCounter(MrRefinement.Counters.PLACE_GROUPS_KEPT).increment(1);
+      local = given;
+      ws = null;
+    } else if (parts.length == 1) {
       local = new int[n];
       ws = new long[] {java.util.Arrays.stream(g.internal).asLongStream().sum()
           + (g.netWeight == null ? g.numNets : java.util.Arrays.stream(g.netWeight).asLongStream().sum())};
@@ -99,24 +117,6 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       boolean communities = conf.getBoolean(COMMUNITIES, false);
       if (communities) {
         context.getCounter(MrRefinement.Counters.PLACED_IN_COMMUNITIES).increment(1);
-      }
-      int[] given = null;
-      if (conf.getBoolean(GIVEN, false)) {
-        // every cluster was made within one part, which its id's high half names
-        int[] localOf = new int[k];
-        java.util.Arrays.fill(localOf, -1);
-        for (int i = 0; i < parts.length; i++) {
-          localOf[parts[i]] = i;
-        }
-        given = new int[n];
-        for (int v = 0; v < n; v++) {
-          long part = g.ids[v] >>> 32;
-          if (part >= k || localOf[(int) part] < 0) {
-            throw new IllegalStateException("coarse V-cycle: cluster " + g.ids[v] + " names part " + part
-                + ", not one of " + java.util.Arrays.toString(parts));
-          }
-          given[v] = localOf[(int) part];
-        }
       }
       MultilevelPartitioner.Weighted placement = new MultilevelPartitioner(parts.length,
           s.withSeed(conf.getLong(CoarsenReducer.SEED, 1) + key.get()), line -> LOG.info("placement: {}", line))
@@ -133,7 +133,7 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     // engine's own count (in groups: parts of other groups hold none of this group's rows)
     // (from a key sample, in units of 1/rate keys: SharedKeys)
     double rate = conf.getDouble(SharedKeys.LIST_RATE, 1);
-    for (int i = 0; i < parts.length; i++) {
+    for (int i = 0; ws != null && i < parts.length; i++) {
       placedWs[parts[i]] += Math.round(ws[i] / rate);
     }
     LongWritable id = new LongWritable();
@@ -149,6 +149,34 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
     context.getCounter(MrRefinement.Counters.CLUSTERS_PLACED).increment(n);
     LOG.info("placed {} clusters ({} nets) into parts {}: rows per part {}", n, g.numNets,
         java.util.Arrays.toString(parts), java.util.Arrays.toString(placed));
+  }
+
+  /**
+   * Every cluster's part among {@code parts} (its index there) from its id's high half, where a V-cycle made each
+   * cluster within one part.
+   */
+  private static int[] givenParts(long[] ids, int[] parts, int k) {
+    int[] localOf = new int[k];
+    java.util.Arrays.fill(localOf, -1);
+    for (int i = 0; i < parts.length; i++) {
+      localOf[parts[i]] = i;
+    }
+    int[] given = new int[ids.length];
+    for (int v = 0; v < ids.length; v++) {
+      long part = ids[v] >>> 32;
+      if (part >= k || localOf[(int) part] < 0) {
+        throw new IllegalStateException("coarse V-cycle: cluster " + ids[v] + " names part " + part + ", not one of "
+            + java.util.Arrays.toString(parts));
+      }
+      given[v] = localOf[(int) part];
+    }
+    return given;
+  }
+
+  /** The heap this task decides by: {@link #HEAP_BYTES}, or its JVM's. */
+  static long taskHeap(Configuration conf) {
+    long set = conf.getLong(HEAP_BYTES, 0);
+    return set > 0 ? set : TaskJvm.configuredHeap();
   }
 
   @Override

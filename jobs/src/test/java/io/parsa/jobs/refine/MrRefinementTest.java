@@ -1452,6 +1452,45 @@ class MrRefinementTest {
   }
 
   /**
+   * A coarse group cycle whose groups' clusters do not fit their placing task (the group size forced to 2 where a task
+   * of 200 KB holds less, the tasks' heap that too: -D parsa.refine.multilevel.place.heap-bytes): each group keeps its
+   * parts, counted, instead of the cycle failing, and the cycle measures exactly the assignment it started from.
+   */
+  @Test
+  void aCoarseGroupCycleKeepsTheGroupsThatDoNotFitTheirTask() throws Exception {
+    Configuration small = new Configuration(conf);
+    small.set(MrRefinement.BALANCE, "flows");
+    small.setInt(MrRefinement.COARSE_GROUP_CYCLES, 1);
+    small.setInt(MrRefinement.COARSE_GROUP_SIZE, 2);
+    small.setLong(MrRefinement.PLACE_BYTES, PLACE_BYTES_FOR_CLIMB);
+    small.setLong(PlaceReducer.HEAP_BYTES, PLACE_BYTES_FOR_CLIMB);
+    int n = 6000;
+    MultilevelRun run = multilevelStartOnScrambledCommunities(small, "mr-coarse-groups-kept", n, true, "swaps");
+    JsonNode before = null;
+    JsonNode cycle = null;
+    for (JsonNode r : run.report().get("rounds")) {
+      if (r.path("phase").asText().equals("coarse group cycle 1")) {
+        cycle = r;
+        break;
+      }
+      if (r.has("sumTraffic") && r.path("kept").asBoolean(true)) {
+        before = r; // the last assignment kept
+      }
+    }
+    assertNotNull(cycle, run.report().toString());
+    assertNotNull(before, run.report().toString());
+    assertEquals(3, cycle.get("placeGroupsKept").asInt(), cycle.toString()); // six parts in pairs
+    long placed = 0;
+    for (JsonNode x : cycle.get("placedRowsPerPart")) {
+      placed += x.asLong();
+    }
+    assertEquals(n, placed, cycle.toString());
+    assertEquals(before.get("maxWorkingSet").asLong(), cycle.get("placedMaxWorkingSet").asLong(), cycle.toString());
+    assertEquals(before.get("sumTraffic").asLong(), cycle.get("placedSumTraffic").asLong(), cycle.toString());
+    assertFalse(cycle.get("kept").asBoolean(), cycle.toString());
+  }
+
+  /**
    * Where not even two parts' first-level clusters fit a placing task, a coarse group cycle clusters them again within
    * each part until two parts' share fits, places that level in groups and descends through it: the same guarantees.
    */
