@@ -1423,10 +1423,7 @@ class MrRefinementTest {
    */
   @Test
   void coarseGroupCyclesRefineEachGroupOfPartsInATaskOfItsOwn() throws Exception {
-    Configuration flows = new Configuration(conf);
-    flows.set(MrRefinement.BALANCE, "flows");
-    flows.setInt(MrRefinement.COARSE_GROUP_CYCLES, 2);
-    flows.setInt(MrRefinement.COARSE_GROUP_SIZE, 2);
+    Configuration flows = cyclesInPairs(2);
     int n = 1200;
     MultilevelRun run = multilevelStartOnScrambledCommunities(flows, "mr-coarse-groups", n, false, "swaps");
     List<JsonNode> cycles = new ArrayList<>();
@@ -1451,6 +1448,15 @@ class MrRefinementTest {
     }
   }
 
+  /** The streaming balance (flows) with {@code cycles} coarse group cycles in pairs of parts. */
+  private Configuration cyclesInPairs(int cycles) {
+    Configuration c = new Configuration(conf);
+    c.set(MrRefinement.BALANCE, "flows");
+    c.setInt(MrRefinement.COARSE_GROUP_CYCLES, cycles);
+    c.setInt(MrRefinement.COARSE_GROUP_SIZE, 2);
+    return c;
+  }
+
   /**
    * A coarse group cycle whose groups' clusters do not fit their placing task (the group size forced to 2 where a task
    * of 200 KB holds less, the tasks' heap that too: -D parsa.refine.multilevel.place.heap-bytes): each group keeps its
@@ -1458,10 +1464,7 @@ class MrRefinementTest {
    */
   @Test
   void aCoarseGroupCycleKeepsTheGroupsThatDoNotFitTheirTask() throws Exception {
-    Configuration small = new Configuration(conf);
-    small.set(MrRefinement.BALANCE, "flows");
-    small.setInt(MrRefinement.COARSE_GROUP_CYCLES, 1);
-    small.setInt(MrRefinement.COARSE_GROUP_SIZE, 2);
+    Configuration small = cyclesInPairs(1);
     small.setLong(MrRefinement.PLACE_BYTES, PLACE_BYTES_FOR_CLIMB);
     small.setLong(PlaceReducer.HEAP_BYTES, PLACE_BYTES_FOR_CLIMB);
     int n = 6000;
