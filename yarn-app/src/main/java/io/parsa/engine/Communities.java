@@ -12,8 +12,9 @@ import java.util.SplittableRandom;
  * <p>The graph is the hypergraph's bipartite form: a node per row and a node per key of at least two rows, an edge
  * from every key to each of its rows weighing 1/|e| (every key weighs 1 in all; a small key ties its rows closer
  * than a large one; a key that stands for w keys of the same rows weighs w, w/|e| per edge). Keys of more than
- * {@code maxNetSize} rows are left out: they tie everything to everything. The modularity gain of moving node x into community C is w(x, C) − d(x)·D(C)/2W (d: weighted degree, D: the
- * community's total degree, 2W: the sum of all degrees).
+ * {@code maxNetSize} rows are left out: they tie everything to everything. The modularity gain of moving node x into
+ * community C is w(x, C) − d(x)·D(C)/2W (d: weighted degree, D: the community's total degree, 2W: the sum of all
+ * degrees).
  *
  * <p>Every pass visits the nodes in a random order: over the first level (cnr-2000: 575,367 nodes, 7.9·10^6
  * adjacency entries) a pass costs about 0.2 s, mostly cache misses, and visiting in id order or in runs of 256 ids

@@ -66,4 +66,13 @@ public final class TaskJvm {
       return Runtime.getRuntime().maxMemory();
     }
   }
+
+  /**
+   * The heap a task decides by: the bytes {@code conf} sets under {@code key} where above 0 (for tasks that share a
+   * JVM, as in the local runner, and for tests), else {@link #configuredHeap}.
+   */
+  public static long heap(Configuration conf, String key) {
+    long set = conf.getLong(key, 0);
+    return set > 0 ? set : configuredHeap();
+  }
 }

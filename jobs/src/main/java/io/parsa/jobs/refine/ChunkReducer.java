@@ -190,7 +190,7 @@ public class ChunkReducer extends Reducer<IntWritable, KeyCounts, IntWritable, M
     rounds = conf.getInt(ROUNDS, 10);
     forcedSlices = conf.getInt(SLICES, 0);
     fixedBudget = conf.getLong(SLICE_BYTES, 0);
-    heapBytes = conf.getLong(HEAP_BYTES, 0) > 0 ? conf.getLong(HEAP_BYTES, 0) : TaskJvm.configuredHeap();
+    heapBytes = TaskJvm.heap(conf, HEAP_BYTES);
     tasksAtOnce = conf.getInt(TASKS_AT_ONCE, 0);
     String[] pw = conf.getStrings(PART_WEIGHTS);
     if (pw != null) {

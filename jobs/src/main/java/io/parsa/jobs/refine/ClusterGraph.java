@@ -63,9 +63,9 @@ final class ClusterGraph {
    * or holder sets that two or more clusters hold), placed into k parts: refine-u's model of a graph of that many rows,
    * pairs and keys ({@link RefineUTool#heapNeeded}: part counts per net, levels per pin), and 42 bytes per pin for the
    * task's own copies of the clusters' keys and the communities. Measured on nine placements of cnr-2000's clusters
-   * (k = 2 and 16; the least -Xmx of each replayed alone, less the JVM's own): 1.28–2.18 times what they needed, where
-   * 20 bytes per pin with the nets taken as many as the pins fell 7–10 % short on two pairs of parts (docs/quality.md
-   * §79).
+   * (k = 2 and 16; the least -Xmx of each replayed alone, less the JVM's own): 1.28–2.18 times what they needed,
+   * where 20 bytes per pin with the nets taken as many as the pins fell 7–10 % short on two pairs of parts
+   * (docs/quality.md §79).
    */
   static long heapNeeded(long clusters, long pins, long nets, int k) {
     return RefineUTool.heapNeeded(clusters, pins, nets, k) + 42L * pins;
@@ -115,19 +115,17 @@ final class ClusterGraph {
       order[i] = i;
     }
     IntArrays.quickSort(order, (a, b) -> Long.compare(ids.getLong(a), ids.getLong(b)));
+    long[] sortedIds = new long[n];
+    int[] weight = new int[n];
+    for (int v = 0; v < n; v++) {
+      sortedIds[v] = ids.getLong(order[v]);
+      weight[v] = weights.getInt(order[v]);
+    }
     if (heapNeeded(n, keys.size(), shared, k) > maxBytes) {
-      long[] sortedIds = new long[n];
-      int[] weight = new int[n];
-      for (int v = 0; v < n; v++) {
-        sortedIds[v] = ids.getLong(order[v]);
-        weight[v] = weights.getInt(order[v]);
-      }
       return new ClusterGraph(sortedIds, weight, null, null, null, null, 0, null, null, null, null);
     }
     Long2IntOpenHashMap netOf = new Long2IntOpenHashMap();
     netOf.defaultReturnValue(-1);
-    long[] sortedIds = new long[n];
-    int[] weight = new int[n];
     int[] internal = new int[n];
     int[] unlisted = new int[n];
     int[] vStart = new int[n + 1];
@@ -135,8 +133,6 @@ final class ClusterGraph {
     IntArrayList netWeights = new IntArrayList();
     for (int v = 0; v < n; v++) {
       int c = order[v];
-      sortedIds[v] = ids.getLong(c);
-      weight[v] = weights.getInt(c);
       unlisted[v] = unlistedRead.getInt(c);
       internal[v] = unlisted[v];
       int from = start.getInt(c);

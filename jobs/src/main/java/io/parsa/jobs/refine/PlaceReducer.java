@@ -85,7 +85,7 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       parts = java.util.stream.IntStream.range(0, k).filter(q -> groupOf[q] >= 0 && groupOf[q] / fan == key.get())
           .toArray();
     }
-    long heap = taskHeap(conf);
+    long heap = TaskJvm.heap(conf, HEAP_BYTES);
     ClusterGraph g = ClusterGraph.read(values, parts.length, heap, context);
     boolean vcycle = conf.getBoolean(GIVEN, false);
     if (!g.placeable() && !vcycle) {
@@ -171,12 +171,6 @@ public class PlaceReducer extends Reducer<IntWritable, ClusterRow, LongWritable,
       given[v] = localOf[(int) part];
     }
     return given;
-  }
-
-  /** The heap this task decides by: {@link #HEAP_BYTES}, or its JVM's. */
-  static long taskHeap(Configuration conf) {
-    long set = conf.getLong(HEAP_BYTES, 0);
-    return set > 0 ? set : TaskJvm.configuredHeap();
   }
 
   @Override

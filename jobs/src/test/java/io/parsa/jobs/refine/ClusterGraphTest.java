@@ -14,8 +14,8 @@ class ClusterGraphTest {
   /**
    * A task's heap is sized by the nets its clusters form, not by their keys: 40 clusters of 30 keys each, 20 of them
    * their own and 10 from a pool of 20 keys that several clusters share, form 20 nets from 1,200 pins. The reader takes
-   * them in exactly the heap the model gives for 20 nets, refuses them a byte below (keeping only their ids and weights), and that heap is below what the
-   * same pins need where the nets are not known (as many as the pins).
+   * them in exactly the heap the model gives for 20 nets, refuses them a byte below (keeping only their ids and
+   * weights), and that heap is below what the same pins need where the nets are not known (as many as the pins).
    */
   @Test
   void theHeapATaskNeedsFollowsTheNetsItsClustersForm() {
