@@ -227,6 +227,12 @@ public class RefineUTool extends ParsaTool {
   /** Default working-set-capped V-cycles after the swap rounds, on the leading start. */
   public static final int DEFAULT_CAPPED_VCYCLES = 4;
   /**
+   * Capped V-cycles after the swap rounds by default where the multilevel starts' knee is the room ({@link #kneeRoom}):
+   * within a room each cycle kept lowering T_sum (ego-twitter, four seeds: 0.1–0.6 % each, all twelve kept on three),
+   * where without one the fourth gains little (docs/quality.md §80).
+   */
+  static final int ROOM_CAPPED_VCYCLES = 12;
+  /**
    * Default group V-cycles of {@code --mode mapreduce} before its swap rounds (the distributed counterpart of the
    * V-cycles before the rounds: each cycle refines groups of parts, one group per reducer, {@link MrRefinement}).
    */
@@ -373,18 +379,21 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * What the multilevel seeds of a run depend on besides the blocks: k, the rounds per phase, the schedule, the max
-   * guard and room, {@code --multilevel} and the number of seeds. Equal plans on the same blocks give the same seeds.
+   * guard and room, {@code --multilevel}, the number of seeds, and whether the descent's knee may set the room
+   * ({@link #kneeRoom}: the balanced objective without a room given). Equal plans on the same blocks give the same
+   * seeds.
    */
-  public record Seeds(int k, int rounds, double[] schedule, Guard guard, String multilevel, int count) {
+  public record Seeds(int k, int rounds, double[] schedule, Guard guard, String multilevel, int count,
+      boolean kneeRoom) {
     @Override
     public boolean equals(Object o) {
       return o instanceof Seeds x && k == x.k && rounds == x.rounds && Arrays.equals(schedule, x.schedule)
-          && guard.equals(x.guard) && multilevel.equals(x.multilevel) && count == x.count;
+          && guard.equals(x.guard) && multilevel.equals(x.multilevel) && count == x.count && kneeRoom == x.kneeRoom;
     }
 
     @Override
     public int hashCode() {
-      return java.util.Objects.hash(k, rounds, Arrays.hashCode(schedule), guard, multilevel, count);
+      return java.util.Objects.hash(k, rounds, Arrays.hashCode(schedule), guard, multilevel, count, kneeRoom);
     }
   }
 
@@ -402,7 +411,8 @@ public class RefineUTool extends ParsaTool {
     }
     String multilevel = choiceOpt(cl, "multilevel", "auto", "auto", "on", "off");
     int count = intOpt(cl, "multilevel-seeds", DEFAULT_MULTILEVEL_SEEDS, 1);
-    return new Seeds(k, rounds, schedule, guard, multilevel, count);
+    return new Seeds(k, rounds, schedule, guard, multilevel, count,
+        objective == Objective.BALANCED && room == 0 && guard.max());
   }
 
   /** The seeds' plan of a refine-u command line ({@code args}, as the step takes them). */
@@ -566,6 +576,7 @@ public class RefineUTool extends ParsaTool {
     boolean multilevelFirst = multilevelReason.startsWith("run");
     List<Map<String, Object>> notRefined = new ArrayList<>();
     boolean seedsAhead = false;
+    long kneeRoom = 0; // the room the seeds' descent set (kneeGuard), where it did
     if (multilevelFirst) {
       // the seeds first; the other starts on the threads the seeds leave, the leader's capped V-cycles beside them
       List<Candidate> ahead = preloaded != null && seeds.equals(preloaded.plan()) ? preloaded.seeds() : null;
@@ -575,8 +586,14 @@ public class RefineUTool extends ParsaTool {
             String.join(", ", ahead.stream().map(c -> c.start).toList()));
       }
       MultilevelFirst first = multilevelFirst(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
-          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective, ahead);
+          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective, ahead,
+          seeds.kneeRoom() && conf.getBoolean(KNEE_ROOM, true),
+          cl.hasOption("capped-vcycles") || postCycles < DEFAULT_CAPPED_VCYCLES ? postCycles : ROOM_CAPPED_VCYCLES);
       candidates.addAll(first.candidates());
+      if (first.guard().room() != room) {
+        kneeRoom = first.guard().room();
+        cappedVcycles = first.cappedVcycles();
+      }
       notRefined.addAll(first.notRefined());
       LOG.info("refine-u: multilevel start: {}", multilevelReason);
     } else {
@@ -586,8 +603,9 @@ public class RefineUTool extends ParsaTool {
           rawTSum[0]),
           startTSum(candidates, START_ORDER, rawTSum[1]), rows, nonZeros);
       if (multilevelReason.startsWith("run")) {
+        // the other starts were refined before the seeds' descents: no knee room (it would hold for the seeds alone)
         candidates.addAll(multilevelStarts(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
-            guard));
+            guard, false));
       }
       LOG.info("refine-u: multilevel start: {}", multilevelReason);
       if (cyclesFit && postCycles > 0) {
@@ -644,6 +662,11 @@ public class RefineUTool extends ParsaTool {
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard.max());
       putRoom(stats, room, ref.maxWorkingSet());
+      if (kneeRoom > 0) {
+        stats.put("maxWorkingSetRoom", kneeRoom);
+        stats.put("maxWorkingSetRoomFrom", "the multilevel starts' descent (its knee)");
+        stats.put("withinMaxWorkingSetRoom", ref.maxWorkingSet() <= kneeRoom);
+      }
       stats.put("vcycles", cyclesFit ? preCycles : 0);
       stats.put("cappedVcycles", cyclesFit ? cappedVcycles : 0);
       stats.put("rowsPerPart", ref.sizes());
@@ -1213,19 +1236,44 @@ public class RefineUTool extends ParsaTool {
     });
   }
 
-  /** One multilevel start per seed, each refined like the others, on parallel threads where they fit the heap. */
+  /**
+   * One multilevel start per seed, each refined like the others, on parallel threads where they fit the heap; with
+   * {@code kneeRoom}, the room of their connectivity rounds is their descents' knee ({@link #kneeGuard}).
+   */
   private static List<Candidate> multilevelStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
-      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard)
-      throws Exception {
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard,
+      boolean kneeRoom) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     boolean descent = conf.getBoolean(DESCENT, true);
-    List<Callable<Candidate>> seeds = new ArrayList<>();
+    boolean knee = kneeRoom && conf.getBoolean(KNEE_ROOM, true) && guard.max() && guard.room() == 0;
+    List<Callable<Placed>> placing = new ArrayList<>();
     for (int i = 0; i < multilevelSeeds; i++) {
       final int seedIndex = i;
-      seeds.add(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard, roundThreads(mlThreads),
-          descent));
+      placing.add(() -> placeSeed(k, blocks, graph, seedIndex, schedule, guard, descent, knee));
+    }
+    List<Placed> placed = runAll(mlThreads, placing);
+    Guard g = kneeGuard(guard, knee, placed.stream().map(Placed::log).toList());
+    List<Callable<Candidate>> seeds = new ArrayList<>();
+    for (Placed p : placed) {
+      seeds.add(() -> refineSeed(p, k, blocks, graph, schedule, rounds, g, g.room() != guard.room(),
+          roundThreads(mlThreads)));
     }
     return runAll(mlThreads, seeds);
+  }
+
+  /**
+   * {@code guard}, or where {@code enabled} and the seeds whose steps {@code logs} holds descended, the same guard with
+   * their knee as its room ({@link #kneeRoom}).
+   */
+  static Guard kneeGuard(Guard guard, boolean enabled, List<List<Map<String, Object>>> logs) {
+    long room = enabled && guard.max() && guard.room() == 0 ? kneeRoom(logs) : 0;
+    if (room == 0) {
+      return guard;
+    }
+    LOG.info("refine-u: the multilevel starts' descent is free down to M_max {} (its knee): the connectivity rounds and"
+        + " capped V-cycles of every start may grow working sets up to it to lower T_sum (-D {}=false: no room)",
+        room, KNEE_ROOM);
+    return new Guard(guard.max(), room);
   }
 
   /**
@@ -1243,19 +1291,19 @@ public class RefineUTool extends ParsaTool {
       return null;
     }
     return multilevelStarts(conf, fs, blocksDir, plan.k(), plan.count(), blocks, graph, plan.schedule(), plan.rounds(),
-        plan.guard());
+        plan.guard(), plan.kneeRoom());
   }
 
   /** Runs {@code tasks} on a pool of {@code threads} start threads; their results in the tasks' order. */
-  private static List<Candidate> runAll(int threads, List<Callable<Candidate>> tasks) throws Exception {
+  private static <T> List<T> runAll(int threads, List<Callable<T>> tasks) throws Exception {
     ExecutorService pool = pool(threads, "refine-u-start");
     try {
-      List<Future<Candidate>> running = new ArrayList<>();
-      for (Callable<Candidate> task : tasks) {
+      List<Future<T>> running = new ArrayList<>();
+      for (Callable<T> task : tasks) {
         running.add(pool.submit(task));
       }
-      List<Candidate> done = new ArrayList<>();
-      for (Future<Candidate> f : running) {
+      List<T> done = new ArrayList<>();
+      for (Future<T> f : running) {
         done.add(joined(f));
       }
       return done;
@@ -1268,7 +1316,8 @@ public class RefineUTool extends ParsaTool {
    * What the multilevel-first order refined: the other starts (in their order), then the seeds, as the tie rule expects;
    * and the starts not refined.
    */
-  private record MultilevelFirst(List<Candidate> candidates, List<Map<String, Object>> notRefined) {}
+  private record MultilevelFirst(List<Candidate> candidates, List<Map<String, Object>> notRefined, Guard guard,
+      int cappedVcycles) {}
 
   /**
    * The multilevel-first order (short rows, or {@code --multilevel on}): the multilevel seeds, then those other starts of
@@ -1282,19 +1331,34 @@ public class RefineUTool extends ParsaTool {
    * afterwards. Every result is thread-count independent, so the U is the one of the order above (docs/quality.md §45).
    */
   private static MultilevelFirst multilevelFirst(Configuration conf, FileSystem fs, Path blocksDir, int k,
-      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard,
-      List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int postCycles,
-      Objective objective, List<Candidate> ahead) throws Exception {
+      int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard0,
+      List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int cycles,
+      Objective objective, List<Candidate> ahead, boolean kneeRoom, int roomCycles) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     boolean descent = conf.getBoolean(DESCENT, true);
+    boolean knee = kneeRoom && guard0.max() && guard0.room() == 0;
     ExecutorService pool = pool(mlThreads, "refine-u-start");
     try {
-      CompletionService<Candidate> seeds = new ExecutorCompletionService<>(pool);
-      List<Future<Candidate>> seedRuns = new ArrayList<>();
+      // the seeds placed and descended first: their knee is the room of every start's connectivity rounds
+      List<Future<Placed>> placing = new ArrayList<>();
       for (int i = 0; ahead == null && i < multilevelSeeds; i++) {
         final int seedIndex = i;
-        seedRuns.add(seeds.submit(() -> multilevelStart(k, blocks, graph, seedIndex, schedule, rounds, guard,
-            roundThreads(mlThreads), descent)));
+        placing.add(pool.submit(() -> placeSeed(k, blocks, graph, seedIndex, schedule, guard0, descent, knee)));
+      }
+      List<Placed> placed = new ArrayList<>();
+      for (Future<Placed> f : placing) {
+        placed.add(joined(f));
+      }
+      Guard guard = kneeGuard(guard0, knee, ahead != null ? ahead.stream().map(c -> c.log).toList()
+          : placed.stream().map(Placed::log).toList());
+      // with the knee's room in use the capped V-cycles go on lowering T_sum within it
+      boolean roomed = guard.room() != guard0.room();
+      int postCycles = roomed ? roomCycles : cycles;
+      CompletionService<Candidate> seeds = new ExecutorCompletionService<>(pool);
+      List<Future<Candidate>> seedRuns = new ArrayList<>();
+      for (Placed p : placed) {
+        seedRuns.add(seeds.submit(() -> refineSeed(p, k, blocks, graph, schedule, rounds, guard, roomed,
+            roundThreads(mlThreads))));
       }
       Candidate[] ml = ahead != null ? ahead.toArray(new Candidate[0]) : new Candidate[multilevelSeeds];
       Map<String, Future<Candidate>> early = new LinkedHashMap<>();
@@ -1396,7 +1460,7 @@ public class RefineUTool extends ParsaTool {
           }
         }
       }
-      return new MultilevelFirst(all, notRefined);
+      return new MultilevelFirst(all, notRefined, guard, postCycles);
     } finally {
       pool.shutdownNow();
     }
@@ -1464,11 +1528,19 @@ public class RefineUTool extends ParsaTool {
   static final int COMMUNITIES_MAX_K = 16;
 
   /**
-   * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
-   * 'multilevel-2', ...), placed and refined by the swap rounds (the capped V-cycles follow on the leading start).
+   * A multilevel seed placed, and descended where its working sets are uneven ({@link #descend}), before its swap
+   * rounds: its parts, the steps logged so far and the time it began.
    */
-  private static Candidate multilevelStart(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex,
-      double[] schedule, int rounds, Guard guard, int roundThreads, boolean descent) {
+  record Placed(String name, int[][] parts, List<Map<String, Object>> log, long t0,
+      MultilevelPartitioner.Settings settings) {}
+
+  /**
+   * The multilevel start of seed number {@code seedIndex} (0: the defaults' seed, named 'multilevel'; then
+   * 'multilevel-2', ...), placed and descended; {@link #refineSeed} refines it. Only its parts are kept between the
+   * two (not its per-key counts), so the seeds placed side by side hold no more heap than one seed refined at a time.
+   */
+  private static Placed placeSeed(int k, List<Block> blocks, RowKeyGraph graph, int seedIndex, double[] schedule,
+      Guard guard, boolean descent, boolean kneeStop) {
     String name = seedIndex == 0 ? START_MULTILEVEL : START_MULTILEVEL + "-" + (seedIndex + 1);
     long tm = System.nanoTime();
     boolean graphMode = communities(graph, k);
@@ -1493,10 +1565,42 @@ public class RefineUTool extends ParsaTool {
     List<Map<String, Object>> log = new ArrayList<>();
     long t0 = System.nanoTime();
     // on graphs (where it was measured) with a max-weighted phase to come, unit rows, the max guard on
-    URefinement ref = descent && graphMode && weights == null && guard.max() && schedule.length > 0 && schedule[0] > 1
-        ? descend(name, k, blocks, graph, new Start(from), guard, schedule[0], d, graphMode, log)
-        : new Start(from).refinement(k, blocks, graph, schedule[0], guard);
-    return refine(name, k, blocks, graph, ref, schedule, rounds, false, roundThreads, log, t0);
+    int[][] parts = descent && graphMode && weights == null && guard.max() && schedule.length > 0 && schedule[0] > 1
+        ? descend(name, k, blocks, graph, new Start(from), guard, schedule[0], d, graphMode, kneeStop, log)
+        : from.parts();
+    return new Placed(name, parts, log, t0, d);
+  }
+
+  /**
+   * A placed seed's swap rounds (the capped V-cycles follow on the leading start), the connectivity rounds with
+   * {@code guard}'s room; {@code kneeRoom}: that room is the seeds' knee ({@link #kneeGuard}), and a seed that descended
+   * to a higher knee first takes one more descent step, capped at the room.
+   */
+  private static Candidate refineSeed(Placed placed, int k, List<Block> blocks, RowKeyGraph graph, double[] schedule,
+      int rounds, Guard guard, boolean kneeRoom, int roundThreads) {
+    URefinement ref = new Start(placed.parts(), null).refinement(k, blocks, graph, schedule[0], guard);
+    if (kneeRoom && guard.room() > 0 && knee(placed.log()) > guard.room()) {
+      // a seed whose own knee is above the room comes down to it the way it descended (the max phase alone costs
+      // more: ego-twitter seed 4, 198,816 instead of 194,696 after the rounds)
+      boolean graphMode = communities(graph, k);
+      MultilevelPartitioner.Settings settings = placed.settings();
+      String name = placed.name();
+      MultilevelPartitioner mp = new MultilevelPartitioner(k, settings.withSeed(settings.seed() + 499),
+          line -> LOG.info("refine-u: start '{}' descent to the room: {}", name, line.replace("multilevel: ", "")))
+          .setWorkspace(WORKSPACE.get()).holdCap(true).descend(true).communities(graphMode).exactFm(graphMode);
+      Start next = new Start(mp.counted(blocks, graph, placed.parts(), 0.0, guard.room()));
+      URefinement after = next.refinement(k, blocks, graph, schedule[0], guard);
+      LOG.info("refine-u: start '{}' descent to the room {}: M_max {} -> {}, T_sum {} -> {}", name, guard.room(),
+          ref.maxWorkingSet(), after.maxWorkingSet(), ref.sumTrafficIfHome(), after.sumTrafficIfHome());
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("descentToRoom", guard.room());
+      e.put("maxWorkingSet", after.maxWorkingSet());
+      e.put("sumTraffic", after.sumTrafficIfHome());
+      placed.log().add(e);
+      ref = after;
+    }
+    return refine(placed.name(), k, blocks, graph, ref, schedule, rounds, false, roundThreads, placed.log(),
+        placed.t0());
   }
 
   /**
@@ -1532,18 +1636,18 @@ public class RefineUTool extends ParsaTool {
    * than its M_max falls. The connectivity start's few huge working sets come down this way at a smaller cost in T_sum
    * than by the max-weighted swap rounds alone, which then go on from the last step kept: on ego-twitter over four
    * pipeline seeds M_max −2.8 %, T_max −1.7 %, T_sum −1.5 % (docs/quality.md §72). Only where the start's working
-   * sets are uneven ({@link #DESCENT_UNEVEN}). Every step is logged into {@code log}. Returns the refinement (at
-   * {@code exponent}) of the last step kept, or of {@code start}, for the swap rounds to go on with.
+   * sets are uneven ({@link #DESCENT_UNEVEN}). Every step is logged into {@code log}. Returns the parts of the last step
+   * kept, or of {@code start}, for the swap rounds to go on from.
    */
-  private static URefinement descend(String name, int k, List<Block> blocks, RowKeyGraph graph, Start start,
-      Guard guard, double exponent, MultilevelPartitioner.Settings settings, boolean graphMode,
+  private static int[][] descend(String name, int k, List<Block> blocks, RowKeyGraph graph, Start start,
+      Guard guard, double exponent, MultilevelPartitioner.Settings settings, boolean graphMode, boolean kneeStop,
       List<Map<String, Object>> log) {
     URefinement cur = start.refinement(k, blocks, graph, exponent, guard);
     double mean = Arrays.stream(cur.workingSets()).sum() / (double) k;
     if (cur.maxWorkingSet() <= DESCENT_UNEVEN * mean) {
       LOG.info("refine-u: start '{}': no descent: M_max {} is within {} times the mean working set {}", name,
           cur.maxWorkingSet(), DESCENT_UNEVEN, Math.round(mean));
-      return cur;
+      return start.parts();
     }
     for (int step = 1; step <= DESCENT_MAX_STEPS; step++) {
       stopIfCancelled(name);
@@ -1562,13 +1666,15 @@ public class RefineUTool extends ParsaTool {
       URefinement after = next.refinement(k, blocks, graph, exponent, guard);
       double fall = 1 - after.maxWorkingSet() / (double) mMax;
       double rise = after.sumTrafficIfHome() / (double) Math.max(1, cur.sumTrafficIfHome()) - 1;
-      boolean kept = fall >= 0.01 && rise < fall;
+      boolean free = step == 1 || rise <= KNEE_SHARE * fall;
+      boolean kept = fall >= 0.01 && rise < fall && (free || !kneeStop);
       double secs = (System.nanoTime() - t0) / 1e9;
       LOG.info("refine-u: start '{}' descent {}: cap {}: M_max {} -> {} ({}), T_sum {} -> {} ({}): {} ({} s)", name,
           step, cap, mMax, after.maxWorkingSet(), String.format(Locale.ROOT, "%+.1f %%", -100 * fall),
           cur.sumTrafficIfHome(), after.sumTrafficIfHome(), String.format(Locale.ROOT, "%+.1f %%", 100 * rise),
           kept ? "kept" : fall < 0.01 ? "the descent ends (M_max fell by less than 1 %)"
-              : "the descent ends (T_sum would rise by more than M_max falls)",
+              : rise >= fall ? "the descent ends (T_sum would rise by more than M_max falls)"
+              : "the descent ends at its knee (T_sum would rise by more than " + KNEE_SHARE + " of M_max's fall)",
           String.format(Locale.ROOT, "%.2f", secs));
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("descentStep", step);
@@ -1584,7 +1690,66 @@ public class RefineUTool extends ParsaTool {
       start = next;
       cur = after;
     }
-    return cur;
+    return start.parts();
+  }
+
+  /**
+   * Whether the balanced objective, with no {@code --max-working-set} given, takes the descent's knee as the room
+   * ({@link #kneeRoom}); default true. False keeps every start's M_max as low as the max phase leaves it.
+   */
+  public static final String KNEE_ROOM = "parsa.refine.multilevel.knee-room";
+
+  /**
+   * A descent step after the first is free while its T_sum rises by no more than this share of the share by which its
+   * M_max falls (a step of −10 % in M_max: +2.5 % in T_sum at most): ego-twitter's steps to about 1.6 mean working
+   * sets move T_sum by −2.3 % to +1.2 %, the next ones by +3.4 % to +6.3 % (docs/quality.md §80).
+   */
+  static final double KNEE_SHARE = 0.25;
+
+  /**
+   * The knee of a descent from its logged steps ({@code descentStep} entries of {@code log}): the largest working set
+   * of the last step before the first one that is not free ({@link #KNEE_SHARE}) or not kept. The first step (down to
+   * twice the mean working set, {@link #DESCENT_FIRST_CAP}) takes a few outliers down and always costs T_sum, so the
+   * rule starts after it. 0 where the start did not descend or its first step was not kept.
+   */
+  static long knee(List<Map<String, Object>> log) {
+    long knee = 0;
+    long prevM = 0;
+    long prevT = 0;
+    for (Map<String, Object> e : log) {
+      if (!e.containsKey("descentStep")) {
+        continue;
+      }
+      long m = ((Number) e.get("maxWorkingSet")).longValue();
+      long t = ((Number) e.get("sumTraffic")).longValue();
+      if (!Boolean.TRUE.equals(e.get("kept"))) {
+        return knee;
+      }
+      if (knee > 0) {
+        double fall = 1 - m / (double) prevM;
+        double rise = t / (double) Math.max(1, prevT) - 1;
+        if (rise > KNEE_SHARE * fall) {
+          return knee;
+        }
+      }
+      knee = m;
+      prevM = m;
+      prevT = t;
+    }
+    return knee;
+  }
+
+  /**
+   * The room the balanced objective gives every start where the multilevel seeds descended ({@link #KNEE_ROOM}): the
+   * smallest of their knees ({@link #knee}), 0 where none descended. Down to the knee a seed's largest working set fell
+   * at almost no cost in T_sum; below it each key off M_max costs traffic. So the max phase still takes M_max as low
+   * as it can, and then the connectivity rounds and the capped V-cycles may grow working sets back up to the knee
+   * where that lowers T_sum, as a room given by {@code --max-working-set} does: on ego-twitter over four pipeline
+   * seeds T_sum 7.4 % lower for M_max 25 % and T_max 20 % higher, both maxima still 2.4 times below METIS's
+   * (docs/quality.md §80).
+   */
+  static long kneeRoom(List<List<Map<String, Object>>> logs) {
+    return logs.stream().mapToLong(RefineUTool::knee).filter(x -> x > 0).min().orElse(0);
   }
 
   /**

@@ -440,6 +440,164 @@ class RefineUToolTest {
   }
 
   /**
+   * Rows 0..399 in shuffled order, four communities of 100 rows with 12 keys each: community 0 draws its keys from 400
+   * (a part holding it holds all 400), the others from 40 each. Connectivity alone keeps the communities whole, so the
+   * multilevel start's largest working set is about three times the mean, and the descent takes it down.
+   */
+  private static List<GraphRow> unevenCommunities(Random rnd, Map<Long, long[]> keysOf) {
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 400; id++) {
+      ids.add(id);
+    }
+    java.util.Collections.shuffle(ids, rnd);
+    List<GraphRow> rows = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      int community = i / 100;
+      // community 0: 12 keys of 2,000 (nearly all its own); the others: ten groups of ten rows, 6 keys of the group's 8
+      long base = community == 0 ? 1 : 2001 + (community - 1) * 80 + (i % 100) / 10 * 8;
+      long[] own = community == 0 ? rnd.longs(40, 0, 2000).distinct().limit(12).map(x -> base + x).toArray()
+          : rnd.longs(40, 0, 8).distinct().limit(6).map(x -> base + x).toArray();
+      // and two of 200 keys that every community uses
+      long[] keys = java.util.stream.LongStream.concat(java.util.Arrays.stream(own),
+          rnd.longs(10, 3000, 3200).distinct().limit(2)).toArray();
+      rows.add(TestData.libsvmRow(ids.get(i), keys));
+      keysOf.put(ids.get(i), keys);
+    }
+    return rows;
+  }
+
+  /** T_sum of an assignment whose keys are placed where they are used: 2 · Σ_v (λ_v − 1). */
+  private static long sumTraffic(Map<Long, long[]> rows, Map<Long, Integer> part) {
+    Map<Long, java.util.Set<Integer>> parts = new HashMap<>();
+    rows.forEach((id, keys) -> {
+      for (long key : keys) {
+        parts.computeIfAbsent(key, x -> new java.util.HashSet<>()).add(part.get(id));
+      }
+    });
+    return 2 * parts.values().stream().mapToLong(p -> p.size() - 1).sum();
+  }
+
+  private static Map<String, Object> descentStep(int step, boolean kept, long mMax, long tSum) {
+    return Map.of("descentStep", step, "kept", kept, "maxWorkingSet", mMax, "sumTraffic", tSum);
+  }
+
+  /**
+   * The knee of a descent: the last step kept before the first whose T_sum rises by more than a quarter of its M_max's
+   * fall (the first step, which takes the outliers down, is not judged); none where the first step was not kept; the
+   * room is the smallest knee of the seeds, and only where no room was given and the max guard is on.
+   */
+  @Test
+  void theKneeIsTheLastStepThatLoweredMMaxAtLittleCostInTSum() {
+    Map<String, Object> first = descentStep(1, true, 20_000, 188_000); // +12 % T_sum: not judged
+    Map<String, Object> free = descentStep(2, true, 18_000, 192_600); // -10 % for +2.45 %: free
+    Map<String, Object> costly = descentStep(3, true, 16_200, 197_500); // -10 % for +2.54 %: not free
+    List<Map<String, Object>> log = List.of(Map.of("exponent", 8.0), first, free, costly, descentStep(4, true, 15_000,
+        197_700), Map.of("exponent", 1.0));
+    assertEquals(18_000, RefineUTool.knee(log));
+    assertEquals(18_000, RefineUTool.knee(List.of(first, free, descentStep(3, false, 16_200, 197_600))));
+    assertEquals(20_000, RefineUTool.knee(List.of(first)));
+    assertEquals(0, RefineUTool.knee(List.of(descentStep(1, false, 20_000, 188_000))));
+    assertEquals(0, RefineUTool.knee(List.of(Map.of("exponent", 8.0))));
+    assertEquals(18_000, RefineUTool.kneeRoom(List.of(List.of(), log, List.of(first))));
+    assertEquals(0, RefineUTool.kneeRoom(List.of(List.of(), List.of())));
+    RefineUTool.Guard none = new RefineUTool.Guard(true, 0);
+    assertEquals(new RefineUTool.Guard(true, 18_000), RefineUTool.kneeGuard(none, true, List.of(log)));
+    assertEquals(none, RefineUTool.kneeGuard(none, false, List.of(log)));
+    RefineUTool.Guard given = new RefineUTool.Guard(true, 17_421);
+    assertEquals(given, RefineUTool.kneeGuard(given, true, List.of(log)));
+    RefineUTool.Guard off = new RefineUTool.Guard(false, 0);
+    assertEquals(off, RefineUTool.kneeGuard(off, true, List.of(log)));
+  }
+
+  /** The largest working set of the last descent step each start kept (its knee), from {@code _refine.json}. */
+  private static List<Long> lastKeptDescentSteps(JsonNode json) {
+    List<Long> knees = new ArrayList<>();
+    for (JsonNode st : json.get("starts")) {
+      long last = 0;
+      for (JsonNode e : st.get("rounds")) {
+        if (e.has("descentStep") && e.get("kept").asBoolean()) {
+          last = e.get("maxWorkingSet").asLong();
+        }
+      }
+      if (last > 0) {
+        knees.add(last);
+      }
+    }
+    return knees;
+  }
+
+  /**
+   * The balanced objective without a room: where the multilevel seeds descend, each ends its descent at its knee, the
+   * smallest knee is every start's room, a seed above it descends to it, and the refined U holds every working set
+   * within it, with balanced rows and every row once, the same on one thread as on two; {@code knee-room=false}
+   * and {@code --objective max} give no room and descend further.
+   */
+  @Test
+  void theDescentsKneeIsTheRoomOfTheBalancedObjective() throws Exception {
+    FileSystem fs = FileSystem.get(conf);
+    Path dir = TestData.tempDir("refine-knee");
+    int k = 4;
+    Map<Long, long[]> keysOf = new HashMap<>();
+    List<GraphRow> rows = unevenCommunities(new Random(3), keysOf);
+    Map<Long, Integer> assign = new HashMap<>();
+    for (long id = 0; id < rows.size(); id++) {
+      assign.put(id, (int) (id % k));
+    }
+    TestData.writeBlocks(fs, new Path(dir, "blocks"), rows, 3);
+    TestData.writeUAssignment(fs, new Path(dir, "u"), assign);
+    Map<String, Map<Long, Integer>> parts = new HashMap<>();
+    Map<String, JsonNode> reports = new HashMap<>();
+    for (String run : new String[] {"t1", "t2", "off", "max"}) {
+      Configuration c = new Configuration(conf);
+      c.setInt(RefineUTool.THREADS, run.equals("t1") ? 1 : 2);
+      c.setBoolean(RefineUTool.KNEE_ROOM, !run.equals("off"));
+      Path out = new Path(dir, "u-" + run);
+      List<String> args = new ArrayList<>(List.of("--blocks", dir + "/blocks", "--u-assignment", dir + "/u",
+          "--output", out.toString(), "--k", "" + k));
+      if (run.equals("max")) {
+        args.addAll(List.of("--objective", "max"));
+      }
+      assertEquals(0, ToolRunner.run(c, new RefineUTool(), args.toArray(new String[0])));
+      parts.put(run, readParts(fs, out));
+      assertEquals(assign.keySet(), parts.get(run).keySet(), run);
+      assertEquals(List.of(100, 100, 100, 100), partSizes(parts.get(run), k), run);
+      reports.put(run, JsonFiles.read(fs, new Path(out, "_refine.json"), JsonNode.class));
+    }
+    JsonNode json = reports.get("t2");
+    List<Long> knees = lastKeptDescentSteps(json);
+    assertEquals(2, knees.size(), json.toString()); // both seeds descended
+    long room = java.util.Collections.min(knees);
+    assertEquals(room, json.get("maxWorkingSetRoom").asLong(), json.toString());
+    assertTrue(json.has("maxWorkingSetRoomFrom"), json.toString());
+    assertTrue(json.get("withinMaxWorkingSetRoom").asBoolean(), json.toString());
+    long[] m = MrRefinementTest.workingSetsPerPart(keysOf, parts.get("t2"), k);
+    assertTrue(java.util.Arrays.stream(m).allMatch(x -> x <= room), java.util.Arrays.toString(m) + " room " + room);
+    // the seed whose knee is above the room came down to it before its rounds
+    boolean toRoom = false;
+    for (JsonNode st : json.get("starts")) {
+      for (JsonNode e : st.get("rounds")) {
+        if (e.has("descentToRoom")) {
+          assertEquals(room, e.get("descentToRoom").asLong());
+          assertTrue(e.get("maxWorkingSet").asLong() <= room, e.toString());
+          toRoom = true;
+        }
+      }
+    }
+    assertTrue(toRoom == (java.util.Collections.max(knees) > room), json.toString());
+    assertEquals(parts.get("t1"), parts.get("t2"));
+    assertEquals(json.get("maxWorkingSetRoom"), reports.get("t1").get("maxWorkingSetRoom"));
+    // without the knee's room: no room, and the descent goes past the knee (its rule is T_sum's rise against M_max's)
+    for (String run : new String[] {"off", "max"}) {
+      JsonNode other = reports.get(run);
+      assertFalse(other.has("maxWorkingSetRoom"), other.toString());
+      assertTrue(java.util.Collections.min(lastKeptDescentSteps(other)) < room, other.toString());
+    }
+    // the room is there to lower the total: here below the U refined without it
+    assertTrue(sumTraffic(keysOf, parts.get("t2")) < sumTraffic(keysOf, parts.get("off")),
+        sumTraffic(keysOf, parts.get("t2")) + " vs " + sumTraffic(keysOf, parts.get("off")));
+  }
+
+  /**
    * --objective decides which refined start is kept: the three figures on balance, the two maxima, or the total (the
    * ego-twitter figures of docs/quality.md §10, plus a start with lower maxima and a higher total).
    */
