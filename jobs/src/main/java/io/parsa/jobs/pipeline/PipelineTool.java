@@ -95,7 +95,8 @@ public final class PipelineTool extends ParsaTool {
     o.addOption(opt("refine-rounds", "N", "refine-u rounds per phase after partition-u (overrides --effort; 0 skips"
         + " the step)"));
     o.addOption(opt("objective", "O", "what refine-u optimises: balanced (default: the busiest machine's working set"
-        + " and traffic and the total traffic on balance), max (the busiest machine), total (the total traffic)"));
+        + " and traffic and the total traffic on balance; on graphs whose multilevel starts descend, their knee is the"
+        + " room per machine), max (the busiest machine), total (the total traffic)"));
     o.addOption(opt("refine-schedule", "P[,P..]", "refine-u's phases (its --schedule): exponent p of each phase of"
         + " swap rounds, large p the largest working sets, 1 the total (default: the objective's; docs/quality.md"
         + " §59, §69: 3.2,1 with --objective total and --max-working-set met all three targets on ego-twitter)"));

@@ -314,7 +314,8 @@ public class RefineUTool extends ParsaTool {
         .addOption(opt("output", "DIR", "refined u-assignment directory"))
         .addOption(opt("k", "K", "number of parts (as in the u-assignment)"))
         .addOption(opt("rounds", "N", "at most N swap rounds per phase (default " + DEFAULT_ROUNDS + "; 0 copies)"))
-        .addOption(opt("objective", "O", "what to optimise: balanced (default: M_max, T_max and T_sum on balance),"
+        .addOption(opt("objective", "O", "what to optimise: balanced (default: M_max, T_max and T_sum on balance;"
+            + " where the multilevel starts descend, the knee of their descent is the room, as --max-working-set),"
             + " max (the busiest machine: M_max, then T_max), total (the total traffic T_sum, for a network whose"
             + " shared switch is the bottleneck); sets the schedule and which start and capped V-cycle is kept"))
         .addOption(opt("schedule", "P[,P..]", "objective exponent of each phase, sum_i |N(U_i)|^p: large p weighs"
