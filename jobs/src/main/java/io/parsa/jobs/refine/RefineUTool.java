@@ -1667,7 +1667,7 @@ public class RefineUTool extends ParsaTool {
       URefinement after = next.refinement(k, blocks, graph, exponent, guard);
       double fall = 1 - after.maxWorkingSet() / (double) mMax;
       double rise = after.sumTrafficIfHome() / (double) Math.max(1, cur.sumTrafficIfHome()) - 1;
-      boolean free = step == 1 || rise <= KNEE_SHARE * fall;
+      boolean free = step == 1 || free(fall, rise);
       boolean kept = fall >= 0.01 && rise < fall && (free || !kneeStop);
       double secs = (System.nanoTime() - t0) / 1e9;
       LOG.info("refine-u: start '{}' descent {}: cap {}: M_max {} -> {} ({}), T_sum {} -> {} ({}): {} ({} s)", name,
@@ -1707,6 +1707,11 @@ public class RefineUTool extends ParsaTool {
    */
   static final double KNEE_SHARE = 0.25;
 
+  /** Whether a descent step whose M_max falls by the share {@code fall} and T_sum rises by {@code rise} is free. */
+  static boolean free(double fall, double rise) {
+    return rise <= KNEE_SHARE * fall;
+  }
+
   /**
    * The knee of a descent from its logged steps ({@code descentStep} entries of {@code log}): the largest working set
    * of the last step before the first one that is not free ({@link #KNEE_SHARE}) or not kept. The first step (down to
@@ -1726,12 +1731,8 @@ public class RefineUTool extends ParsaTool {
       if (!Boolean.TRUE.equals(e.get("kept"))) {
         return knee;
       }
-      if (knee > 0) {
-        double fall = 1 - m / (double) prevM;
-        double rise = t / (double) Math.max(1, prevT) - 1;
-        if (rise > KNEE_SHARE * fall) {
-          return knee;
-        }
+      if (knee > 0 && !free(1 - m / (double) prevM, t / (double) Math.max(1, prevT) - 1)) {
+        return knee;
       }
       knee = m;
       prevM = m;
