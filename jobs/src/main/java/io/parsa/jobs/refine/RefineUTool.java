@@ -228,8 +228,9 @@ public class RefineUTool extends ParsaTool {
   public static final int DEFAULT_CAPPED_VCYCLES = 4;
   /**
    * Capped V-cycles after the swap rounds by default where the multilevel starts' knee is the room ({@link #kneeRoom}):
-   * within a room each cycle kept lowering T_sum (ego-twitter, four seeds: 0.1–0.6 % each, all twelve kept on three),
-   * where without one the fourth gains little (docs/quality.md §80).
+   * within a room the cycles went on lowering T_sum (ego-twitter, four seeds: all twelve kept under three, each after
+   * the first 0.01–0.34 %, cycles 5–12 together 0.1–0.8 %; 3–6 s more), where without one the fourth gains little
+   * (docs/quality.md §80).
    */
   static final int ROOM_CAPPED_VCYCLES = 12;
   /**
@@ -1321,7 +1322,8 @@ public class RefineUTool extends ParsaTool {
       int cappedVcycles) {}
 
   /**
-   * The multilevel-first order (short rows, or {@code --multilevel on}): the multilevel seeds, then those other starts of
+   * The multilevel-first order (short rows, or {@code --multilevel on}): the multilevel seeds (placed and descended
+   * first, all of them, so that their knee can be every start's room, {@link #kneeGuard}), then those other starts of
    * {@code toRun} whose raw T_sum is not far above the best seed's ({@link #FAR_START_RATIO}, where it is known), then
    * the capped V-cycles of the leading start. Done in that order on two cores, one core idled while the slower
    * seed finished and again while the leader's capped V-cycles ran single-threaded. So once a seed is done while
