@@ -588,8 +588,7 @@ public class RefineUTool extends ParsaTool {
             String.join(", ", ahead.stream().map(c -> c.start).toList()));
       }
       MultilevelFirst first = multilevelFirst(conf, fs, blocksDir, k, multilevelSeeds, blocks, graph, schedule, rounds,
-          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective, ahead,
-          seeds.kneeRoom() && conf.getBoolean(KNEE_ROOM, true),
+          guard, toRun, rawTSum, orderStart, parts, preCycles, postCycles, objective, ahead, kneeRoom(conf, seeds),
           cl.hasOption("capped-vcycles") || postCycles < DEFAULT_CAPPED_VCYCLES ? postCycles : ROOM_CAPPED_VCYCLES);
       candidates.addAll(first.candidates());
       if (first.guard().room() != room) {
@@ -663,11 +662,10 @@ public class RefineUTool extends ParsaTool {
       stats.put("objective", objective.id());
       stats.put("schedule", schedule);
       stats.put("maxGuard", guard.max());
-      putRoom(stats, room, ref.maxWorkingSet());
       if (kneeRoom > 0) {
-        stats.put("maxWorkingSetRoom", kneeRoom);
-        stats.put("maxWorkingSetRoomFrom", "the multilevel starts' descent (its knee)");
-        stats.put("withinMaxWorkingSetRoom", ref.maxWorkingSet() <= kneeRoom);
+        putRoom(stats, kneeRoom, ref.maxWorkingSet(), "the multilevel starts' descent (its knee)");
+      } else {
+        putRoom(stats, room, ref.maxWorkingSet(), null);
       }
       stats.put("vcycles", cyclesFit ? preCycles : 0);
       stats.put("cappedVcycles", cyclesFit ? cappedVcycles : 0);
@@ -716,18 +714,22 @@ public class RefineUTool extends ParsaTool {
   }
 
   /**
-   * The room a user gave ({@code --max-working-set}; 0: none) into {@code stats} ({@code maxWorkingSetRoom}, and
-   * {@code withinMaxWorkingSetRoom}: whether the refinement's largest working set {@code mMax} ended within it), and
-   * a warning where it did not: the max-weighted rounds could not bring M_max down to the room, so the room was not
-   * used and nothing rose above the M_max they left.
+   * The room of a run (0: none) into {@code stats} ({@code maxWorkingSetRoom}, and {@code withinMaxWorkingSetRoom}:
+   * whether the refinement's largest working set {@code mMax} ended within it). {@code from} null: a user gave it
+   * ({@code --max-working-set}), and a warning says where it was not met: the max-weighted rounds could not bring
+   * M_max down to the room, so the room was not used and nothing rose above the M_max they left. Else where it came
+   * from ({@code maxWorkingSetRoomFrom}).
    */
-  static void putRoom(Map<String, Object> stats, long room, long mMax) {
+  static void putRoom(Map<String, Object> stats, long room, long mMax, String from) {
     if (room <= 0) {
       return;
     }
     stats.put("maxWorkingSetRoom", room);
+    if (from != null) {
+      stats.put("maxWorkingSetRoomFrom", from);
+    }
     stats.put("withinMaxWorkingSetRoom", mMax <= room);
-    if (mMax > room) {
+    if (from == null && mMax > room) {
       LOG.warn("refine-u: --max-working-set {} not used: the largest working set is {}, above it (the max-weighted"
           + " rounds could not bring it down to the room, and no round raised it); a larger room lets the total"
           + " traffic fall", room, mMax);
@@ -771,7 +773,7 @@ public class RefineUTool extends ParsaTool {
       stats.put("rows", Arrays.stream(end.rows()).sum());
       stats.put("schedule", schedule);
       stats.put("reducers", reducers);
-      putRoom(stats, room, end.maxWorkingSet());
+      putRoom(stats, room, end.maxWorkingSet(), null);
       stats.put("groupVCyclesBefore", groups.before());
       stats.put("groupRounds", groups.swaps() ? 0 : groups.rounds());
       stats.put("groupVCyclesAfter", groups.after());
@@ -1240,14 +1242,14 @@ public class RefineUTool extends ParsaTool {
 
   /**
    * One multilevel start per seed, each refined like the others, on parallel threads where they fit the heap; with
-   * {@code kneeRoom}, the room of their connectivity rounds is their descents' knee ({@link #kneeGuard}).
+   * {@code knee} ({@link #kneeRoom(Configuration, Seeds)}), the room of their connectivity rounds is their descents'
+   * knee ({@link #kneeGuard}).
    */
   private static List<Candidate> multilevelStarts(Configuration conf, FileSystem fs, Path blocksDir, int k,
       int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard,
-      boolean kneeRoom) throws Exception {
+      boolean knee) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     boolean descent = conf.getBoolean(DESCENT, true);
-    boolean knee = kneeRoom && conf.getBoolean(KNEE_ROOM, true) && guard.max() && guard.room() == 0;
     List<Callable<Placed>> placing = new ArrayList<>();
     for (int i = 0; i < multilevelSeeds; i++) {
       final int seedIndex = i;
@@ -1261,6 +1263,14 @@ public class RefineUTool extends ParsaTool {
           roundThreads(mlThreads)));
     }
     return runAll(mlThreads, seeds);
+  }
+
+  /**
+   * Whether the descent's knee may set the room of a run of {@code plan} ({@link Seeds#kneeRoom}: the balanced
+   * objective, no room given, the max guard on) and {@link #KNEE_ROOM} does not turn it off.
+   */
+  static boolean kneeRoom(Configuration conf, Seeds plan) {
+    return plan.kneeRoom() && conf.getBoolean(KNEE_ROOM, true);
   }
 
   /**
@@ -1293,7 +1303,7 @@ public class RefineUTool extends ParsaTool {
       return null;
     }
     return multilevelStarts(conf, fs, blocksDir, plan.k(), plan.count(), blocks, graph, plan.schedule(), plan.rounds(),
-        plan.guard(), plan.kneeRoom());
+        plan.guard(), kneeRoom(conf, plan));
   }
 
   /** Runs {@code tasks} on a pool of {@code threads} start threads; their results in the tasks' order. */
@@ -1336,10 +1346,9 @@ public class RefineUTool extends ParsaTool {
   private static MultilevelFirst multilevelFirst(Configuration conf, FileSystem fs, Path blocksDir, int k,
       int multilevelSeeds, List<Block> blocks, RowKeyGraph graph, double[] schedule, int rounds, Guard guard0,
       List<String> toRun, long[] rawTSum, int[][] orderStart, int[][] parts, int preCycles, int cycles,
-      Objective objective, List<Candidate> ahead, boolean kneeRoom, int roomCycles) throws Exception {
+      Objective objective, List<Candidate> ahead, boolean knee, int roomCycles) throws Exception {
     int mlThreads = startThreads(conf, fs, blocksDir, k, multilevelSeeds);
     boolean descent = conf.getBoolean(DESCENT, true);
-    boolean knee = kneeRoom && guard0.max() && guard0.room() == 0;
     ExecutorService pool = pool(mlThreads, "refine-u-start");
     try {
       // the seeds placed and descended first: their knee is the room of every start's connectivity rounds
@@ -1581,8 +1590,9 @@ public class RefineUTool extends ParsaTool {
    */
   private static Candidate refineSeed(Placed placed, int k, List<Block> blocks, RowKeyGraph graph, double[] schedule,
       int rounds, Guard guard, boolean kneeRoom, int roundThreads) {
-    URefinement ref = new Start(placed.parts(), null).refinement(k, blocks, graph, schedule[0], guard);
-    if (kneeRoom && guard.room() > 0 && knee(placed.log()) > guard.room()) {
+    long knee = kneeRoom && guard.room() > 0 ? knee(placed.log()) : 0;
+    URefinement ref;
+    if (knee > guard.room()) {
       // a seed whose own knee is above the room comes down to it the way it descended (the max phase alone costs
       // more: ego-twitter seed 4, 198,816 instead of 194,696 after the rounds)
       boolean graphMode = communities(graph, k);
@@ -1592,15 +1602,16 @@ public class RefineUTool extends ParsaTool {
           line -> LOG.info("refine-u: start '{}' descent to the room: {}", name, line.replace("multilevel: ", "")))
           .setWorkspace(WORKSPACE.get()).holdCap(true).descend(true).communities(graphMode).exactFm(graphMode);
       Start next = new Start(mp.counted(blocks, graph, placed.parts(), 0.0, guard.room()));
-      URefinement after = next.refinement(k, blocks, graph, schedule[0], guard);
-      LOG.info("refine-u: start '{}' descent to the room {}: M_max {} -> {}, T_sum {} -> {}", name, guard.room(),
-          ref.maxWorkingSet(), after.maxWorkingSet(), ref.sumTrafficIfHome(), after.sumTrafficIfHome());
+      ref = next.refinement(k, blocks, graph, schedule[0], guard);
+      LOG.info("refine-u: start '{}' descent to the room {}: M_max {} (its knee) -> {}, T_sum {}", name, guard.room(),
+          knee, ref.maxWorkingSet(), ref.sumTrafficIfHome());
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("descentToRoom", guard.room());
-      e.put("maxWorkingSet", after.maxWorkingSet());
-      e.put("sumTraffic", after.sumTrafficIfHome());
+      e.put("maxWorkingSet", ref.maxWorkingSet());
+      e.put("sumTraffic", ref.sumTrafficIfHome());
       placed.log().add(e);
-      ref = after;
+    } else {
+      ref = new Start(placed.parts(), null).refinement(k, blocks, graph, schedule[0], guard);
     }
     return refine(placed.name(), k, blocks, graph, ref, schedule, rounds, false, roundThreads, placed.log(),
         placed.t0());
